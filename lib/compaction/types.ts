@@ -1,0 +1,124 @@
+/**
+ * Compaction as a projection (seed 004, RFD 036/D17): a version of a transcript is an ordered
+ * list of steps; the rendered context is `project(log, steps, budget)`, a pure function.
+ * Nothing here ever mutates a Transcript.
+ */
+import type { Block, Role, ToolSchema } from '../model/types';
+
+/** Which turns a step applies to (RFD D17 / RFD 036 ranges). Turns are 0-based, `to` inclusive. */
+export type TurnRange =
+  | { kind: 'turns'; from: number; to: number }
+  /** From just after the last compaction (a source marker or an earlier step's summary) up to `keepLast`. */
+  | { kind: 'after-last-compaction' }
+  /** Every turn but the last N. */
+  | { kind: 'all-but-last'; n: number };
+
+export type ReducerId =
+  | 'strip-reasoning'
+  | 'strip-tool-results'
+  | 'tool-retention'
+  | 'dedup-tools'
+  | 'tool-hints'
+  | 'strip-attachments'
+  | 'prune-tools'
+  | 'truncate-tool-results'
+  | 'sliding-window'
+  | 'summarize'
+  | 'classify-tangents'
+  | 'emergency'
+  | 'auto';
+
+/** A reducer with its knobs. Options are reducer-specific plain data (serializable, stored in Dexie). */
+export interface ReducerSpec {
+  id: ReducerId;
+  options?: Record<string, unknown>;
+}
+
+export interface Step {
+  id: string;
+  range: TurnRange;
+  reducers: ReducerSpec[];
+  /** Turns at the end never touched by this step (RFD 036 `--keep-last`). */
+  keepLast: number;
+  /** Target input budget in tokens for `auto` (and the budget threaded through the reducers). */
+  budget?: number;
+  createdAt: string;
+  label?: string;
+}
+
+export interface Version {
+  id: string;
+  transcriptId: string;
+  name: string;
+  /** The version this one was forked from. */
+  parentId?: string;
+  steps: Step[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What happened to one block of the log in a projection. */
+export type Fate =
+  | { kind: 'kept' }
+  | { kind: 'stubbed'; by: ReducerId; stepId: string }
+  | { kind: 'truncated'; by: ReducerId; stepId: string; keptHead: number; keptTail: number }
+  | { kind: 'removed'; by: ReducerId; stepId: string }
+  | { kind: 'deduped'; by: ReducerId; stepId: string; keptBlock: string }
+  | { kind: 'summarized'; by: ReducerId; stepId: string; summaryId: string };
+
+export type FateKind = Fate['kind'];
+
+/** A block of the projected context. Unchanged blocks are the log's own objects (same reference). */
+export type ProjectedBlock = Block & {
+  /** The log block this one derives from (absent for synthetic blocks: summaries, notices). */
+  sourceBlockId?: string;
+};
+
+export interface ProjectedMessage {
+  /** The log message this derives from; absent for synthetic messages. */
+  sourceId?: string;
+  role: Role;
+  turn: number;
+  blocks: ProjectedBlock[];
+  /** A message the projection made: a summary of a span, or an emergency notice. */
+  synthetic?: 'summary' | 'notice';
+  /** For summaries: the span of source turns [from, to] it replaces. */
+  span?: [number, number];
+}
+
+export interface ReducerReport {
+  stepId: string;
+  reducer: ReducerId;
+  /** Blocks touched. */
+  events: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Human-readable notes: "kept 3 newest read_file results", "summary failed: fell back to emergency". */
+  notes: string[];
+}
+
+export interface SummaryArtifact {
+  id: string;
+  stepId: string;
+  span: [number, number];
+  text: string;
+  /** 'offline' or `${provider}:${model}`. */
+  producer: string;
+  tokens: number;
+}
+
+export interface TokenTotals {
+  total: number;
+  byKind: Record<string, number>;
+  /** Tool schema tokens (sent with every request). */
+  tools: number;
+}
+
+export interface Projection {
+  messages: ProjectedMessage[];
+  tools: ToolSchema[];
+  fates: Record<string, Fate>;
+  report: ReducerReport[];
+  summaries: SummaryArtifact[];
+  tokens: { before: TokenTotals; after: TokenTotals };
+}

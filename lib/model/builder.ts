@@ -1,0 +1,144 @@
+/**
+ * TranscriptBuilder: importers add messages; build() assigns ids, counts tokens, segments turns,
+ * resolves result names from their calls, validates pairing (warnings) and deep-freezes.
+ * Importers are lenient and warn; the builder enforces the invariants (STYLE.md §3-4).
+ */
+import { countBlock, counterById, tokenizerForModel, toolSchemaText, type TokenizerId } from '../tokens/count';
+import { validatePairing } from './pairing';
+import { assignTurns } from './turns';
+import type { Block, ImportWarning, JsonStyle, Marker, Message, Role, SourceRecord, ToolSchema, Transcript, UsageRecord } from './types';
+
+/** A block as an importer gives it: without id and tokens. */
+export type DraftBlock = Block extends infer B ? (B extends Block ? Omit<B, 'id' | 'tokens'> : never) : never;
+
+export interface DraftMessage {
+  role: Role;
+  blocks: DraftBlock[];
+  recordRefs: number[];
+  time?: string;
+  model?: string;
+  meta?: boolean;
+  sidechain?: boolean;
+}
+
+export interface BuildInput {
+  format: string;
+  fileName: string;
+  title: string;
+  model?: string;
+  records: SourceRecord[];
+  frame: string[];
+  style: JsonStyle;
+  warnings?: ImportWarning[];
+  extra?: Record<string, unknown>;
+  /** Force a tokenizer (default: from the model). */
+  tokenizer?: TokenizerId;
+}
+
+export class TranscriptBuilder {
+  private messages: DraftMessage[] = [];
+  private tools: Array<Omit<ToolSchema, 'tokens'>> = [];
+  private markers: Marker[] = [];
+  private usage: UsageRecord[] = [];
+  private warnings: ImportWarning[] = [];
+
+  /** Returns the message's index. */
+  addMessage(m: DraftMessage): number {
+    this.messages.push(m);
+    return this.messages.length - 1;
+  }
+
+  get messageCount(): number {
+    return this.messages.length;
+  }
+
+  /** The last message added (to append blocks to a response split over several records). */
+  lastMessage(): DraftMessage | undefined {
+    return this.messages[this.messages.length - 1];
+  }
+
+  addTool(t: Omit<ToolSchema, 'tokens'>): void {
+    if (!this.tools.some((x) => x.name === t.name)) this.tools.push(t);
+  }
+
+  addMarker(m: Omit<Marker, 'id'>): void {
+    this.markers.push({ ...m, id: `k${this.markers.length}` });
+  }
+
+  addUsage(u: UsageRecord): void {
+    this.usage.push(u);
+  }
+
+  warn(w: ImportWarning): void {
+    this.warnings.push(w);
+  }
+
+  build(input: BuildInput): Omit<Transcript, 'id'> {
+    const counter = counterById(input.tokenizer ?? tokenizerForModel(input.model));
+    const messages: Message[] = this.messages.map((d, index) => ({
+      id: `m${index}`,
+      index,
+      turn: 0,
+      role: d.role,
+      recordRefs: d.recordRefs,
+      ...(d.time !== undefined && { time: d.time }),
+      ...(d.model !== undefined && { model: d.model }),
+      ...(d.meta && { meta: true }),
+      ...(d.sidechain && { sidechain: true }),
+      blocks: d.blocks.map((b, bi) => {
+        const block = { ...b, id: `${index}.${bi}`, tokens: 0 } as Block;
+        block.tokens = countBlock(block, counter);
+        return block;
+      }),
+    }));
+    const turnCount = assignTurns(messages);
+
+    // Resolve result names from their calls.
+    const callNames = new Map<string, string>();
+    for (const m of messages) for (const b of m.blocks) if (b.kind === 'tool_call') callNames.set(b.callId, b.name);
+    for (const m of messages)
+      for (const b of m.blocks)
+        if (b.kind === 'tool_result' && b.name === undefined) {
+          const n = callNames.get(b.callId);
+          if (n !== undefined) b.name = n;
+        }
+
+    const warnings = [...(input.warnings ?? []), ...this.warnings];
+    const issues = validatePairing(messages.filter((m) => !m.sidechain));
+    const byKind = new Map<string, number>();
+    for (const i of issues) byKind.set(i.kind, (byKind.get(i.kind) ?? 0) + 1);
+    for (const [kind, n] of byKind) {
+      const first = issues.find((i) => i.kind === kind)!;
+      warnings.push({
+        code: `pairing:${kind}`,
+        message: `${n} tool ${kind === 'orphan-result' ? 'result(s) without a call' : kind === 'missing-result' ? 'call(s) without a result' : kind.replace('-', ' ') + '(s)'} (first: ${first.callId} in message ${first.message}).`,
+      });
+    }
+
+    const transcript: Omit<Transcript, 'id'> = {
+      format: input.format,
+      title: input.title,
+      ...(input.model !== undefined && { model: input.model }),
+      fileName: input.fileName,
+      records: input.records,
+      frame: input.frame,
+      style: input.style,
+      messages,
+      tools: this.tools.map((t) => ({ ...t, tokens: counter.count(toolSchemaText(t)) })),
+      markers: this.markers,
+      usage: this.usage,
+      warnings,
+      turnCount,
+      ...(input.extra !== undefined && { extra: input.extra }),
+    };
+    return deepFreeze(transcript);
+  }
+}
+
+/** Freeze the normalized view (records' parsed values too: nothing may edit the log). */
+export function deepFreeze<T>(o: T): T {
+  if (o === null || typeof o !== 'object' || Object.isFrozen(o)) return o;
+  Object.freeze(o);
+  for (const v of Object.values(o as object)) deepFreeze(v);
+  return o;
+}

@@ -1,0 +1,108 @@
+/**
+ * JSONL → records, losslessly: every byte of the file is either inside a record's `text` or in
+ * the `frame` between records, so `joinRecords` re-creates the file exactly (FORMATS.md §0).
+ * Tolerates blank lines, CRLF, and a truncated last line (sessions are appended live).
+ */
+import { ImportError } from '../errors';
+import type { ImportWarning, JsonStyle, SourceRecord } from '../model/types';
+import type { SourceFile } from './source';
+
+export interface RecordSet {
+  records: SourceRecord[];
+  /** frame[i] precedes records[i]; frame[records.length] follows the last. */
+  frame: string[];
+  style: JsonStyle;
+  warnings: ImportWarning[];
+}
+
+export interface JsonlOptions {
+  /** Stop after this many records (detection reads a head only). */
+  limit?: number;
+  /** Interior lines that fail to parse: 'warn' keeps them in the frame; 'throw' rejects the file. */
+  onBadLine?: 'warn' | 'throw';
+}
+
+export function readJsonl(file: SourceFile, options: JsonlOptions = {}): RecordSet {
+  const records: SourceRecord[] = [];
+  const frame: string[] = [''];
+  const warnings: ImportWarning[] = [];
+  let crlf = 0;
+  let lf = 0;
+  let pendingBad: { text: string; line: number; error: string } | null = null;
+  let badCount = 0;
+  let lastEol: '' | '\n' | '\r\n' = '';
+
+  for (const line of file.lines()) {
+    if (line.eol === '\r\n') crlf++;
+    else if (line.eol === '\n') lf++;
+    lastEol = line.eol;
+    if (pendingBad) {
+      // A bad line that is not the last one: garbage in the middle of the file.
+      if (options.onBadLine === 'throw') {
+        throw new ImportError('malformed:jsonl', `Line ${pendingBad.line} is not valid JSON (${pendingBad.error}).`, { file: file.name, line: pendingBad.line }, 'one JSON object per line');
+      }
+      badCount++;
+      warnings.push({ code: 'skipped:line', message: `Line ${pendingBad.line} is not valid JSON and was skipped (kept for export).`, line: pendingBad.line });
+      pendingBad = null;
+    }
+    const trimmed = line.text.trim();
+    if (trimmed === '') {
+      frame[frame.length - 1] += line.text + line.eol;
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text);
+    } catch (e) {
+      pendingBad = { text: line.text, line: line.line, error: (e as Error).message };
+      frame[frame.length - 1] += line.text + line.eol;
+      continue;
+    }
+    records.push({ text: line.text, value, line: line.line });
+    frame.push(line.eol);
+    if (options.limit !== undefined && records.length >= options.limit) break;
+  }
+  if (pendingBad) {
+    // The last line failed to parse: a session cut off mid-write. Keep its bytes, warn.
+    warnings.push({
+      code: 'truncated:last-line',
+      message: `The last line (${pendingBad.line}) is incomplete JSON and was ignored; the session was probably still being written.`,
+      line: pendingBad.line,
+    });
+  }
+  if (records.length > 0 && badCount > records.length) {
+    throw new ImportError('malformed:jsonl', `Most lines are not valid JSON (${badCount} bad, ${records.length} good).`, { file: file.name }, 'one JSON object per line');
+  }
+  const style: JsonStyle = {
+    container: 'jsonl',
+    indent: 0,
+    eol: crlf > lf ? '\r\n' : '\n',
+    finalNewline: lastEol !== '',
+    bom: file.bom,
+  };
+  return { records, frame, style, warnings };
+}
+
+/** Re-create the file text from records and frame. `texts` overrides record texts (null = drop). */
+export function joinRecords(frame: string[], texts: readonly string[]): string {
+  let out = frame[0] ?? '';
+  for (let i = 0; i < texts.length; i++) out += texts[i] + (frame[i + 1] ?? '');
+  return out;
+}
+
+/** True when a text looks like JSONL: the first line is a complete object and the next non-empty line starts with `{` (FORMATS.md §8). */
+export function looksLikeJsonl(head: string): boolean {
+  const s = head.replace(/^\uFEFF/, '').trimStart();
+  if (!s.startsWith('{')) return false;
+  const nl = s.indexOf('\n');
+  const first = (nl < 0 ? s : s.slice(0, nl)).trim();
+  try {
+    const v = JSON.parse(first);
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  } catch {
+    return false;
+  }
+  if (nl < 0) return true; // a single-line file: one record
+  const rest = s.slice(nl + 1).trimStart();
+  return rest === '' || rest.startsWith('{');
+}

@@ -1,0 +1,157 @@
+/**
+ * The file seam (STYLE.md §2): importers receive a SourceFile, never a browser `File`.
+ * Gzip, BOM / UTF-16, and chunked decoding past V8's string limit are handled here, once.
+ */
+import { gunzipSync } from 'fflate';
+import { ImportError } from '../errors';
+
+/** V8's maximum string length is ~2^29-24 chars on 64-bit; stay well below it. */
+export const MAX_TEXT_BYTES = 480 * 1024 * 1024;
+
+let chunkSizeForTests: number | null = null;
+/** Test-only: force a small decode chunk so the chunked paths run on small fixtures (speedscope's trick). */
+export function withMockedChunkSize<T>(size: number, fn: () => T): T {
+  const prev = chunkSizeForTests;
+  chunkSizeForTests = size;
+  try {
+    return fn();
+  } finally {
+    chunkSizeForTests = prev;
+  }
+}
+function chunkSize(): number {
+  return chunkSizeForTests ?? 16 * 1024 * 1024;
+}
+
+export type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+export interface Line {
+  /** The line without its end-of-line characters. */
+  text: string;
+  /** '\n', '\r\n', or '' for a last line without one. */
+  eol: '' | '\n' | '\r\n';
+  /** 1-based line number. */
+  line: number;
+}
+
+export interface SourceFile {
+  name: string;
+  /** Bytes after decompression. */
+  bytes: Uint8Array;
+  /** The file was gzip-compressed on disk. */
+  gzip: boolean;
+  /** The text started with a byte-order mark (stripped from `text()` and `lines()`). */
+  bom: boolean;
+  encoding: Encoding;
+  /** The whole decoded text (cached). Throws ImportError past MAX_TEXT_BYTES: use lines(). */
+  text(): string;
+  /** Lines, decoded chunk by chunk: works for files larger than any one string can hold. */
+  lines(): Iterable<Line>;
+  /** True when the bytes start with a zip local-file header (Inspect .eval). */
+  isZip: boolean;
+}
+
+function startsWith(bytes: Uint8Array, sig: number[]): boolean {
+  if (bytes.length < sig.length) return false;
+  for (let i = 0; i < sig.length; i++) if (bytes[i] !== sig[i]) return false;
+  return true;
+}
+
+export function sourceFromBytes(name: string, input: Uint8Array): SourceFile {
+  let bytes = input;
+  let gzip = false;
+  if (startsWith(bytes, [0x1f, 0x8b])) {
+    try {
+      bytes = gunzipSync(bytes);
+      gzip = true;
+    } catch (e) {
+      throw new ImportError('malformed:gzip', 'The file looks gzip-compressed but does not decompress.', { file: name }, 'a valid .gz file', { cause: e });
+    }
+  }
+  const isZip = startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06]);
+  let encoding: Encoding = 'utf-8';
+  let bomLength = 0;
+  if (startsWith(bytes, [0xef, 0xbb, 0xbf])) bomLength = 3;
+  else if (startsWith(bytes, [0xff, 0xfe])) {
+    encoding = 'utf-16le';
+    bomLength = 2;
+  } else if (startsWith(bytes, [0xfe, 0xff])) {
+    encoding = 'utf-16be';
+    bomLength = 2;
+  }
+  const bom = bomLength > 0;
+  let cached: string | undefined;
+  const body = bytes.subarray(bomLength);
+
+  return {
+    name,
+    bytes,
+    gzip,
+    bom,
+    encoding,
+    isZip,
+    text() {
+      if (cached !== undefined) return cached;
+      if (body.length > MAX_TEXT_BYTES) {
+        throw new ImportError(
+          'too-large:text',
+          `The file is ${(body.length / 1e6).toFixed(0)} MB, more than one JSON document can hold in memory here.`,
+          { file: name },
+          'JSONL (one record per line) for files this large',
+        );
+      }
+      cached = decodeChunked(body, encoding);
+      return cached;
+    },
+    lines() {
+      return iterateLines(body, encoding);
+    },
+  };
+}
+
+export function sourceFromText(name: string, text: string): SourceFile {
+  return sourceFromBytes(name, new TextEncoder().encode(text));
+}
+
+/** Decode in chunks (stream mode keeps multi-byte characters split across chunks intact). */
+function decodeChunked(body: Uint8Array, encoding: Encoding): string {
+  // fatal: false → invalid UTF-8 becomes U+FFFD; the importer reports it as a warning.
+  const decoder = new TextDecoder(encoding, { fatal: false });
+  const size = chunkSize();
+  if (body.length <= size) return decoder.decode(body);
+  const parts: string[] = [];
+  for (let off = 0; off < body.length; off += size) {
+    parts.push(decoder.decode(body.subarray(off, Math.min(off + size, body.length)), { stream: off + size < body.length }));
+  }
+  return parts.join('');
+}
+
+function* iterateLines(body: Uint8Array, encoding: Encoding): Generator<Line> {
+  const decoder = new TextDecoder(encoding, { fatal: false });
+  const size = chunkSize();
+  let carry = '';
+  let lineNo = 1;
+  for (let off = 0; off < body.length || off === 0; off += size) {
+    const end = Math.min(off + size, body.length);
+    const last = end >= body.length;
+    const chunk = carry + decoder.decode(body.subarray(off, end), { stream: !last });
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf('\n', start);
+      if (nl < 0) break;
+      const crlf = nl > start && chunk.charCodeAt(nl - 1) === 13;
+      yield { text: chunk.slice(start, crlf ? nl - 1 : nl), eol: crlf ? '\r\n' : '\n', line: lineNo++ };
+      start = nl + 1;
+    }
+    carry = chunk.slice(start);
+    if (last) break;
+  }
+  if (carry.length > 0) yield { text: carry, eol: '', line: lineNo };
+}
+
+/** Count of U+FFFD replacement characters: invalid bytes in the source. */
+export function countReplacementChars(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) n++;
+  return n;
+}

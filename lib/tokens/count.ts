@@ -1,0 +1,66 @@
+/**
+ * Token counting. Exact BPE counts (gpt-tokenizer) where the model is OpenAI's, chars/4 elsewhere
+ * (what every peer uses for non-OpenAI models: seeds 000/002/003). One function decides per model
+ * so that `inspect`, the budget and the compaction pipeline all count the same way.
+ */
+import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import type { Block, ToolSchema } from '../model/types';
+
+export type TokenizerId = 'o200k' | 'cl100k' | 'chars4';
+
+// Special-token text such as <|endoftext|> is common in transcripts: count it as plain text.
+const ENCODE_OPTIONS = { disallowedSpecial: new Set<string>() };
+
+export interface TokenCounter {
+  id: TokenizerId;
+  count(text: string): number;
+}
+
+const chars4: TokenCounter = { id: 'chars4', count: (t) => Math.ceil(t.length / 4) };
+const o200k: TokenCounter = { id: 'o200k', count: (t) => (t.length === 0 ? 0 : countO200k(t, ENCODE_OPTIONS)) };
+const cl100k: TokenCounter = { id: 'cl100k', count: (t) => (t.length === 0 ? 0 : countCl100k(t, ENCODE_OPTIONS)) };
+
+export function counterById(id: TokenizerId): TokenCounter {
+  return id === 'o200k' ? o200k : id === 'cl100k' ? cl100k : chars4;
+}
+
+/** Which tokenizer fits a model name. Unknown or non-OpenAI models get chars/4. */
+export function tokenizerForModel(model: string | undefined): TokenizerId {
+  if (!model) return 'chars4';
+  const m = model.toLowerCase().replace(/^openai\//, '');
+  if (/^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|gpt-oss|chatgpt-4o|codex)/.test(m)) return 'o200k';
+  if (/^(gpt-4|gpt-3\.5|text-embedding-3|text-embedding-ada)/.test(m)) return 'cl100k';
+  return 'chars4';
+}
+
+/** The text of a block as the model would be sent it, for counting. */
+export function blockText(block: Block): string {
+  switch (block.kind) {
+    case 'text':
+    case 'summary':
+      return block.text;
+    case 'reasoning':
+      return block.text;
+    case 'tool_call':
+      return block.name + ' ' + (block.rawInput ?? (typeof block.input === 'string' ? block.input : JSON.stringify(block.input) ?? ''));
+    case 'tool_result':
+      return block.content;
+    case 'attachment':
+      return block.text ?? '';
+    case 'opaque':
+      return block.text;
+  }
+}
+
+/** Images and other binary attachments: a flat estimate (Anthropic ≈ 1,600 tokens for a typical screenshot). */
+export const IMAGE_TOKENS = 1600;
+
+export function countBlock(block: Block, counter: TokenCounter): number {
+  if (block.kind === 'attachment' && block.text === undefined) return block.mediaType.startsWith('image/') ? IMAGE_TOKENS : Math.ceil((block.bytes ?? 0) / 4);
+  return counter.count(blockText(block));
+}
+
+export function toolSchemaText(tool: Pick<ToolSchema, 'name' | 'description' | 'parameters'>): string {
+  return tool.name + ' ' + (tool.description ?? '') + ' ' + (tool.parameters === undefined ? '' : JSON.stringify(tool.parameters));
+}

@@ -1,0 +1,60 @@
+/**
+ * Token totals by budget kind — the one definition shared by `cli inspect`, the timeline, the
+ * budget and the compaction pipeline, so "N tokens" means the same thing everywhere.
+ */
+import type { Block, Message, Role, ToolSchema } from '../model/types';
+
+/** The kinds drawn on the timeline (UI.md colours). */
+export type BudgetKind = 'system' | 'tools' | 'user' | 'assistant' | 'reasoning' | 'tool_call' | 'tool_result' | 'summary' | 'attachment';
+
+export const BUDGET_KINDS: readonly BudgetKind[] = ['system', 'tools', 'user', 'assistant', 'reasoning', 'tool_call', 'tool_result', 'summary', 'attachment'];
+
+export function budgetKind(role: Role, block: Pick<Block, 'kind'>): BudgetKind {
+  switch (block.kind) {
+    case 'reasoning':
+      return 'reasoning';
+    case 'tool_call':
+      return 'tool_call';
+    case 'tool_result':
+      return 'tool_result';
+    case 'summary':
+      return 'summary';
+    case 'attachment':
+      return 'attachment';
+    case 'text':
+    case 'opaque':
+      return role === 'system' ? 'system' : role === 'assistant' ? 'assistant' : role === 'tool' ? 'tool_result' : 'user';
+  }
+}
+
+export interface Totals {
+  total: number;
+  byKind: Record<BudgetKind, number>;
+}
+
+export function emptyByKind(): Record<BudgetKind, number> {
+  return { system: 0, tools: 0, user: 0, assistant: 0, reasoning: 0, tool_call: 0, tool_result: 0, summary: 0, attachment: 0 };
+}
+
+interface MessageLike {
+  role: Role;
+  blocks: readonly Pick<Block, 'kind' | 'tokens'>[];
+  sidechain?: boolean;
+}
+
+/** Totals of a context: messages (side chains excluded: the main model never saw them) + tool schemas. */
+export function contextTotals(messages: readonly MessageLike[], tools: readonly Pick<ToolSchema, 'tokens'>[]): Totals {
+  const byKind = emptyByKind();
+  for (const m of messages) {
+    if (m.sidechain) continue;
+    for (const b of m.blocks) byKind[budgetKind(m.role, b)] += b.tokens;
+  }
+  for (const t of tools) byKind.tools += t.tokens;
+  let total = 0;
+  for (const k of BUDGET_KINDS) total += byKind[k];
+  return { total, byKind };
+}
+
+export function transcriptTotals(t: { messages: readonly Message[]; tools: readonly ToolSchema[] }): Totals {
+  return contextTotals(t.messages, t.tools);
+}
