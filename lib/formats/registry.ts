@@ -1,0 +1,17 @@
+/**
+ * The ordered list of formats. Detection asks every format for a confidence; the highest wins and
+ * ties go to the earlier entry, so the order below is FORMATS.md §8's detection order
+ * (Codex before Claude Code, Inspect before Chat, SWE-agent before mini-swe-agent, Chat last among
+ * the message-array shapes).
+ *
+ * To add a format: one file in lib/formats/, one line here, one line in the corpus test.
+ */
+import type { FormatModule } from './types';
+
+export const formats: FormatModule[] = [
+  // Entries are added by each format's module, in detection order.
+];
+
+export function formatById(id: string): FormatModule | undefined {
+  return formats.find((f) => f.id === id);
+}
