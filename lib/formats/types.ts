@@ -2,8 +2,8 @@
  * The contract of a format module (one file per format, listed in registry.ts).
  * Importers are pure: bytes in, a Transcript (or a typed ImportError) out.
  */
-import type { Projection } from '../compaction/types';
-import type { ImportWarning, Transcript } from '../model/types';
+import type { ProjectedMessage, Projection } from '../compaction/types';
+import type { ImportWarning, ToolSchema, Transcript } from '../model/types';
 import type { SourceFile } from '../read/source';
 
 export interface DetectInput {
@@ -65,4 +65,18 @@ export interface FormatModule {
   serialize(transcript: Transcript, projection?: Projection): SerializeResult;
   /** For container files: the conversations they hold. */
   listConversations?(file: SourceFile): ConversationInfo[];
+  /**
+   * Conversion target (API formats: openai-chat, anthropic-messages, openai-responses, gemini-api):
+   * write a new file of this format from canonical (possibly projected) messages.
+   */
+  fromMessages?(input: ConvertInput): SerializeResult;
+}
+
+export interface ConvertInput {
+  messages: readonly ProjectedMessage[];
+  tools: readonly ToolSchema[];
+  model?: string;
+  title: string;
+  /** Base name for the output file, without extension. */
+  baseName: string;
 }

@@ -1,0 +1,105 @@
+/**
+ * Format detection (FORMATS.md §8): decide the container (zip / JSONL / JSON), parse a head, then ask
+ * every registered format for a confidence. Content decides; the file extension only breaks ties
+ * and must agree (a .jsonl whose content is a single JSON document is reported, not guessed).
+ */
+import { unzipSync } from 'fflate';
+import { ImportError } from '../errors';
+import { looksLikeJsonl, readJsonl } from '../read/jsonl';
+import { parseJsonText } from '../read/json-doc';
+import type { SourceFile } from '../read/source';
+import { formats } from './registry';
+import type { DetectInput, FormatModule } from './types';
+
+export interface Detection {
+  format: FormatModule;
+  confidence: number;
+  /** Other formats that also claimed the file (for "import as …" switching of ambiguous files). */
+  alternatives: Array<{ id: string; label: string; confidence: number }>;
+  input: DetectInput;
+}
+
+/** Parsed JSON documents are cached per SourceFile so parse() does not parse twice. */
+const parsedRoots = new WeakMap<SourceFile, unknown>();
+
+export function parsedRoot(file: SourceFile): unknown {
+  if (parsedRoots.has(file)) return parsedRoots.get(file);
+  const root = parseJsonText(file.text(), file.name);
+  parsedRoots.set(file, root);
+  return root;
+}
+
+export function makeDetectInput(file: SourceFile): DetectInput {
+  if (file.isZip) {
+    let entries: string[] = [];
+    try {
+      // Only the central directory is needed: filter returns false so nothing is inflated.
+      unzipSync(file.bytes, { filter: (f) => (entries.push(f.name), false) });
+    } catch (e) {
+      throw new ImportError('malformed:zip', 'The file is a zip archive that cannot be read.', { file: file.name }, 'a valid zip archive (.eval)', { cause: e });
+    }
+    return { name: file.name, text: '', values: [], container: 'zip', zipEntries: entries };
+  }
+  if (file.bytes.length === 0) {
+    throw new ImportError('empty:file', 'The file is empty.', { file: file.name }, 'a transcript in JSON or JSONL');
+  }
+  // Head only for the JSONL test; large JSONL files are never decoded whole here.
+  const head = decodeHead(file);
+  if (head.trim() === '') throw new ImportError('empty:file', 'The file holds only white space.', { file: file.name }, 'a transcript in JSON or JSONL');
+  if (looksLikeJsonl(head)) {
+    const { records } = readJsonl(file, { limit: 5 });
+    return { name: file.name, text: head, values: records.map((r) => r.value), container: 'jsonl' };
+  }
+  const first = head.trimStart()[0];
+  if (first !== '{' && first !== '[') {
+    throw new ImportError('malformed:not-json', 'The file is not JSON or JSONL: it does not start with "{" or "[".', { file: file.name, line: 1 }, 'a transcript in JSON or JSONL');
+  }
+  const root = parsedRoot(file);
+  return { name: file.name, text: head, values: [root], container: 'json' };
+}
+
+function decodeHead(file: SourceFile): string {
+  const max = 64 * 1024;
+  const slice = file.bytes.subarray(file.bom ? (file.encoding === 'utf-8' ? 3 : 2) : 0, max);
+  return new TextDecoder(file.encoding, { fatal: false }).decode(slice);
+}
+
+export function detect(file: SourceFile): Detection {
+  const input = makeDetectInput(file);
+  const scored: Array<{ f: FormatModule; c: number }> = [];
+  for (const f of formats) {
+    let c: number | null = null;
+    try {
+      c = f.detect(input);
+    } catch {
+      c = null;
+    }
+    if (c !== null && c > 0) {
+      // The extension breaks ties between formats that claim the same content.
+      const ext = extensionOf(file.name);
+      const bonus = ext && f.extensions.includes(ext) ? 0.01 : 0;
+      scored.push({ f, c: Math.min(1, c) + bonus });
+    }
+  }
+  if (scored.length === 0) {
+    throw new ImportError(
+      'unsupported:format',
+      `No importer recognises this ${input.container === 'jsonl' ? 'JSONL' : input.container === 'zip' ? 'zip archive' : 'JSON'} file.`,
+      { file: file.name },
+      'a Claude Code, Codex, OpenAI, Anthropic, Gemini, OpenHands, SWE-agent or Inspect transcript',
+    );
+  }
+  // Stable: ties keep registry order.
+  const best = scored.reduce((a, b) => (b.c > a.c ? b : a));
+  return {
+    format: best.f,
+    confidence: best.c,
+    alternatives: scored.filter((s) => s.f !== best.f).map((s) => ({ id: s.f.id, label: s.f.label, confidence: s.c })),
+    input,
+  };
+}
+
+export function extensionOf(name: string): string | undefined {
+  const m = /(\.[a-z0-9]+)(\.gz)?$/i.exec(name);
+  return m ? m[1].toLowerCase() : undefined;
+}
