@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+/**
+ * The one test command (README Quick start, .ci/run): unit tests, type checks, the production build,
+ * then the end-to-end tests in headless Chromium against that build. Prints one plain closing line
+ * `N passed, N failed` summed over every stage (CI reads only that line) and exits non-zero on any
+ * failure. Each stage runs even when an earlier one failed, except e2e, which needs the build.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const reports = path.join(root, 'reports');
+fs.mkdirSync(reports, { recursive: true });
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_PUBLIC_E2E: '1', FORCE_COLOR: '0' };
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+let passed = 0;
+let failed = 0;
+const lines = [];
+
+function run(label, cmd, args, extraEnv = {}) {
+  const t0 = Date.now();
+  console.log(`\n=== ${label}: ${[path.basename(cmd), ...args].join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' });
+  const seconds = ((Date.now() - t0) / 1000).toFixed(0);
+  return { ok: r.status === 0, seconds };
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+// 1. Unit and integration tests (Vitest), counted from its JSON report.
+const vitestJson = path.join(reports, 'vitest.json');
+fs.rmSync(vitestJson, { force: true });
+const unit = run('unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const v = readJson(vitestJson);
+if (v) {
+  // A file that fails to load has no test results of its own: count it as one failure.
+  const brokenFiles = (v.testResults ?? []).filter((r) => r.status === 'failed' && (r.assertionResults ?? []).length === 0).length;
+  passed += v.numPassedTests;
+  failed += v.numFailedTests + brokenFiles;
+  lines.push(`unit: ${v.numPassedTests} passed, ${v.numFailedTests} failed, ${brokenFiles} files failed to load (${unit.seconds}s)`);
+  if (!unit.ok && v.numFailedTests === 0 && brokenFiles === 0) {
+    failed += 1;
+    lines.push('unit: vitest exited non-zero without a failed test (see above)');
+  }
+} else {
+  failed += 1;
+  lines.push('unit: vitest wrote no report (see above)');
+}
+
+// 2. Type checks: the app and the worker (its own lib: webworker).
+for (const [label, project] of [
+  ['typecheck app', 'tsconfig.json'],
+  ['typecheck worker', 'workers/tsconfig.json'],
+]) {
+  const r = run(label, bin('tsc'), ['--noEmit', '-p', project]);
+  r.ok ? passed++ : failed++;
+  lines.push(`${label}: ${r.ok ? 'passed' : 'FAILED'} (${r.seconds}s)`);
+}
+
+// 3. The production build (static export to out/).
+const build = run('build', bin('next'), ['build']);
+build.ok ? passed++ : failed++;
+lines.push(`build: ${build.ok ? 'passed' : 'FAILED'} (${build.seconds}s)`);
+
+// 4. End-to-end in headless Chromium against the build.
+if (build.ok) {
+  const pwJson = path.join(reports, 'playwright.json');
+  fs.rmSync(pwJson, { force: true });
+  const e2e = run('e2e', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
+  const p = readJson(pwJson);
+  if (p?.stats) {
+    const ok = (p.stats.expected ?? 0) + (p.stats.flaky ?? 0);
+    const bad = p.stats.unexpected ?? 0;
+    passed += ok;
+    failed += bad;
+    lines.push(`e2e: ${ok} passed, ${bad} failed, ${p.stats.skipped ?? 0} skipped (${e2e.seconds}s)`);
+    if (!e2e.ok && bad === 0) {
+      failed += 1;
+      lines.push('e2e: playwright exited non-zero without a failed test (see above)');
+    }
+  } else {
+    failed += 1;
+    lines.push('e2e: playwright wrote no report (see above)');
+  }
+} else {
+  lines.push('e2e: not run (the build failed)');
+}
+
+console.log('\n=== summary');
+for (const l of lines) console.log(l);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
