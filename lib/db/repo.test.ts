@@ -1,0 +1,143 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Repo } from './repo';
+import { CHUNK_SIZE, ContextscopeDB } from './schema';
+import { freshDbName, makeMessages, makePayload } from './test-helpers';
+
+const open: ContextscopeDB[] = [];
+function newRepo(name = freshDbName()): Repo {
+  const db = new ContextscopeDB(name);
+  open.push(db);
+  return new Repo(db);
+}
+afterEach(() => {
+  for (const db of open.splice(0)) db.close();
+});
+
+describe('import is visible only when complete', () => {
+  it('stores meta, chunks and original bytes in one go and lists the transcript as ready', async () => {
+    const repo = newRepo();
+    const journal = await repo.beginImport('tA.jsonl', 1234);
+    const messages = makeMessages(CHUNK_SIZE * 2 + 7);
+    const meta = await repo.storeImport(journal, makePayload({ messages }));
+    expect(meta.status).toBe('ready');
+    expect(meta.chunkCount).toBe(3);
+    const list = await repo.listTranscripts();
+    expect(list.map((m) => m.id)).toEqual(['tA']);
+    expect(await repo.getAllMessages('tA')).toHaveLength(messages.length);
+    expect(new TextDecoder().decode((await repo.getOriginal('tA'))!.bytes)).toBe('original bytes of tA\n');
+    expect((await repo.db.imports.get(journal))!.status).toBe('done');
+  });
+
+  it('rolls back everything when a write fails half-way through the transaction', async () => {
+    const repo = newRepo();
+    const messages = makeMessages(CHUNK_SIZE + 3);
+    // A function cannot be structured-cloned: the chunk write throws DataCloneError after the
+    // meta row was already written as 'importing' inside the same transaction.
+    (messages[CHUNK_SIZE + 1] as unknown as { poison: () => void }).poison = () => {};
+    const journal = await repo.beginImport('tA.jsonl', 1234);
+    await expect(repo.storeImport(journal, makePayload({ messages }))).rejects.toThrow();
+    expect(await repo.listTranscripts()).toEqual([]);
+    expect(await repo.db.transcripts.count()).toBe(0);
+    expect(await repo.db.chunks.count()).toBe(0);
+    expect(await repo.db.originals.count()).toBe(0);
+    expect((await repo.db.imports.get(journal))!.status).toBe('running');
+  });
+
+  it('never lists a transcript whose status is still importing', async () => {
+    const repo = newRepo();
+    await repo.storeImport(null, makePayload({ id: 'tReady' }));
+    const partial = makePayload({ id: 'tPartial' });
+    await repo.db.transcripts.put({ ...partial.meta, chunkCount: 1, status: 'importing' });
+    expect((await repo.listTranscripts()).map((m) => m.id)).toEqual(['tReady']);
+    expect(await repo.getMeta('tPartial')).toBeUndefined();
+  });
+});
+
+describe('recover() cleans an interrupted import', () => {
+  it('closes running journal rows and removes partial transcripts and orphan rows', async () => {
+    const name = freshDbName();
+    const repo = newRepo(name);
+    await repo.storeImport(null, makePayload({ id: 'tKeep' }));
+    // What a crash mid-import leaves: a running journal row, a meta still 'importing', its chunks
+    // and original, plus chunks of a transcript whose meta never got written.
+    const journal = await repo.beginImport('crashed.jsonl', 99);
+    const partial = makePayload({ id: 'tCrashed' });
+    await repo.db.transcripts.put({ ...partial.meta, chunkCount: 1, status: 'importing' });
+    await repo.db.chunks.put({ transcriptId: 'tCrashed', index: 0, messages: partial.messages as never });
+    await repo.db.originals.put({ id: 'tCrashed', fileName: 'crashed.jsonl', bytes: partial.original });
+    await repo.db.chunks.put({ transcriptId: 'tGhost', index: 0, messages: [] });
+    repo.db.close();
+
+    // Next start.
+    const restarted = newRepo(name);
+    const report = await restarted.recover();
+    expect(report.interrupted.map((r) => r.id)).toEqual([journal]);
+    expect(report.removedPartial).toEqual(['tCrashed']);
+    expect(report.removedOrphans).toBe(1);
+    expect((await restarted.db.imports.get(journal))!.status).toBe('interrupted');
+    expect(await restarted.db.transcripts.toCollection().primaryKeys()).toEqual(['tKeep']);
+    expect(await restarted.db.chunks.where('transcriptId').equals('tCrashed').count()).toBe(0);
+    expect(await restarted.db.originals.get('tCrashed')).toBeUndefined();
+    expect(await restarted.getAllMessages('tKeep')).toHaveLength(10);
+    expect((await restarted.unfinishedImports()).map((r) => r.fileName)).toEqual(['crashed.jsonl']);
+  });
+});
+
+describe('delete with undo', () => {
+  it('hides at once, restores on undo, and purges on the next start', async () => {
+    const name = freshDbName();
+    const repo = newRepo(name);
+    await repo.storeImport(null, makePayload({ id: 'tA' }));
+    await repo.storeImport(null, makePayload({ id: 'tB' }));
+    await repo.putVersion({ id: 'v1', transcriptId: 'tA', name: 'trimmed', steps: [], createdAt: 'x', updatedAt: 'x' });
+
+    await repo.deleteTranscript('tA');
+    expect((await repo.listTranscripts()).map((m) => m.id)).toEqual(['tB']);
+    expect(await repo.getMeta('tA')).toBeUndefined();
+
+    await repo.undoDelete('tA');
+    expect((await repo.listTranscripts()).map((m) => m.id).sort()).toEqual(['tA', 'tB']);
+    expect((await repo.getMeta('tA'))!.deletedAt).toBeUndefined();
+
+    await repo.deleteTranscript('tA');
+    repo.db.close();
+    const restarted = newRepo(name);
+    const report = await restarted.recover();
+    expect(report.purgedDeleted).toEqual(['tA']);
+    expect(await restarted.db.originals.get('tA')).toBeUndefined();
+    expect(await restarted.db.chunks.where('transcriptId').equals('tA').count()).toBe(0);
+    expect(await restarted.listVersions('tA')).toEqual([]);
+    expect((await restarted.listTranscripts()).map((m) => m.id)).toEqual(['tB']);
+  });
+
+  it('re-importing a deleted transcript replaces its rows', async () => {
+    const repo = newRepo();
+    await repo.storeImport(null, makePayload({ id: 'tA', messages: makeMessages(CHUNK_SIZE + 1) }));
+    await repo.deleteTranscript('tA');
+    await repo.storeImport(null, makePayload({ id: 'tA', messages: makeMessages(4) }));
+    expect((await repo.getMeta('tA'))!.messages).toBe(4);
+    expect(await repo.db.chunks.where('transcriptId').equals('tA').count()).toBe(1);
+  });
+});
+
+describe('bodies and settings', () => {
+  it('reads a message range from only the chunks that hold it', async () => {
+    const repo = newRepo();
+    const messages = makeMessages(CHUNK_SIZE * 3);
+    await repo.storeImport(null, makePayload({ messages }));
+    const range = await repo.getMessageRange('tA', CHUNK_SIZE - 2, CHUNK_SIZE + 3);
+    expect(range.map((m) => m.index)).toEqual([CHUNK_SIZE - 2, CHUNK_SIZE - 1, CHUNK_SIZE, CHUNK_SIZE + 1, CHUNK_SIZE + 2]);
+    expect(await repo.getMessageRange('tA', 5, 5)).toEqual([]);
+  });
+
+  it('renames (trimmed, never to empty) and stores settings', async () => {
+    const repo = newRepo();
+    await repo.storeImport(null, makePayload());
+    await repo.renameTranscript('tA', '  Bug hunt  ');
+    await repo.renameTranscript('tA', '   ');
+    expect((await repo.getMeta('tA'))!.title).toBe('Bug hunt');
+    await repo.putSetting('theme', 'dark');
+    expect(await repo.getSetting('theme')).toBe('dark');
+  });
+});

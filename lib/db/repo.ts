@@ -1,0 +1,269 @@
+/**
+ * All data access (STYLE.md §9): the only module that touches Dexie tables, and the owner of every
+ * transaction. The rest of the app speaks in transcripts, messages and versions, never in rows.
+ *
+ * Import protocol:
+ *   1. `beginImport` writes a journal row (status 'running') in its own transaction.
+ *   2. `storeImport` writes meta, chunks and the original bytes in ONE transaction; the meta row
+ *      is written as 'importing' and flipped to 'ready' as the transaction's last write, so a
+ *      reader never sees a half-written transcript, and an abort (crash, worker terminated,
+ *      DataCloneError, quota) rolls everything back.
+ *   3. `recover()` on start closes journal rows still 'running' (the tab or worker died) as
+ *      'interrupted' and removes any leftovers: metas that never became 'ready', chunks and
+ *      originals without a meta, and soft-deleted transcripts whose undo window ended.
+ */
+import type { Version } from '../compaction/types';
+import type { Message } from '../model/types';
+import {
+  CHUNK_SIZE,
+  ContextscopeDB,
+  type ChunkRow,
+  type ImportRow,
+  type OriginalRow,
+  type SummaryRow,
+  type TranscriptMeta,
+} from './schema';
+
+export interface RecoveryReport {
+  /** Imports that were running when the app last stopped. */
+  interrupted: ImportRow[];
+  /** Transcript ids removed because they never finished importing. */
+  removedPartial: string[];
+  /** Chunk/original rows removed because no transcript owned them. */
+  removedOrphans: number;
+  /** Soft-deleted transcripts purged (their undo window ended with the last session). */
+  purgedDeleted: string[];
+}
+
+export interface StorageEstimate {
+  usage: number;
+  quota: number;
+}
+
+/** What an import hands to storage: the meta (without status), the original bytes and the messages. */
+export interface ImportPayload {
+  meta: Omit<TranscriptMeta, 'status' | 'chunkCount' | 'deletedAt'>;
+  original: Uint8Array;
+  messages: readonly Message[];
+}
+
+export function chunkMessages(transcriptId: string, messages: readonly Message[]): ChunkRow[] {
+  const rows: ChunkRow[] = [];
+  for (let i = 0, index = 0; i < messages.length; i += CHUNK_SIZE, index++) {
+    rows.push({ transcriptId, index, messages: messages.slice(i, i + CHUNK_SIZE) as Message[] });
+  }
+  return rows;
+}
+
+export class Repo {
+  constructor(readonly db: ContextscopeDB) {}
+
+  // ── Import ────────────────────────────────────────────────────────────────────────────────
+
+  async beginImport(fileName: string, size: number): Promise<string> {
+    const id = `imp-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    await this.db.imports.put({ id, fileName, size, startedAt: new Date().toISOString(), status: 'running' });
+    return id;
+  }
+
+  async failImport(journalId: string, code: string): Promise<void> {
+    await this.db.imports.update(journalId, { status: 'failed', error: code, finishedAt: new Date().toISOString() });
+  }
+
+  /**
+   * Store a whole import atomically. A transcript with the same id that was soft-deleted is
+   * replaced; a live one is replaced too (same content id = same file, re-imported).
+   */
+  async storeImport(journalId: string | null, payload: ImportPayload): Promise<TranscriptMeta> {
+    const { db } = this;
+    const id = payload.meta.id;
+    const chunks = chunkMessages(id, payload.messages);
+    const meta: TranscriptMeta = { ...payload.meta, chunkCount: chunks.length, status: 'importing' };
+    const original: OriginalRow = { id, fileName: payload.meta.fileName, bytes: payload.original };
+    await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.imports], async () => {
+      await db.transcripts.put(meta);
+      await db.chunks.where('transcriptId').equals(id).delete();
+      await db.chunks.bulkPut(chunks);
+      await db.originals.put(original);
+      if (journalId) await db.imports.update(journalId, { status: 'done', transcriptId: id, finishedAt: new Date().toISOString() });
+      // Last write of the transaction: from here on the transcript is visible.
+      await db.transcripts.update(id, { status: 'ready' });
+    });
+    return { ...meta, status: 'ready' };
+  }
+
+  /** Clean what an interrupted session left behind (see the module comment). Run once on start. */
+  async recover(): Promise<RecoveryReport> {
+    const { db } = this;
+    return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.imports, db.versions, db.summaries], async () => {
+      const running = await db.imports.where('status').equals('running').toArray();
+      const finishedAt = new Date().toISOString();
+      for (const r of running) await db.imports.update(r.id, { status: 'interrupted', finishedAt });
+
+      const partial = await db.transcripts.where('status').equals('importing').primaryKeys();
+      for (const id of partial) await this.purgeInTx(id);
+
+      const deleted = (await db.transcripts.toArray()).filter((m) => m.deletedAt !== undefined).map((m) => m.id);
+      for (const id of deleted) await this.purgeInTx(id);
+
+      const live = new Set(await db.transcripts.toCollection().primaryKeys());
+      const orphanChunks = (await db.chunks.toCollection().primaryKeys()).filter(([tid]) => !live.has(tid));
+      const orphanOriginals = (await db.originals.toCollection().primaryKeys()).filter((id) => !live.has(id));
+      await db.chunks.bulkDelete(orphanChunks);
+      await db.originals.bulkDelete(orphanOriginals);
+
+      return {
+        interrupted: running.map((r) => ({ ...r, status: 'interrupted' as const, finishedAt })),
+        removedPartial: partial,
+        removedOrphans: orphanChunks.length + orphanOriginals.length,
+        purgedDeleted: deleted,
+      };
+    });
+  }
+
+  /** The last imports that did not complete (for "your import of X was interrupted"). */
+  async unfinishedImports(): Promise<ImportRow[]> {
+    return this.db.imports.where('status').anyOf('interrupted', 'failed').reverse().sortBy('startedAt');
+  }
+
+  async dismissImport(journalId: string): Promise<void> {
+    await this.db.imports.delete(journalId);
+  }
+
+  // ── Library ───────────────────────────────────────────────────────────────────────────────
+
+  /** Transcripts that finished importing and are not deleted, newest first. */
+  async listTranscripts(): Promise<TranscriptMeta[]> {
+    const rows = await this.db.transcripts.where('status').equals('ready').toArray();
+    return rows.filter((m) => m.deletedAt === undefined).sort((a, b) => (a.importedAt < b.importedAt ? 1 : a.importedAt > b.importedAt ? -1 : 0));
+  }
+
+  /** The meta of a visible transcript (ready, not deleted), or undefined. */
+  async getMeta(id: string): Promise<TranscriptMeta | undefined> {
+    const m = await this.db.transcripts.get(id);
+    return m && m.status === 'ready' && m.deletedAt === undefined ? m : undefined;
+  }
+
+  async renameTranscript(id: string, title: string): Promise<void> {
+    const clean = title.trim();
+    if (clean === '') return;
+    await this.db.transcripts.update(id, { title: clean.slice(0, 500) });
+  }
+
+  /** Soft delete: hidden at once, restorable with `undoDelete` until purged. */
+  async deleteTranscript(id: string): Promise<void> {
+    await this.db.transcripts.update(id, { deletedAt: new Date().toISOString() });
+  }
+
+  async undoDelete(id: string): Promise<void> {
+    // Dexie removes a property when it is updated to undefined.
+    await this.db.transcripts.update(id, { deletedAt: undefined });
+  }
+
+  /** Remove a transcript and everything derived from it. */
+  async purge(id: string): Promise<void> {
+    const { db } = this;
+    await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.versions, db.summaries], () => this.purgeInTx(id));
+  }
+
+  /** Purge every soft-deleted transcript now (the undo window closed). */
+  async purgeDeleted(): Promise<string[]> {
+    const ids = (await this.db.transcripts.toArray()).filter((m) => m.deletedAt !== undefined).map((m) => m.id);
+    for (const id of ids) await this.purge(id);
+    return ids;
+  }
+
+  private async purgeInTx(id: string): Promise<void> {
+    const { db } = this;
+    await db.transcripts.delete(id);
+    await db.originals.delete(id);
+    await db.chunks.where('transcriptId').equals(id).delete();
+    await db.versions.where('transcriptId').equals(id).delete();
+    await db.summaries.where('transcriptId').equals(id).delete();
+  }
+
+  // ── Bodies ────────────────────────────────────────────────────────────────────────────────
+
+  async getOriginal(id: string): Promise<OriginalRow | undefined> {
+    return this.db.originals.get(id);
+  }
+
+  /** All messages of a transcript, in order (the chunks concatenated). */
+  async getAllMessages(id: string): Promise<Message[]> {
+    const rows = await this.db.chunks.where('[transcriptId+index]').between([id, 0], [id, Infinity]).toArray();
+    rows.sort((a, b) => a.index - b.index);
+    return rows.flatMap((r) => r.messages);
+  }
+
+  /** Messages [from, to) by index, reading only the chunks that hold them. */
+  async getMessageRange(id: string, from: number, to: number): Promise<Message[]> {
+    if (to <= from) return [];
+    const first = Math.floor(from / CHUNK_SIZE);
+    const last = Math.floor((to - 1) / CHUNK_SIZE);
+    const rows = await this.db.chunks.where('[transcriptId+index]').between([id, first], [id, last], true, true).toArray();
+    rows.sort((a, b) => a.index - b.index);
+    const base = first * CHUNK_SIZE;
+    return rows.flatMap((r) => r.messages).slice(from - base, to - base);
+  }
+
+  // ── Versions and summaries (compaction artifacts) ─────────────────────────────────────────
+
+  async listVersions(transcriptId: string): Promise<Version[]> {
+    const rows = await this.db.versions.where('transcriptId').equals(transcriptId).toArray();
+    return rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  }
+
+  async getVersion(id: string): Promise<Version | undefined> {
+    return this.db.versions.get(id);
+  }
+
+  async putVersion(version: Version): Promise<void> {
+    await this.db.versions.put(version);
+  }
+
+  async deleteVersion(id: string): Promise<void> {
+    await this.db.versions.delete(id);
+  }
+
+  async getSummaryByKey(key: string): Promise<SummaryRow | undefined> {
+    return this.db.summaries.where('key').equals(key).first();
+  }
+
+  async putSummary(row: SummaryRow): Promise<void> {
+    await this.db.summaries.put(row);
+  }
+
+  // ── Settings ──────────────────────────────────────────────────────────────────────────────
+
+  async getSetting<T>(key: string): Promise<T | undefined> {
+    const row = await this.db.settings.get(key);
+    return row?.value as T | undefined;
+  }
+
+  async putSetting(key: string, value: unknown): Promise<void> {
+    await this.db.settings.put({ key, value });
+  }
+
+  // ── Storage ───────────────────────────────────────────────────────────────────────────────
+
+  /** Bytes used vs the origin's quota, when the browser says (`navigator.storage.estimate`). */
+  async storageEstimate(): Promise<StorageEstimate | null> {
+    const nav = (globalThis as { navigator?: { storage?: { estimate?: () => Promise<{ usage?: number; quota?: number }> } } }).navigator;
+    if (!nav?.storage?.estimate) return null;
+    const e = await nav.storage.estimate();
+    return { usage: e.usage ?? 0, quota: e.quota ?? 0 };
+  }
+}
+
+let shared: Repo | null = null;
+let sharedName: string | undefined;
+
+/** The process-wide repo (the worker's, or a test's). `name` selects the database (tests use fresh ones). */
+export function openRepo(name?: string): Repo {
+  if (!shared || (name !== undefined && name !== sharedName)) {
+    shared?.db.close();
+    shared = new Repo(new ContextscopeDB(name));
+    sharedName = name;
+  }
+  return shared;
+}
