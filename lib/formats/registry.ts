@@ -7,9 +7,11 @@
  * To add a format: one file in lib/formats/, one line here, one line in the corpus test.
  */
 import type { FormatModule } from './types';
+import { sweAgentFormat } from './swe-agent';
 
 export const formats: FormatModule[] = [
   // Entries are added by each format's module, in detection order.
+  sweAgentFormat, // SWE-agent before mini-swe-agent (§8 JSON rule 2)
 ];
 
 export function formatById(id: string): FormatModule | undefined {

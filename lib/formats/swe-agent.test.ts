@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusFiles } from '../../tests/corpus';
+import { checkFixture } from './testing/fixture-check';
+import { importBytes } from './import';
+import { sweAgentFormat } from './swe-agent';
+import { fatalPairing, testProjection } from './traj-test-helpers';
+import fs from 'node:fs';
+
+const files = corpusFiles('swe-agent');
+
+describe('swe-agent corpus', () => {
+  it('has the three corpus files', () => expect(files.length).toBe(3));
+  for (const f of files) it(path.basename(f), () => checkFixture(f, expect, { format: 'swe-agent' }));
+});
+
+function load(name: string) {
+  const f = files.find((x) => x.endsWith(name))!;
+  return importBytes(path.basename(f), new Uint8Array(fs.readFileSync(f))).transcript;
+}
+
+describe('swe-agent semantics', () => {
+  it('1.x: tool_calls pair with tool_call_ids results', () => {
+    const t = load('marshmallow-1867_function_calling.traj');
+    const calls = t.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call');
+    const results = t.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_result');
+    expect(calls.length).toBe(13);
+    expect(results.length).toBe(13);
+    expect(fatalPairing(t)).toEqual([]);
+    expect(t.warnings.some((w) => w.code === 'usage:totals-only')).toBe(true);
+  });
+
+  it('0.x: actions parsed from text become calls, observations their results, demos are meta', () => {
+    const t = load('pydicom-1458_legacy.traj');
+    const demo = t.messages[1];
+    expect(demo.meta).toBe(true);
+    const calls = t.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call');
+    expect(calls.length).toBe(12);
+    expect(calls[0]).toMatchObject({ name: 'create', input: 'create reproduce_bug.py' });
+    // the call id is synthetic and never written into the records
+    expect(t.records.some((r) => r.text.includes('swe-action-'))).toBe(false);
+    expect(fatalPairing(t)).toEqual([]);
+    // assistant text excludes the fenced action (not counted twice)
+    const first = t.messages[3].blocks.find((b) => b.kind === 'text');
+    expect(first && first.kind === 'text' && first.text.includes('```')).toBe(false);
+  });
+
+  for (const name of ['marshmallow-1867_function_calling.traj', 'pydicom-1458_legacy.traj', 'function_calling_simple_demo.traj']) {
+    it(`exports a projection of ${name}: stubbed results, pairing kept, untouched records verbatim`, () => {
+      const t = load(name);
+      const p = testProjection(t, { stubResults: '[result expired]' });
+      const out = sweAgentFormat.serialize(t, p);
+      const back = importBytes('x.traj', new TextEncoder().encode(out.text), { format: 'swe-agent' }).transcript;
+      expect(fatalPairing(back)).toEqual([]);
+      const results = back.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_result');
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.every((b) => b.kind === 'tool_result' && b.content === '[result expired]')).toBe(true);
+      expect(back.messages.length).toBe(t.messages.length);
+      const sys = t.messages.find((m) => m.role === 'system')!;
+      expect(out.text).toContain(t.records[sys.recordRefs[0]].text);
+      expect(sweAgentFormat.serialize(t, p).text).toBe(out.text);
+    });
+
+    it(`exports a summarized ${name} as a user message carrying the summary`, () => {
+      const t = load(name);
+      const p = testProjection(t, { summarizeTurns: [1, t.turnCount - 1], summaryText: 'SUMMARY-MARKER' });
+      const out = sweAgentFormat.serialize(t, p);
+      const back = importBytes('x.traj', new TextEncoder().encode(out.text), { format: 'swe-agent' }).transcript;
+      expect(back.messages.length).toBe(p.messages.length);
+      expect(back.messages.at(-1)!.role).toBe('user');
+      expect(back.messages.at(-1)!.blocks[0]).toMatchObject({ kind: 'text', text: 'SUMMARY-MARKER' });
+      expect(back.messages.some((m) => m.blocks.some((b) => b.kind === 'tool_call'))).toBe(false);
+      expect(fatalPairing(back)).toEqual([]);
+    });
+  }
+
+  it('rejects a history that is not an array with a located error', () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ trajectory: [], history: { role: 'user' } }));
+    expect(() => importBytes('bad.traj', bytes, { format: 'swe-agent' })).toThrow(/history/);
+    try {
+      importBytes('bad.traj', bytes, { format: 'swe-agent' });
+    } catch (e) {
+      expect((e as { code: string }).code).toBe('malformed:structure');
+      expect((e as { where: { path: string } }).where.path).toBe('$.history');
+    }
+  });
+});
