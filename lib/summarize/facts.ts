@@ -1,0 +1,702 @@
+/**
+ * Mechanical fact extraction from a span of the projected context: what the offline summarizer
+ * (offline.ts) writes and what an LLM prompt can be checked against. No model, no clock, no
+ * randomness: the same span always gives the same facts, in the same order.
+ *
+ * Transcript text is untrusted: nothing here evaluates it, and every extracted string is bounded.
+ */
+import type { ProjectedBlock, ProjectedMessage } from '../compaction/types';
+
+export type FileAction = 'read' | 'edited' | 'created' | 'deleted' | 'searched' | 'listed' | 'touched';
+
+export interface FileTouch {
+  path: string;
+  actions: FileAction[];
+  firstTurn: number;
+  lastTurn: number;
+}
+
+export type Outcome = 'ok' | 'error' | 'no result';
+
+export interface CommandRun {
+  turn: number;
+  tool: string;
+  command: string;
+  outcome: Outcome;
+  exitCode?: number;
+}
+
+export interface ErrorEvent {
+  turn: number;
+  tool: string;
+  /** What was attempted: the command, or the tool's main argument. */
+  subject: string;
+  /** The most telling error line of the result. */
+  line: string;
+  /** How it ended within the span ("later succeeded (turn 7)", "still failing at the end of the span"). */
+  resolution: string;
+  resolved: boolean;
+}
+
+export interface Instruction {
+  turn: number;
+  text: string;
+  /** Text the harness injected into the user's turn (system reminders, command echoes), not typed by the user. */
+  harness: boolean;
+}
+
+export interface PlanItem {
+  text: string;
+  status: string;
+}
+
+export interface SpanFacts {
+  instructions: Instruction[];
+  systemNotes: string[];
+  files: FileTouch[];
+  commands: CommandRun[];
+  errors: ErrorEvent[];
+  /** Sentences of assistant text that state a decision or its reason. */
+  decisions: { turn: number; text: string }[];
+  /** The latest plan / todo list the agent wrote (TodoWrite, update_plan, ExitPlanMode). */
+  plan: PlanItem[];
+  planText?: string;
+  urls: string[];
+  /** Backticked terms in assistant text, most frequent first. */
+  concepts: string[];
+  /** Summaries already present in the span (a source compaction or an earlier step). */
+  embeddedSummaries: string[];
+  lastAssistantText?: { turn: number; text: string };
+  /** A user instruction after the last assistant message: asked but not yet answered. */
+  unanswered?: Instruction;
+  toolCounts: { name: string; calls: number; errors: number }[];
+  turns: [number, number] | undefined;
+  /** Per turn, in order: what happened (for the narrative). */
+  turnLog: TurnLog[];
+}
+
+export interface TurnLog {
+  turn: number;
+  instructions: Instruction[];
+  reads: string[];
+  edits: string[];
+  creates: string[];
+  commands: CommandRun[];
+  errors: ErrorEvent[];
+  otherTools: string[];
+  lastAssistantText?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tool input reading
+
+/** Parsed arguments of a call: object inputs as they are, JSON strings parsed, other strings kept. */
+export function callArguments(block: { input: unknown; rawInput?: string }): unknown {
+  const input = block.input;
+  if (typeof input === 'string') {
+    const trimmed = input.trim();
+    if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+      try {
+        return JSON.parse(trimmed) as unknown;
+      } catch {
+        return input;
+      }
+    }
+    return input;
+  }
+  return input;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.length > 0 ? v : undefined;
+}
+
+/** A shell command from `command`/`cmd` given as a string or an argv array (`["bash","-lc","ls"]` → "ls"). */
+export function commandText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v.length ? v : undefined;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
+    const argv = v as string[];
+    if (argv.length >= 3 && /(^|\/)(ba|z|)sh$/.test(argv[0]) && /^-[a-z]*c$/.test(argv[1])) return argv.slice(2).join(' ');
+    return argv.join(' ');
+  }
+  return undefined;
+}
+
+const SHELL_TOOLS = new Set([
+  'bash',
+  'shell',
+  'exec_command',
+  'execute_bash',
+  'execute_command',
+  'run_terminal_command',
+  'run_terminal_cmd',
+  'run_shell_command',
+  'run_command',
+  'local_shell',
+  'terminal',
+  'cmd',
+  'container.exec',
+  'bashoutput',
+  'python',
+  'execute_ipython_cell',
+]);
+
+function lowerName(name: string): string {
+  // MCP tools are "mcp__server__tool": classify by the last part.
+  const parts = name.toLowerCase().split('__');
+  return parts[parts.length - 1];
+}
+
+export function isShellTool(name: string): boolean {
+  return SHELL_TOOLS.has(lowerName(name));
+}
+
+const PATH_KEYS = ['file_path', 'filepath', 'path', 'filename', 'file', 'notebook_path', 'target_file', 'absolute_path', 'relative_path', 'dir_path', 'directory'];
+const PATH_LIST_KEYS = ['paths', 'files', 'file_paths', 'absolute_paths'];
+
+/** What a generic tool does to the file it names, from its name. */
+function actionFromToolName(name: string): FileAction {
+  const n = lowerName(name);
+  if (/(^|_)(multi)?edit|replace|patch|insert|modify|update|apply|append/.test(n)) return 'edited';
+  if (/write|create|new_file|save/.test(n)) return 'created';
+  if (/delete|remove|(^|_)rm$/.test(n)) return 'deleted';
+  if (/grep|search|find|glob/.test(n)) return 'searched';
+  if (/(^|_)ls$|list|tree|dir/.test(n)) return 'listed';
+  if (/read|view|open|cat|get|fetch|show|load/.test(n)) return 'read';
+  return 'touched';
+}
+
+export interface FileEffect {
+  path: string;
+  action: FileAction;
+}
+
+/** Files named in an apply_patch body (`*** Update File: path`, Add, Delete, Move to). */
+export function filesFromPatch(patch: string): FileEffect[] {
+  const out: FileEffect[] = [];
+  const re = /^\*\*\* (Update|Add|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$/gm;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(patch))) {
+    if (m[3]) out.push({ path: m[3], action: 'created' });
+    else out.push({ path: m[2], action: m[1] === 'Update' ? 'edited' : m[1] === 'Add' ? 'created' : 'deleted' });
+  }
+  // Unified diffs: "+++ b/path".
+  const diff = /^\+\+\+ (?:b\/)?(\S+)/gm;
+  while ((m = diff.exec(patch))) if (m[1] !== '/dev/null') out.push({ path: m[1], action: 'edited' });
+  return out;
+}
+
+/** Split a shell line into words, honouring simple quotes. Enough to find file arguments. */
+function shellWords(segment: string): string[] {
+  const words: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(segment))) words.push(m[1] ?? m[2] ?? m[3]);
+  return words;
+}
+
+const PATHLIKE = /^(?:~|\.{1,2})?\/?[\w@.+-]+(?:\/[\w@.+-]*)*$/;
+
+function looksLikePath(word: string, loose = false): boolean {
+  if (!word || word.length > 300 || word.startsWith('-') || word.includes('$') || word.includes('*')) return false;
+  if (!PATHLIKE.test(word)) return false;
+  if (loose) return !/^\d+(:\d+)?$/.test(word);
+  return word.includes('/') || /\.[A-Za-z0-9]{1,10}$/.test(word);
+}
+
+/**
+ * Files a shell command line reads, writes or searches. Covers the reading verbs (cat, head, sed -n),
+ * in-place edits (sed -i), redirections (`> file`, `tee file`), apply_patch heredocs, and the
+ * SWE-agent / OpenHands editor commands (`open path`, `create path`, `str_replace_editor view path`).
+ */
+export function filesFromCommand(command: string, state: { currentFile?: string } = {}): FileEffect[] {
+  const out: FileEffect[] = [];
+  if (command.includes('*** Begin Patch')) out.push(...filesFromPatch(command));
+  // Heredoc bodies are content, not commands: only scan the command lines.
+  const lines = command.split('\n');
+  const commandLines: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    commandLines.push(lines[i]);
+    const here = /<<-?\s*['"]?(\w+)['"]?/.exec(lines[i]);
+    if (here) {
+      const end = lines.findIndex((l, j) => j > i && l.trim() === here[1]);
+      if (end > i) i = end;
+    }
+  }
+  for (const line of commandLines) {
+    for (const segment of line.split(/&&|\|\||;|\|/)) {
+      const words = shellWords(segment.trim());
+      if (!words.length) continue;
+      // Redirections write files.
+      for (let i = 0; i < words.length; i++) {
+        const w = words[i];
+        const redirect = /^\d?>>?(.*)$/.exec(w);
+        if (redirect) {
+          const target = redirect[1] || words[i + 1];
+          if (target && target !== '/dev/null' && !target.startsWith('&') && looksLikePath(target, true)) out.push({ path: target, action: 'created' });
+        }
+      }
+      let [verb, ...rest] = words;
+      if (verb === 'sudo' || verb === 'command' || verb === 'time') [verb, ...rest] = rest;
+      if (!verb) continue;
+      const args = rest.filter((w) => !w.startsWith('-') && !/^\d?>/.test(w));
+      const argAfterRedirect = (w: string, i: number) => i > 0 && /^\d?>>?$/.test(rest[i - 1]);
+      const plainArgs = rest.filter((w, i) => !w.startsWith('-') && !/^\d?>/.test(w) && !argAfterRedirect(w, i));
+      switch (verb) {
+        case 'cat':
+        case 'head':
+        case 'tail':
+        case 'less':
+        case 'more':
+        case 'nl':
+        case 'bat':
+        case 'wc':
+        case 'file':
+        case 'stat':
+          for (const a of plainArgs) if (looksLikePath(a, true)) out.push({ path: a, action: 'read' });
+          break;
+        case 'sed': {
+          const inPlace = rest.some((w) => /^-i/.test(w) || w === '--in-place');
+          const files = plainArgs.slice(1).filter((a) => looksLikePath(a));
+          for (const f of files) out.push({ path: f, action: inPlace ? 'edited' : 'read' });
+          break;
+        }
+        case 'tee':
+          for (const a of plainArgs) if (looksLikePath(a, true)) out.push({ path: a, action: 'created' });
+          break;
+        case 'touch':
+        case 'mkdir':
+          for (const a of plainArgs) if (looksLikePath(a, true)) out.push({ path: a, action: 'created' });
+          break;
+        case 'rm':
+        case 'rmdir':
+          for (const a of plainArgs) if (looksLikePath(a, true)) out.push({ path: a, action: 'deleted' });
+          break;
+        case 'mv':
+        case 'cp':
+          if (plainArgs.length >= 2) {
+            for (const a of plainArgs.slice(0, -1)) if (looksLikePath(a, true)) out.push({ path: a, action: verb === 'mv' ? 'deleted' : 'read' });
+            const dest = plainArgs[plainArgs.length - 1];
+            if (looksLikePath(dest, true)) out.push({ path: dest, action: 'created' });
+          }
+          break;
+        case 'grep':
+        case 'rg':
+        case 'ag':
+          for (const a of plainArgs.slice(1)) if (looksLikePath(a)) out.push({ path: a, action: 'searched' });
+          break;
+        case 'ls':
+        case 'tree':
+          for (const a of plainArgs) if (looksLikePath(a, true)) out.push({ path: a, action: 'listed' });
+          break;
+        // SWE-agent's editor commands.
+        case 'open':
+          if (args[0] && looksLikePath(args[0], true)) {
+            out.push({ path: args[0], action: 'read' });
+            state.currentFile = args[0];
+          }
+          break;
+        case 'create':
+          if (args[0] && looksLikePath(args[0], true)) {
+            out.push({ path: args[0], action: 'created' });
+            state.currentFile = args[0];
+          }
+          break;
+        case 'edit':
+        case 'insert':
+          if (state.currentFile) out.push({ path: state.currentFile, action: 'edited' });
+          break;
+        case 'find_file':
+        case 'search_dir':
+        case 'search_file':
+          for (const a of args.slice(1)) if (looksLikePath(a, true)) out.push({ path: a, action: 'searched' });
+          break;
+        case 'str_replace_editor':
+        case 'edit_file': {
+          const sub = args[0];
+          const target = args[1];
+          if (target && looksLikePath(target, true)) {
+            out.push({ path: target, action: sub === 'view' ? 'read' : sub === 'create' ? 'created' : 'edited' });
+            state.currentFile = target;
+          }
+          break;
+        }
+        case 'apply_patch':
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  return out;
+}
+
+/** File effects of one tool call, by tool shape (Claude Code, Codex, OpenHands, SWE-agent, generic). */
+export function fileEffectsOfCall(name: string, args: unknown, state: { currentFile?: string } = {}): FileEffect[] {
+  const n = lowerName(name);
+  const out: FileEffect[] = [];
+  if (typeof args === 'string') {
+    if (n === 'apply_patch' || args.includes('*** Begin Patch')) return filesFromPatch(args);
+    // SWE-agent actions and freeform shell: the whole string is a command line. A non-shell tool
+    // called with a bare string (`open path`) is read the same way.
+    return filesFromCommand(isShellTool(name) ? args : `${n === 'bash' ? '' : n + ' '}${args}`.trim(), state);
+  }
+  if (!isRecord(args)) return out;
+  // Codex apply_patch given as {input}/{patch}.
+  const patch = str(args.patch) ?? (n === 'apply_patch' ? str(args.input) : undefined);
+  if (patch) out.push(...filesFromPatch(patch));
+  const cmd = commandText(args.command) ?? commandText(args.cmd);
+  if (n === 'str_replace_editor' || n === 'str_replace_based_edit_tool' || n === 'text_editor' || n === 'edit_file' && typeof args.command === 'string' && str(args.path)) {
+    const sub = str(args.command);
+    const path = str(args.path);
+    if (path) out.push({ path, action: sub === 'view' ? 'read' : sub === 'create' ? 'created' : sub ? 'edited' : 'touched' });
+    return out;
+  }
+  if (cmd && (isShellTool(name) || !PATH_KEYS.some((k) => str(args[k])))) out.push(...filesFromCommand(cmd, state));
+  const action = n === 'write' ? 'created' : n === 'read' ? 'read' : actionFromToolName(name);
+  for (const k of PATH_KEYS) {
+    const p = str(args[k]);
+    if (p && p.length <= 500 && !p.includes('\n')) out.push({ path: p, action: k === 'directory' || k === 'dir_path' ? (action === 'read' ? 'listed' : action) : action });
+  }
+  for (const k of PATH_LIST_KEYS) {
+    const list = args[k];
+    if (Array.isArray(list)) for (const p of list) if (typeof p === 'string' && p.length <= 500) out.push({ path: p, action });
+  }
+  // MultiEdit / multi-file edits: {edits: [{file_path}]}.
+  if (Array.isArray(args.edits)) for (const e of args.edits) if (isRecord(e) && str(e.file_path ?? e.path)) out.push({ path: (e.file_path ?? e.path) as string, action: 'edited' });
+  return out;
+}
+
+/** The main subject of a call, for listing it: its command, file, pattern or query. */
+export function callSubject(name: string, args: unknown): string {
+  if (typeof args === 'string') return args;
+  if (!isRecord(args)) return args === undefined ? '' : JSON.stringify(args) ?? '';
+  const cmd = commandText(args.command) ?? commandText(args.cmd);
+  if (cmd && (isShellTool(name) || typeof args.command !== 'string' || !str(args.path))) return cmd;
+  for (const k of [...PATH_KEYS, 'pattern', 'query', 'url', 'prompt', 'description']) {
+    const v = str(args[k]);
+    if (v) return v;
+  }
+  return JSON.stringify(args) ?? '';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Result reading
+
+const ERROR_LINE = /\b(\w*Error|ERROR|Traceback|FAILED|FAIL|\w*Exception|fatal:|panic:|error\[|error:|failed|No such file|not found|Permission denied|Segmentation fault)\b|\berror[:[]/;
+
+/** The exit code a shell result reports, when it says. */
+export function exitCodeOf(content: string): number | undefined {
+  const m = /(?:exit[_ ]code|exited with code|Exit code|exit status)["'\s:=]*(-?\d+)/i.exec(content);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The most telling error line: a Traceback's last line, else the first line that reads as an error. */
+export function errorLine(content: string): string | undefined {
+  const lines = content.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const tb = lines.findIndex((l) => l.startsWith('Traceback'));
+  if (tb >= 0) {
+    for (let i = lines.length - 1; i > tb; i--) if (/^\w[\w.]*(Error|Exception|Exit)\b/.test(lines[i])) return lines[i];
+  }
+  const matching = lines.filter((l) => ERROR_LINE.test(l));
+  if (matching.length === 0) return undefined;
+  // The first error line says where it broke, the last often says why (pytest, tsc, cargo): keep both.
+  const first = matching[0];
+  const last = matching[matching.length - 1];
+  return first === last ? first : `${first} | ${last}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text reading
+
+/** Harness-injected text inside a user turn: reminders, slash-command echoes, local command output. */
+export function isHarnessText(text: string): boolean {
+  const t = text.trimStart();
+  return (
+    /^<(system-reminder|command-name|command-message|command-args|local-command-stdout|local-command-stderr|user-prompt-submit-hook|environment_context|user_instructions|ide_|bash-input|bash-stdout|bash-stderr)/.test(t) ||
+    t.startsWith('Caveat: The messages below were generated by the user') ||
+    t.startsWith('# AGENTS.md instructions') ||
+    t.startsWith('[Request interrupted by user')
+  );
+}
+
+/** Sentences of a text (split on ., !, ? followed by space, and on newlines). */
+export function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim().replace(/^[-*•]\s+/, ''))
+    .filter((s) => s.length >= 12);
+}
+
+const DECISION = /\b(because|instead|decided|decide|chose|choose|going to|I'll|I will|let's|let me switch|approach|rather than|the fix|the issue|root cause|the problem|the cause|so that|turns out|since)\b/i;
+const CONSTRAINT = /\b(must|should|never|always|don't|do not|make sure|ensure|only|without|require|required|need to|needs to|avoid|please|cannot|can't|no more than|at most|at least)\b/i;
+const NEXT = /\b(next|TODO|remaining|still need|will now|then I|after that|follow-up|not yet)\b/i;
+
+export function decisionSentences(text: string): string[] {
+  return sentences(text).filter((s) => DECISION.test(s));
+}
+export function constraintSentences(text: string): string[] {
+  return sentences(text).filter((s) => CONSTRAINT.test(s));
+}
+export function nextStepSentences(text: string): string[] {
+  return sentences(text).filter((s) => NEXT.test(s));
+}
+
+const URL_RE = /\bhttps?:\/\/[^\s<>"'`)\]}]+/g;
+
+function urlsIn(text: string): string[] {
+  return (text.match(URL_RE) ?? []).map((u) => u.replace(/[.,;:]+$/, ''));
+}
+
+function backticked(text: string): string[] {
+  return (text.match(/`([^`\n]{2,80})`/g) ?? []).map((s) => s.slice(1, -1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plans
+
+function planFromCall(name: string, args: unknown): { items: PlanItem[]; text?: string } | undefined {
+  if (!isRecord(args)) return undefined;
+  const n = lowerName(name);
+  if (n === 'todowrite' && Array.isArray(args.todos)) {
+    return {
+      items: args.todos.filter(isRecord).map((t) => ({ text: String(t.content ?? t.activeForm ?? ''), status: String(t.status ?? 'pending') })),
+    };
+  }
+  if (n === 'update_plan' && Array.isArray(args.plan)) {
+    return {
+      items: args.plan.filter(isRecord).map((t) => ({ text: String(t.step ?? ''), status: String(t.status ?? 'pending') })),
+      text: str(args.explanation),
+    };
+  }
+  if (n === 'exitplanmode' && str(args.plan)) return { items: [], text: str(args.plan) };
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The walk
+
+interface OpenCall {
+  name: string;
+  args: unknown;
+  turn: number;
+  subject: string;
+  command?: CommandRun;
+}
+
+function textOf(block: ProjectedBlock): string | undefined {
+  if (block.kind === 'text') return block.text;
+  return undefined;
+}
+
+/** Walk the span once and collect its facts. */
+export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFacts {
+  const instructions: Instruction[] = [];
+  const systemNotes: string[] = [];
+  const files = new Map<string, FileTouch>();
+  const commands: CommandRun[] = [];
+  const errors: ErrorEvent[] = [];
+  const decisions: { turn: number; text: string }[] = [];
+  const urls = new Set<string>();
+  const conceptCounts = new Map<string, number>();
+  const embeddedSummaries: string[] = [];
+  const toolCounts = new Map<string, { name: string; calls: number; errors: number }>();
+  const calls = new Map<string, OpenCall>();
+  const turnLogs = new Map<number, TurnLog>();
+  const editorState: { currentFile?: string } = {};
+  let plan: PlanItem[] = [];
+  let planText: string | undefined;
+  let lastAssistantText: { turn: number; text: string } | undefined;
+  let lastAssistantIndex = -1;
+  let lastInstructionIndex = -1;
+  let minTurn = Infinity;
+  let maxTurn = -Infinity;
+
+  const log = (turn: number): TurnLog => {
+    let t = turnLogs.get(turn);
+    if (!t) {
+      t = { turn, instructions: [], reads: [], edits: [], creates: [], commands: [], errors: [], otherTools: [] };
+      turnLogs.set(turn, t);
+    }
+    return t;
+  };
+  const touch = (effect: FileEffect, turn: number) => {
+    const path = effect.path.trim();
+    if (!path) return;
+    let f = files.get(path);
+    if (!f) {
+      f = { path, actions: [], firstTurn: turn, lastTurn: turn };
+      files.set(path, f);
+    }
+    if (!f.actions.includes(effect.action)) f.actions.push(effect.action);
+    f.lastTurn = Math.max(f.lastTurn, turn);
+    const tl = log(turn);
+    const bucket = effect.action === 'read' || effect.action === 'searched' || effect.action === 'listed' ? tl.reads : effect.action === 'created' ? tl.creates : tl.edits;
+    if (!bucket.includes(path)) bucket.push(path);
+  };
+
+  messages.forEach((message, index) => {
+    const turn = message.turn;
+    minTurn = Math.min(minTurn, turn);
+    maxTurn = Math.max(maxTurn, turn);
+    if (message.span) {
+      minTurn = Math.min(minTurn, message.span[0]);
+      maxTurn = Math.max(maxTurn, message.span[1]);
+    }
+    for (const block of message.blocks) {
+      switch (block.kind) {
+        case 'summary':
+          embeddedSummaries.push(block.text);
+          break;
+        case 'text': {
+          const text = textOf(block) ?? '';
+          for (const u of urlsIn(text)) urls.add(u);
+          if (message.synthetic === 'summary') {
+            embeddedSummaries.push(text);
+            break;
+          }
+          if (message.synthetic === 'notice') break;
+          if (message.role === 'user') {
+            if (!text.trim()) break;
+            const instruction = { turn, text, harness: isHarnessText(text) };
+            instructions.push(instruction);
+            log(turn).instructions.push(instruction);
+            if (!instruction.harness) lastInstructionIndex = index;
+          } else if (message.role === 'system') {
+            if (text.trim()) systemNotes.push(text);
+          } else if (message.role === 'assistant') {
+            if (!text.trim()) break;
+            lastAssistantText = { turn, text };
+            log(turn).lastAssistantText = text;
+            for (const s of decisionSentences(text)) decisions.push({ turn, text: s });
+            for (const c of backticked(text)) conceptCounts.set(c, (conceptCounts.get(c) ?? 0) + 1);
+          }
+          break;
+        }
+        case 'tool_call': {
+          const args = callArguments(block);
+          const subject = callSubject(block.name, args);
+          const open: OpenCall = { name: block.name, args, turn, subject };
+          calls.set(block.callId, open);
+          const count = toolCounts.get(block.name) ?? { name: block.name, calls: 0, errors: 0 };
+          count.calls++;
+          toolCounts.set(block.name, count);
+          const effects = fileEffectsOfCall(block.name, args, editorState);
+          for (const e of effects) touch(e, turn);
+          if (isShellTool(block.name) && subject) {
+            const run: CommandRun = { turn, tool: block.name, command: subject, outcome: 'no result' };
+            commands.push(run);
+            log(turn).commands.push(run);
+            open.command = run;
+          } else if (!effects.length && !planFromCall(block.name, args)) {
+            const tl = log(turn);
+            if (!tl.otherTools.includes(block.name)) tl.otherTools.push(block.name);
+          }
+          const p = planFromCall(block.name, args);
+          if (p) {
+            if (p.items.length) plan = p.items;
+            if (p.text) planText = p.text;
+          }
+          for (const u of urlsIn(typeof args === 'string' ? args : JSON.stringify(args) ?? '')) urls.add(u);
+          break;
+        }
+        case 'tool_result': {
+          const call = calls.get(block.callId);
+          const name = call?.name ?? block.name ?? 'tool';
+          const content = block.content ?? '';
+          const exitCode = call?.command ? exitCodeOf(content) : undefined;
+          const failed = block.isError || (exitCode !== undefined && exitCode !== 0);
+          if (call?.command) {
+            call.command.outcome = failed ? 'error' : 'ok';
+            if (exitCode !== undefined) call.command.exitCode = exitCode;
+          }
+          const line = errorLine(content);
+          if (failed) {
+            const count = toolCounts.get(name) ?? { name, calls: 0, errors: 0 };
+            count.errors++;
+            toolCounts.set(name, count);
+            const event: ErrorEvent = {
+              turn,
+              tool: name,
+              subject: call?.subject ?? '',
+              line: line ?? content.split('\n').find((l) => l.trim())?.trim() ?? (exitCode !== undefined ? `exit code ${exitCode}` : 'error (no output)'),
+              resolution: 'still failing at the end of the span',
+              resolved: false,
+            };
+            errors.push(event);
+            log(turn).errors.push(event);
+          } else {
+            // A success resolves the earlier failures of the same tool on the same subject (or, for
+            // shell commands, any earlier failure of the same program).
+            for (const e of errors) {
+              if (e.resolved || e.tool !== name) continue;
+              if (e.subject === (call?.subject ?? '') || (call?.command && firstWord(e.subject) === firstWord(call.subject))) {
+                e.resolved = true;
+                e.resolution = `later succeeded (turn ${turn}${e.subject === call?.subject ? '' : `: ${oneLine(call?.subject ?? '', 120)}`})`;
+              }
+            }
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    if (message.role === 'assistant' && message.blocks.some((b) => b.kind === 'text' || b.kind === 'tool_call')) lastAssistantIndex = index;
+  });
+
+  const concepts = [...conceptCounts.entries()]
+    .filter(([c]) => !files.has(c))
+    .sort((a, b) => b[1] - a[1])
+    .map(([c]) => c);
+
+  const lastInstruction = lastInstructionIndex >= 0 ? instructions.filter((i) => !i.harness).at(-1) : undefined;
+  return {
+    instructions,
+    systemNotes,
+    files: [...files.values()],
+    commands,
+    errors,
+    decisions,
+    plan,
+    planText,
+    urls: [...urls],
+    concepts,
+    embeddedSummaries,
+    lastAssistantText,
+    unanswered: lastInstructionIndex > lastAssistantIndex ? lastInstruction : undefined,
+    toolCounts: [...toolCounts.values()],
+    turns: messages.length ? [minTurn, maxTurn] : undefined,
+    turnLog: [...turnLogs.values()].sort((a, b) => a.turn - b.turn),
+  };
+}
+
+function firstWord(s: string): string {
+  return s.trim().split(/\s+/)[0] ?? '';
+}
+
+/** Collapse whitespace to one line and cap it (with the cut marker). */
+export function oneLine(text: string, cap: number): string {
+  return clip(text.replace(/\s+/g, ' ').trim(), cap);
+}
+
+/** Thousands separators without locale (deterministic everywhere). */
+export function formatCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * Shorten text past `cap` characters, keeping its head (verbatim) and a short tail, with a visible
+ * marker saying how much was cut: `head [… 1,234 chars cut] tail`.
+ */
+export function clip(text: string, cap: number): string {
+  if (text.length <= cap) return text;
+  const tail = Math.min(Math.floor(cap / 4), 200);
+  const head = cap - tail;
+  const cut = text.length - head - tail;
+  return `${text.slice(0, head)} [… ${formatCount(cut)} chars cut] ${tail > 0 ? text.slice(text.length - tail) : ''}`.trimEnd();
+}

@@ -1,0 +1,445 @@
+/**
+ * The embedded default summarizer: deterministic, offline, no model (DESIGN.md "Summaries").
+ * It fills sven's six sections (seed 003, "Structured") mechanically from the span's facts
+ * (facts.ts): every user instruction verbatim (shortened only past a cap, with a visible marker),
+ * files read / edited / created from tool inputs, commands run and how they ended, errors and their
+ * resolution, the agent's decisions and its last state. Identifiers are copied, never paraphrased:
+ * they are what a resumed agent needs and what lost.ts checks for.
+ *
+ * Prefix-ward chunking (seed 004): a previous chunk's summary is folded in first, so the summary of
+ * chunk N covers turns 0..N on its own.
+ *
+ * Same input → same output: no clock, no randomness, insertion-ordered collections only.
+ */
+import type { ProjectedMessage } from '../compaction/types';
+import {
+  clip,
+  constraintSentences,
+  extractSpanFacts,
+  formatCount,
+  nextStepSentences,
+  oneLine,
+  sentences,
+  type FileTouch,
+  type SpanFacts,
+} from './facts';
+import type { SpanInput, SummaryStyle, SyncSummarizer } from './types';
+
+/** How much of each kind of fact the summary keeps. Every cut is marked in the text. */
+export interface OfflineLimits {
+  /** A user instruction longer than this is shortened (head + tail kept, marker in between). */
+  instructionChars: number;
+  /** Harness-injected user text (system reminders, command echoes) is noise: shortened harder. */
+  harnessChars: number;
+  commandChars: number;
+  maxCommands: number;
+  errorLineChars: number;
+  maxErrors: number;
+  decisionChars: number;
+  maxDecisions: number;
+  maxConstraints: number;
+  lastStateChars: number;
+  maxUrls: number;
+  maxConcepts: number;
+  planChars: number;
+}
+
+export const DEFAULT_OFFLINE_LIMITS: OfflineLimits = {
+  instructionChars: 2000,
+  harnessChars: 240,
+  commandChars: 240,
+  maxCommands: 40,
+  errorLineChars: 300,
+  maxErrors: 25,
+  decisionChars: 300,
+  maxDecisions: 12,
+  maxConstraints: 15,
+  lastStateChars: 800,
+  maxUrls: 30,
+  maxConcepts: 20,
+  planChars: 1500,
+};
+
+export const STRUCTURED_SECTIONS = [
+  'Active Task',
+  'Key Decisions & Rationale',
+  'Files & Artifacts',
+  'Constraints & Requirements',
+  'Pending Items',
+  'Session Narrative',
+] as const;
+
+export const CLAUDE_CODE_SECTIONS = [
+  '1. Primary Request and Intent',
+  '2. Key Technical Concepts',
+  '3. Files and Code Sections',
+  '4. Errors and fixes',
+  '5. Problem Solving',
+  '6. All user messages',
+  '7. Pending Tasks',
+  '8. Current Work',
+  '9. Optional Next Step',
+] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Rendering pieces shared by the three styles
+
+function quoteInstruction(text: string, harness: boolean, limits: OfflineLimits): string {
+  return clip(text.trim(), harness ? limits.harnessChars : limits.instructionChars);
+}
+
+/** A multi-line instruction as a Markdown blockquote, so its line breaks survive verbatim. */
+function blockquote(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l.length ? `> ${l}` : '>'))
+    .join('\n');
+}
+
+function moreMarker(shown: number, total: number, what: string): string[] {
+  return total > shown ? [`- [… ${formatCount(total - shown)} more ${what} not listed]`] : [];
+}
+
+/** Keep the first `n/2` and last `n/2` of a list: the start of a span and where it ended both matter. */
+function headAndTail<T>(list: readonly T[], n: number): { items: T[]; omitted: number } {
+  if (list.length <= n) return { items: [...list], omitted: 0 };
+  const head = Math.ceil(n / 2);
+  return { items: [...list.slice(0, head), ...list.slice(list.length - (n - head))], omitted: list.length - n };
+}
+
+function fileLine(f: FileTouch): string {
+  const turns = f.firstTurn === f.lastTurn ? `turn ${f.firstTurn}` : `turns ${f.firstTurn}–${f.lastTurn}`;
+  return `- \`${f.path}\` — ${f.actions.join(', ')} (${turns})`;
+}
+
+function commandLines(facts: SpanFacts, limits: OfflineLimits): string[] {
+  const { items, omitted } = headAndTail(facts.commands, limits.maxCommands);
+  const lines = items.map((c) => {
+    const outcome = c.outcome === 'ok' ? 'ok' : c.outcome === 'error' ? (c.exitCode !== undefined ? `failed, exit ${c.exitCode}` : 'failed') : 'no result in span';
+    return `- \`${oneLine(c.command, limits.commandChars)}\` → ${outcome} (turn ${c.turn})`;
+  });
+  if (omitted) lines.splice(Math.ceil(limits.maxCommands / 2), 0, `- [… ${formatCount(omitted)} more commands not listed]`);
+  return lines;
+}
+
+function errorLines(facts: SpanFacts, limits: OfflineLimits): string[] {
+  const { items, omitted } = headAndTail(facts.errors, limits.maxErrors);
+  const lines = items.map((e) => {
+    const subject = e.subject ? ` \`${oneLine(e.subject, limits.commandChars)}\`` : '';
+    return `- Turn ${e.turn}, ${e.tool}${subject}: ${oneLine(e.line, limits.errorLineChars)} → ${e.resolution}`;
+  });
+  if (omitted) lines.splice(Math.ceil(limits.maxErrors / 2), 0, `- [… ${formatCount(omitted)} more errors not listed]`);
+  return lines;
+}
+
+function decisionLines(facts: SpanFacts, limits: OfflineLimits): string[] {
+  const seen = new Set<string>();
+  const unique = facts.decisions.filter((d) => (seen.has(d.text) ? false : (seen.add(d.text), true)));
+  const { items, omitted } = headAndTail(unique, limits.maxDecisions);
+  const lines = items.map((d) => `- Turn ${d.turn}: ${oneLine(d.text, limits.decisionChars)}`);
+  if (omitted) lines.splice(Math.ceil(limits.maxDecisions / 2), 0, `- [… ${formatCount(omitted)} more decision sentences not listed]`);
+  if (facts.planText) lines.push(`- Plan: ${oneLine(facts.planText, limits.planChars)}`);
+  return lines;
+}
+
+function constraintLines(facts: SpanFacts, limits: OfflineLimits): string[] {
+  const seen = new Set<string>();
+  const found: string[] = [];
+  for (const i of facts.instructions) {
+    if (i.harness) continue;
+    for (const s of constraintSentences(i.text)) {
+      const line = oneLine(s, limits.decisionChars);
+      if (!seen.has(line)) {
+        seen.add(line);
+        found.push(`- Turn ${i.turn} (user): ${line}`);
+      }
+    }
+  }
+  const lines = found.slice(0, limits.maxConstraints);
+  lines.push(...moreMarker(lines.length, found.length, 'constraint sentences'));
+  for (const note of facts.systemNotes.slice(0, 3)) lines.push(`- System: ${oneLine(note, limits.harnessChars)}`);
+  return lines;
+}
+
+function pendingLines(facts: SpanFacts, limits: OfflineLimits): string[] {
+  const lines: string[] = [];
+  if (facts.unanswered) lines.push(`- Unanswered user request (turn ${facts.unanswered.turn}): ${oneLine(facts.unanswered.text, limits.instructionChars)}`);
+  for (const item of facts.plan) if (item.status !== 'completed') lines.push(`- [${item.status}] ${oneLine(item.text, limits.decisionChars)}`);
+  for (const e of facts.errors) if (!e.resolved) lines.push(`- Unresolved error (turn ${e.turn}, ${e.tool}): ${oneLine(e.line, limits.errorLineChars)}`);
+  if (facts.lastAssistantText) for (const s of nextStepSentences(facts.lastAssistantText.text).slice(0, 3)) lines.push(`- Stated next: ${oneLine(s, limits.decisionChars)}`);
+  return lines;
+}
+
+function fileSection(facts: SpanFacts, limits: OfflineLimits): string[] {
+  const lines = facts.files.map(fileLine);
+  if (facts.commands.length) lines.push('', 'Commands run:', ...commandLines(facts, limits));
+  if (facts.urls.length) {
+    lines.push('', 'URLs:', ...facts.urls.slice(0, limits.maxUrls).map((u) => `- ${u}`), ...moreMarker(Math.min(facts.urls.length, limits.maxUrls), facts.urls.length, 'URLs'));
+  }
+  return lines;
+}
+
+function lastState(facts: SpanFacts, limits: OfflineLimits): string | undefined {
+  return facts.lastAssistantText ? `Last assistant state (turn ${facts.lastAssistantText.turn}): ${oneLine(facts.lastAssistantText.text, limits.lastStateChars)}` : undefined;
+}
+
+function latestInstruction(facts: SpanFacts) {
+  return facts.instructions.filter((i) => !i.harness).at(-1);
+}
+
+/** One line per turn: what the user asked (verbatim) and what the agent did about it. */
+function narrativeLines(facts: SpanFacts, limits: OfflineLimits): string[] {
+  const lines: string[] = [];
+  for (const t of facts.turnLog) {
+    const head = `- Turn ${t.turn}:`;
+    const parts: string[] = [];
+    for (const i of t.instructions) {
+      const q = quoteInstruction(i.text, i.harness, limits);
+      parts.push(i.harness ? `harness note: ${q.replace(/\s+/g, ' ')}` : `user asked: «${q}»`);
+    }
+    const did: string[] = [];
+    if (t.reads.length) did.push(`read ${listPaths(t.reads)}`);
+    if (t.edits.length) did.push(`edited ${listPaths(t.edits)}`);
+    if (t.creates.length) did.push(`created ${listPaths(t.creates)}`);
+    if (t.commands.length) {
+      const failed = t.commands.filter((c) => c.outcome === 'error').length;
+      did.push(`ran ${t.commands.length} command${t.commands.length === 1 ? '' : 's'}${failed ? ` (${failed} failed)` : ''}`);
+    }
+    if (t.otherTools.length) did.push(`used ${t.otherTools.join(', ')}`);
+    if (t.errors.length) did.push(`hit ${t.errors.length} error${t.errors.length === 1 ? '' : 's'}`);
+    if (did.length) parts.push(`agent ${did.join('; ')}`);
+    if (t.lastAssistantText) {
+      const first = sentences(t.lastAssistantText)[0] ?? t.lastAssistantText;
+      parts.push(`agent said: "${oneLine(first, limits.decisionChars)}"`);
+    }
+    if (parts.length) lines.push(`${head} ${parts.join('; ')}`);
+  }
+  return lines;
+}
+
+function listPaths(paths: string[]): string {
+  const shown = paths.slice(0, 6).map((p) => `\`${p}\``);
+  return shown.join(', ') + (paths.length > 6 ? ` and ${paths.length - 6} more` : '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Folding a previous summary in (prefix-ward chunks)
+
+/**
+ * Split a Markdown summary into its `## ` sections (heading → body); text before the first heading
+ * goes under "". With `names`, only those headings split: a user instruction quoted verbatim may
+ * itself contain `## ` lines, and must not be mistaken for a section.
+ */
+export function parseSections(summary: string, names?: readonly string[]): Map<string, string> {
+  const sections = new Map<string, string>();
+  let current = '';
+  let body: string[] = [];
+  const flush = () => {
+    const text = body.join('\n').trim();
+    if (text || current) sections.set(current, text);
+  };
+  for (const line of summary.split('\n')) {
+    const h = /^##\s+(.+?)\s*$/.exec(line);
+    if (h && (!names || names.includes(h[1]))) {
+      flush();
+      current = h[1];
+      body = [];
+    } else body.push(line);
+  }
+  flush();
+  return sections;
+}
+
+function isSectioned(previous: Map<string, string>, names: readonly string[]): boolean {
+  return names.every((n) => previous.has(n));
+}
+
+/** Merge file lines: the same path keeps one line, with the union of actions and the widened turn range. */
+function mergeFileLines(previousBody: string, current: FileTouch[]): { files: string[]; rest: string[] } {
+  const byPath = new Map<string, FileTouch>();
+  const rest: string[] = [];
+  const lineRe = /^- `(.+)` — ([a-z, ]+) \(turns? (\d+)(?:–(\d+))?\)$/;
+  for (const line of previousBody.split('\n')) {
+    const m = lineRe.exec(line);
+    if (m) byPath.set(m[1], { path: m[1], actions: m[2].split(', ') as FileTouch['actions'], firstTurn: Number(m[3]), lastTurn: Number(m[4] ?? m[3]) });
+    else if (line.trim() || rest.length) rest.push(line);
+  }
+  for (const f of current) {
+    const prev = byPath.get(f.path);
+    if (!prev) byPath.set(f.path, { ...f, actions: [...f.actions] });
+    else {
+      for (const a of f.actions) if (!prev.actions.includes(a)) prev.actions.push(a);
+      prev.firstTurn = Math.min(prev.firstTurn, f.firstTurn);
+      prev.lastTurn = Math.max(prev.lastTurn, f.lastTurn);
+    }
+  }
+  return { files: [...byPath.values()].map(fileLine), rest };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The three styles
+
+function section(name: string, lines: string[], empty = '- (none in this span)'): string {
+  const body = lines.join('\n').trim();
+  return `## ${name}\n${body || empty}`;
+}
+
+function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
+  const previous = input.previousSummary?.trim() ? parseSections(input.previousSummary, STRUCTURED_SECTIONS) : undefined;
+  const foldable = previous && isSectioned(previous, STRUCTURED_SECTIONS);
+  const prior = (name: string) => (foldable ? (previous!.get(name) ?? '').trim() : '');
+  const withPrior = (name: string, lines: string[]) => {
+    const before = prior(name);
+    return before && !before.startsWith('- (none') ? [before, ...lines] : lines;
+  };
+
+  // Active Task: the latest instruction of this span; when the span has none, the task carries over.
+  const latest = latestInstruction(facts);
+  const active: string[] = [];
+  if (latest) {
+    const q = quoteInstruction(latest.text, false, limits);
+    active.push(`Latest user request (turn ${latest.turn}): «${q}»`);
+  } else if (prior('Active Task')) active.push(prior('Active Task'));
+  const state = lastState(facts, limits);
+  if (state && !(latest === undefined && prior('Active Task'))) active.push('', state);
+
+  // Files: previous and current merged per path.
+  let fileLines: string[];
+  if (foldable) {
+    const merged = mergeFileLines(prior('Files & Artifacts'), facts.files);
+    const currentExtras = fileSection(facts, limits).slice(facts.files.length);
+    const rest = merged.rest.filter((l) => !l.startsWith('- (none'));
+    fileLines = [...merged.files, ...(rest.length ? ['', ...rest] : []), ...currentExtras];
+  } else fileLines = fileSection(facts, limits);
+
+  const narrative: string[] = [];
+  if (input.previousSummary?.trim() && !foldable) narrative.push('Earlier turns (previous summary, verbatim):', blockquote(input.previousSummary.trim()), '');
+  for (const s of facts.embeddedSummaries) narrative.push('Summary already in the span:', blockquote(s.trim()), '');
+  narrative.push(...narrativeLines(facts, limits));
+  const errs = errorLines(facts, limits);
+  if (errs.length) narrative.push('', 'Errors and how they ended:', ...errs);
+
+  const pending = pendingLines(facts, limits);
+  return [
+    section('Active Task', active, '- (no user request in this span)'),
+    section('Key Decisions & Rationale', withPrior('Key Decisions & Rationale', decisionLines(facts, limits))),
+    section('Files & Artifacts', fileLines),
+    section('Constraints & Requirements', withPrior('Constraints & Requirements', constraintLines(facts, limits))),
+    // Pending items are a snapshot: the latest span's view replaces the earlier one when it has any.
+    section('Pending Items', pending.length ? pending : prior('Pending Items') ? [prior('Pending Items')] : []),
+    section('Session Narrative', withPrior('Session Narrative', narrative)),
+  ].join('\n\n');
+}
+
+function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
+  const userMessages = facts.instructions.filter((i) => !i.harness);
+  const primary: string[] = [];
+  if (input.previousSummary?.trim()) primary.push('Earlier turns (previous summary, verbatim):', blockquote(input.previousSummary.trim()), '');
+  for (const s of facts.embeddedSummaries) primary.push('Summary already in the span:', blockquote(s.trim()), '');
+  const first = userMessages[0];
+  const latest = userMessages.at(-1);
+  if (first) primary.push(`First request (turn ${first.turn}): «${quoteInstruction(first.text, false, limits)}»`);
+  if (latest && latest !== first) primary.push('', `Latest request (turn ${latest.turn}): «${quoteInstruction(latest.text, false, limits)}»`);
+
+  const concepts = facts.concepts.slice(0, limits.maxConcepts).map((c) => `- \`${c}\``);
+  const tools = facts.toolCounts.map((t) => `${t.name} ×${t.calls}${t.errors ? ` (${t.errors} failed)` : ''}`);
+  if (tools.length) concepts.push(`- Tools used: ${tools.join(', ')}`);
+
+  const all = facts.instructions.map((i) => {
+    const q = quoteInstruction(i.text, i.harness, limits);
+    return i.harness ? `- Turn ${i.turn} (harness): ${q.replace(/\s+/g, ' ')}` : `- Turn ${i.turn}: «${q}»`;
+  });
+
+  const current: string[] = [];
+  const state = lastState(facts, limits);
+  if (state) current.push(state);
+  const lastTurn = facts.turnLog.at(-1);
+  if (lastTurn) {
+    const touched = [...lastTurn.edits, ...lastTurn.creates, ...lastTurn.reads];
+    if (touched.length) current.push(`Files in the last turn: ${listPaths(touched)}`);
+    const lastCommand = lastTurn.commands.at(-1);
+    if (lastCommand) current.push(`Last command: \`${oneLine(lastCommand.command, limits.commandChars)}\` (${lastCommand.outcome})`);
+  }
+
+  const next: string[] = [];
+  if (facts.unanswered) next.push(`- Answer the user's latest request (turn ${facts.unanswered.turn}).`);
+  if (facts.lastAssistantText) for (const s of nextStepSentences(facts.lastAssistantText.text).slice(0, 3)) next.push(`- ${oneLine(s, limits.decisionChars)}`);
+
+  return [
+    section(CLAUDE_CODE_SECTIONS[0], primary, '- (no user request in this span)'),
+    section(CLAUDE_CODE_SECTIONS[1], concepts),
+    section(CLAUDE_CODE_SECTIONS[2], fileSection(facts, limits)),
+    section(CLAUDE_CODE_SECTIONS[3], errorLines(facts, limits)),
+    section(CLAUDE_CODE_SECTIONS[4], [...decisionLines(facts, limits), ...constraintLines(facts, limits)]),
+    section(CLAUDE_CODE_SECTIONS[5], all),
+    section(CLAUDE_CODE_SECTIONS[6], pendingLines(facts, limits)),
+    section(CLAUDE_CODE_SECTIONS[7], current),
+    section(CLAUDE_CODE_SECTIONS[8], next, '- None recorded.'),
+  ].join('\n\n');
+}
+
+/** Prose, turn by turn: the legacy style (seed 003 "Narrative"), for conversational sessions. */
+function narrative(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
+  const paragraphs: string[] = [];
+  if (input.previousSummary?.trim()) paragraphs.push(`Earlier: ${input.previousSummary.trim()}`);
+  for (const s of facts.embeddedSummaries) paragraphs.push(`An earlier compaction summarized: ${s.trim()}`);
+  const range = facts.turns ? (facts.turns[0] === facts.turns[1] ? `turn ${facts.turns[0]}` : `turns ${facts.turns[0]}–${facts.turns[1]}`) : 'this span';
+  paragraphs.push(`Summary of ${range}.`);
+  for (const t of facts.turnLog) {
+    const s: string[] = [];
+    for (const i of t.instructions) {
+      if (i.harness) continue;
+      s.push(`In turn ${t.turn} the user wrote: "${quoteInstruction(i.text, false, limits)}"`);
+    }
+    const acts: string[] = [];
+    if (t.reads.length) acts.push(`read ${listPaths(t.reads)}`);
+    if (t.edits.length) acts.push(`edited ${listPaths(t.edits)}`);
+    if (t.creates.length) acts.push(`created ${listPaths(t.creates)}`);
+    if (t.commands.length) acts.push(`ran ${t.commands.map((c) => `\`${oneLine(c.command, 80)}\``).slice(0, 5).join(', ')}${t.commands.length > 5 ? ` and ${t.commands.length - 5} more commands` : ''}`);
+    if (acts.length) s.push(`The agent ${acts.join(', ')}.`);
+    for (const e of t.errors) s.push(`It hit an error (${e.tool}: ${oneLine(e.line, limits.errorLineChars)}), which ${e.resolved ? e.resolution.replace('later succeeded', 'later succeeded') : 'was still failing at the end of the span'}.`);
+    if (t.lastAssistantText) s.push(`It said: "${oneLine(sentences(t.lastAssistantText)[0] ?? t.lastAssistantText, limits.decisionChars)}"`);
+    if (s.length) paragraphs.push(s.join(' '));
+  }
+  const untouched = facts.files.filter((f) => !facts.turnLog.some((t) => t.reads.includes(f.path) || t.edits.includes(f.path) || t.creates.includes(f.path)));
+  if (untouched.length) paragraphs.push(`Files also involved: ${listPaths(untouched.map((f) => f.path))}.`);
+  const state = lastState(facts, limits);
+  if (state) paragraphs.push(state);
+  const pending = pendingLines(facts, limits);
+  if (pending.length) paragraphs.push(`Still open: ${pending.map((p) => p.replace(/^- /, '')).join(' ')}`);
+  return paragraphs.join('\n\n');
+}
+
+/** The offline summarizer with explicit limits (the default export uses DEFAULT_OFFLINE_LIMITS). */
+export function summarizeOfflineWith(input: SpanInput, limits: OfflineLimits = DEFAULT_OFFLINE_LIMITS): string {
+  const facts = extractSpanFacts(input.messages);
+  const style: SummaryStyle = input.style ?? 'structured';
+  if (style === 'claude-code') return claudeCode(input, facts, limits);
+  if (style === 'narrative') return narrative(input, facts, limits);
+  return structured(input, facts, limits);
+}
+
+export const summarizeOffline: SyncSummarizer = (input) => summarizeOfflineWith(input);
+
+/**
+ * The naive baseline: the first line of every message. Used only to measure what the structured
+ * summarizer adds (identifier retention), never offered as a strategy.
+ */
+export const summarizeFirstLines: SyncSummarizer = (input) => {
+  const lines: string[] = [];
+  if (input.previousSummary?.trim()) lines.push(input.previousSummary.trim().split('\n')[0]);
+  for (const m of input.messages) {
+    const first = firstLineOf(m);
+    if (first) lines.push(`${m.role}: ${first}`);
+  }
+  return lines.join('\n');
+};
+
+function firstLineOf(m: ProjectedMessage): string | undefined {
+  for (const b of m.blocks) {
+    const text = b.kind === 'text' || b.kind === 'summary' || b.kind === 'reasoning' ? b.text : b.kind === 'tool_result' ? b.content : b.kind === 'tool_call' ? `${b.name} ${b.rawInput ?? JSON.stringify(b.input) ?? ''}` : '';
+    const line = text.split('\n').find((l) => l.trim());
+    if (line) return line.trim().slice(0, 200);
+  }
+  return undefined;
+}
