@@ -112,14 +112,17 @@ interface ChatParseContext {
   parseTextActions: (m: Obj) => string | null;
   /** The agent name whose messages are the main context (others are side chains). */
   mainAgent?: string;
+  /** Tool name of a parsed action (default: the command's first word, as SWE-agent's commands are tools). */
+  actionToolName?: (action: string) => string;
 }
 
 /**
  * OpenAI-like history (SWE-agent history, mini-swe-agent messages) → canonical messages.
- * Returns the model named in the messages, if any.
+ * Returns, per record, the index of the message it became.
  */
-export function addChatLikeMessages(ctx: ChatParseContext): void {
+export function addChatLikeMessages(ctx: ChatParseContext): number[] {
   const { file, builder, records } = ctx;
+  const messageOf: number[] = [];
   let pendingTextAction: string | null = null; // synthetic call id awaiting the next observation
   // Real trajectories reuse call ids (marshmallow-1867 repeats several). The canonical id must be
   // unique, so a reused id gets a "#n" suffix and results go to the latest call with that id.
@@ -134,6 +137,7 @@ export function addChatLikeMessages(ctx: ChatParseContext): void {
     return canonical;
   };
   records.forEach((rec, i) => {
+    messageOf[i] = builder.messageCount;
     const path = `${ctx.arrayPath}[${i}]`;
     const m = requireObj(rec.value, file, path, rec.line);
     const role = m.role;
@@ -188,7 +192,7 @@ export function addChatLikeMessages(ctx: ChatParseContext): void {
         const thought = fence ? content.slice(0, fence.start).trimEnd() : content;
         if (thought !== '') blocks.push({ kind: 'text', text: thought });
         const callId = `${PARSED_ACTION_PREFIX}${i}`;
-        blocks.push({ kind: 'tool_call', callId, name: actionName(action), input: action });
+        blocks.push({ kind: 'tool_call', callId, name: (ctx.actionToolName ?? actionName)(action), input: action });
         pendingTextAction = callId;
       } else {
         blocks.push(...chatContentBlocks(content, file, contentPath, rec.line), ...calls);
@@ -200,6 +204,7 @@ export function addChatLikeMessages(ctx: ChatParseContext): void {
     }
     throw new ImportError('malformed:role', `Unknown role "${role.slice(0, 40)}" at ${path}.role.`, { file, path: `${path}.role`, line: rec.line }, 'system, user, assistant or tool');
   });
+  return messageOf;
 }
 
 /** SWE-agent 0.x: the action is in the `action` field (also fenced in the content). */
@@ -220,7 +225,8 @@ function sweModel(root: Obj): string | undefined {
   }
   if (isObj(rc) && isObj(rc.agent) && isObj(rc.agent.model)) {
     const name = str(rc.agent.model.name) ?? str(rc.agent.model.model_name);
-    if (name) return name;
+    // "replay" / "instant_empty_submit" are SWE-agent's test models, not the model that wrote the run.
+    if (name && name !== 'replay' && name !== 'instant_empty_submit') return name;
   }
   return undefined;
 }
@@ -250,7 +256,8 @@ function parse(file: SourceFile): ParseResult {
   }
   if (Array.isArray(root.trajectory)) extra.trajectorySteps = root.trajectory.length;
   const model = sweModel(root);
-  const title = (info && str(info.instance_id)) ?? str(root.environment) ?? file.name.replace(/\.traj(\.json)?$/, '');
+  const rcAgent = isObj(root.replay_config) && isObj(root.replay_config.agent) ? root.replay_config.agent : undefined;
+  const title = (info && str(info.instance_id)) ?? (rcAgent && str(rcAgent.name)) ?? file.name.replace(/\.traj(\.json)?$/, '');
   const transcript = builder.build({ format: 'swe-agent', fileName: file.name, title, model, records: doc.records, frame: doc.frame, style: doc.style, extra });
   return { transcript, warnings: [] };
 }
