@@ -8,10 +8,12 @@
  */
 import type { FormatModule } from './types';
 import { sweAgentFormat } from './swe-agent';
+import { miniSweAgentFormat } from './mini-swe-agent';
 
 export const formats: FormatModule[] = [
   // Entries are added by each format's module, in detection order.
   sweAgentFormat, // SWE-agent before mini-swe-agent (§8 JSON rule 2)
+  miniSweAgentFormat, // before Chat: the bare fixture is a Chat-shaped array with mini-swe-agent's action blocks
 ];
 
 export function formatById(id: string): FormatModule | undefined {
