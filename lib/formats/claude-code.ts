@@ -1,0 +1,589 @@
+/**
+ * Claude Code session JSONL (`~/.claude/projects/<encoded-cwd>/<sessionId>.jsonl`), FORMATS.md §4.
+ * Reference: https://github.com/daaain/claude-code-log/blob/main/claude_code_log/models.py
+ *
+ * Also the shared line → message code used by claude-code-web.ts (`{"loglines":[…]}`) and
+ * claude-code-sdk.ts (`claude -p --output-format json|stream-json`): `ClaudeSessionReader`,
+ * `lineBlocks` and `serializeClaudeRecords`.
+ *
+ * Why the grouping: Claude Code writes one API response over several lines (one content block per
+ * line), each repeating `message.id` and `usage` (with a partial `output_tokens` on early lines).
+ * Lines of one response are chained by `parentUuid`; they become ONE assistant message, and the
+ * usage is taken once, from the last line of the id (ccusage dedupes the same way).
+ *
+ * Claude Code records no system prompt and no tool schemas: none are invented here; the UI infers
+ * that invisible overhead from the recorded usage (DESIGN.md, Tokens).
+ */
+import type { ProjectedMessage, Projection } from '../compaction/types';
+import { ImportError } from '../errors';
+import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
+import type { ImportWarning, JsonStyle, Marker, Message, SourceRecord, Transcript, UsageRecord } from '../model/types';
+import { stringifyLike } from '../read/json-doc';
+import { readJsonl } from '../read/jsonl';
+import type { SourceFile } from '../read/source';
+import {
+  addedBlocks,
+  blockOutcomes,
+  compactedFileName,
+  defaultSeparator,
+  isRecord,
+  isUnchanged,
+  joinOutput,
+  projectedBySource,
+  syntheticText,
+  uuidFrom,
+  type BlockOutcome,
+  type OutputRecord,
+} from './serialize-util';
+import type { DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
+
+/** Line types that only Claude Code writes (FORMATS.md §8 JSONL rule 2). */
+const CLAUDE_ONLY_TYPES = new Set([
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'permission-mode',
+  'custom-title',
+  'ai-title',
+  'agent-name',
+  'progress',
+  'attachment',
+  'last-prompt',
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Content → blocks (one block per content item, so an export can re-write items in place)
+
+function num(x: unknown): number {
+  return typeof x === 'number' && Number.isFinite(x) ? x : 0;
+}
+
+function base64Bytes(data: unknown): number | undefined {
+  if (typeof data !== 'string') return undefined;
+  const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
+}
+
+/** Text of a tool_result `content` (string or array of text/image parts), images as placeholders. */
+export function toolResultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return content === undefined || content === null ? '' : JSON.stringify(content);
+  return content
+    .map((p) => {
+      if (typeof p === 'string') return p;
+      if (!isRecord(p)) return '';
+      if (p.type === 'text' && typeof p.text === 'string') return p.text;
+      if (p.type === 'image') return `[image${isRecord(p.source) && typeof p.source.media_type === 'string' ? ` ${p.source.media_type}` : ''}]`;
+      return `[${typeof p.type === 'string' ? p.type : 'part'}]`;
+    })
+    .join('\n');
+}
+
+function itemToBlock(item: unknown, summary: boolean): DraftBlock {
+  if (typeof item === 'string') return summary ? { kind: 'summary', text: item } : { kind: 'text', text: item };
+  if (!isRecord(item)) return { kind: 'opaque', type: 'unknown', text: JSON.stringify(item) ?? '' };
+  switch (item.type) {
+    case 'text':
+      if (typeof item.text === 'string') return summary ? { kind: 'summary', text: item.text } : { kind: 'text', text: item.text };
+      break;
+    case 'thinking':
+      return { kind: 'reasoning', text: typeof item.thinking === 'string' ? item.thinking : '', ...(typeof item.signature === 'string' && item.signature !== '' && { opaque: item.signature }) };
+    case 'redacted_thinking':
+      return { kind: 'reasoning', text: '', redacted: true, ...(typeof item.data === 'string' && { opaque: item.data }) };
+    case 'tool_use':
+      return { kind: 'tool_call', callId: typeof item.id === 'string' ? item.id : '', name: typeof item.name === 'string' ? item.name : '?', input: item.input ?? {} };
+    case 'tool_result':
+      return { kind: 'tool_result', callId: typeof item.tool_use_id === 'string' ? item.tool_use_id : '', content: toolResultText(item.content), isError: item.is_error === true };
+    case 'image': {
+      const src = isRecord(item.source) ? item.source : {};
+      const bytes = base64Bytes(src.data);
+      return { kind: 'attachment', mediaType: typeof src.media_type === 'string' ? src.media_type : 'image/*', ...(bytes !== undefined && { bytes }), ...(typeof src.url === 'string' && { name: src.url }) };
+    }
+    case 'document': {
+      const src = isRecord(item.source) ? item.source : {};
+      const text = src.type === 'text' && typeof src.data === 'string' ? src.data : undefined;
+      const bytes = text === undefined ? base64Bytes(src.data) : undefined;
+      return { kind: 'attachment', mediaType: typeof src.media_type === 'string' ? src.media_type : 'application/pdf', ...(typeof item.title === 'string' && { name: item.title }), ...(text !== undefined && { text }), ...(bytes !== undefined && { bytes }) };
+    }
+  }
+  const type = typeof item.type === 'string' ? item.type : 'unknown';
+  const text = typeof item.text === 'string' ? item.text : typeof item.content === 'string' ? item.content : JSON.stringify(item);
+  return { kind: 'opaque', type, text: text.length > 4000 ? text.slice(0, 4000) + '…' : text };
+}
+
+/** The message object of a user/assistant line, or undefined. */
+export function lineMessage(value: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(value) || (value.type !== 'user' && value.type !== 'assistant')) return undefined;
+  return isRecord(value.message) ? value.message : undefined;
+}
+
+/**
+ * The blocks one user/assistant line contributes, one per content item (a string content is one
+ * item). The exporter relies on this 1:1 mapping to re-write items in place.
+ */
+export function lineBlocks(value: unknown): DraftBlock[] {
+  const msg = lineMessage(value);
+  if (!msg) return [];
+  const summary = isRecord(value) && value.isCompactSummary === true;
+  const c = msg.content;
+  if (typeof c === 'string') return [itemToBlock(c, summary)];
+  if (Array.isArray(c)) return c.map((item) => itemToBlock(item, summary));
+  return [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reader shared by the three Claude Code formats
+
+export interface ClaudeReadResult {
+  title: string;
+  model?: string;
+  warnings: ImportWarning[];
+}
+
+interface OpenGroup {
+  draft: DraftMessage;
+  index: number;
+  /** uuid of the group's last line, so the next line of the same response can be recognised. */
+  lastUuid?: string;
+  sidechain: boolean;
+}
+
+function titleFromPrompt(text: string): string | undefined {
+  const cmd = /<command-name>([^<]*)<\/command-name>/.exec(text);
+  if (cmd) {
+    const args = /<command-args>([^<]*)<\/command-args>/.exec(text);
+    return `${cmd[1].trim()}${args && args[1].trim() ? ' ' + args[1].trim() : ''}`;
+  }
+  if (/^\s*</.test(text) || /^Caveat:/.test(text)) return undefined;
+  const one = text.replace(/\s+/g, ' ').trim();
+  if (!one) return undefined;
+  return one.length > 80 ? one.slice(0, 79) + '…' : one;
+}
+
+export class ClaudeSessionReader {
+  readonly builder = new TranscriptBuilder();
+  readonly warnings: ImportWarning[] = [];
+  private readonly groups = new Map<string, OpenGroup>();
+  private lastAdded: DraftMessage | undefined;
+  /** Usage per API response id, last line wins; plus responses without an id. */
+  private readonly usageById = new Map<string, UsageRecord>();
+  private readonly usageInOrder: Array<UsageRecord | string> = [];
+  private pendingBoundary: Omit<Marker, 'id'> | null = null;
+  private lastBoundaryAt = 0;
+  private markerCount = 0;
+  private customTitle?: string;
+  private aiTitle?: string;
+  private readonly summaries: Array<{ summary: string; leafUuid?: string }> = [];
+  private firstPrompt?: string;
+  private readonly uuids = new Set<string>();
+  private mainModel?: string;
+  private anyModel?: string;
+  sessionId?: string;
+
+  constructor(private readonly fileName: string) {}
+
+  /** Read one record (line / logline / SDK message). */
+  add(value: unknown, recordIndex: number, line: number): void {
+    if (!isRecord(value)) {
+      this.warnings.push({ code: 'skipped:record', message: `Line ${line} is not a JSON object; kept for export.`, line });
+      return;
+    }
+    if (typeof value.uuid === 'string') this.uuids.add(value.uuid);
+    if (!this.sessionId) {
+      if (typeof value.sessionId === 'string') this.sessionId = value.sessionId;
+      else if (typeof value.session_id === 'string') this.sessionId = value.session_id;
+    }
+    const type = value.type;
+    if (type === 'summary' && typeof value.summary === 'string') this.summaries.push({ summary: value.summary, ...(typeof value.leafUuid === 'string' && { leafUuid: value.leafUuid }) });
+    if (type === 'custom-title' && typeof value.customTitle === 'string') this.customTitle = value.customTitle;
+    if (type === 'ai-title' && typeof value.aiTitle === 'string') this.aiTitle = value.aiTitle;
+    if (type === 'system') {
+      if (value.subtype === 'compact_boundary') this.boundary(value, recordIndex);
+      else if (value.subtype === 'init' && typeof value.model === 'string') this.anyModel ??= value.model;
+      return;
+    }
+    if (type !== 'user' && type !== 'assistant') return; // metadata lines: kept as records, no message
+    const msg = lineMessage(value);
+    if (!msg) {
+      this.warnings.push({ code: 'skipped:line', message: `Line ${line} is a ${type} line without a message object; kept for export.`, line, path: '$.message' });
+      return;
+    }
+    if (msg.content !== undefined && typeof msg.content !== 'string' && !Array.isArray(msg.content)) {
+      throw new ImportError('malformed:claude-code', `The message content on line ${line} is a ${typeof msg.content}.`, { file: this.fileName, line, path: '$.message.content' }, 'a string or an array of content blocks');
+    }
+    const blocks = lineBlocks(value);
+    const sidechain = value.isSidechain === true;
+    const time = typeof value.timestamp === 'string' ? value.timestamp : undefined;
+    const uuid = typeof value.uuid === 'string' ? value.uuid : undefined;
+    const parentUuid = typeof value.parentUuid === 'string' ? value.parentUuid : undefined;
+    if (type === 'assistant') {
+      const id = typeof msg.id === 'string' && msg.id !== '' ? msg.id : undefined;
+      const model = typeof msg.model === 'string' ? msg.model : undefined;
+      const real = model !== undefined && model !== '<synthetic>';
+      if (real) {
+        this.anyModel = model;
+        if (!sidechain) this.mainModel = model;
+      }
+      const open = id !== undefined ? this.groups.get(id) : undefined;
+      // Same response: chained to the group's last line by parentUuid, or (files without uuids)
+      // the very next message.
+      const continues = open !== undefined && open.sidechain === sidechain && (parentUuid !== undefined && open.lastUuid !== undefined ? parentUuid === open.lastUuid : this.lastAdded === open.draft);
+      let index: number;
+      if (continues) {
+        open.draft.blocks.push(...blocks);
+        open.draft.recordRefs.push(recordIndex);
+        open.lastUuid = uuid;
+        if (model && !open.draft.model) open.draft.model = model;
+        index = open.index;
+      } else {
+        const draft: DraftMessage = { role: 'assistant', blocks: [...blocks], recordRefs: [recordIndex], ...(time && { time }), ...(model && { model }), ...(sidechain && { sidechain }) };
+        index = this.builder.addMessage(draft);
+        this.lastAdded = draft;
+        if (id !== undefined) this.groups.set(id, { draft, index, lastUuid: uuid, sidechain });
+      }
+      if (isRecord(msg.usage) && real) {
+        const u = msg.usage;
+        const usage: UsageRecord = {
+          messageIndex: index,
+          ...(model && { model }),
+          input: num(u.input_tokens),
+          cacheRead: num(u.cache_read_input_tokens),
+          cacheWrite: num(u.cache_creation_input_tokens),
+          output: num(u.output_tokens),
+        };
+        const key = id !== undefined ? `${id}\u0000${typeof value.requestId === 'string' ? value.requestId : ''}` : undefined;
+        if (key === undefined) this.usageInOrder.push(usage);
+        else {
+          if (!this.usageById.has(key)) this.usageInOrder.push(key);
+          this.usageById.set(key, usage); // the last line of a response holds the final output_tokens
+        }
+      }
+      return;
+    }
+    // user line
+    const meta = value.isMeta === true;
+    const summary = value.isCompactSummary === true;
+    const draft: DraftMessage = { role: 'user', blocks, recordRefs: [recordIndex], ...(time && { time }), ...(meta && { meta }), ...(sidechain && { sidechain }) };
+    if (summary) {
+      const markerId = `k${this.markerCount}`;
+      for (const b of blocks) if (b.kind === 'summary') b.markerId = markerId;
+    }
+    const index = this.builder.addMessage(draft);
+    this.lastAdded = draft;
+    if (summary) this.compactSummary(draft, index, recordIndex);
+    else if (!meta && !sidechain && this.firstPrompt === undefined) {
+      const text = blocks.find((b) => b.kind === 'text');
+      if (text && text.kind === 'text') this.firstPrompt = titleFromPrompt(text.text);
+    }
+  }
+
+  private boundary(value: Record<string, unknown>, recordIndex: number): void {
+    this.flushBoundary();
+    const meta = isRecord(value.compactMetadata) ? value.compactMetadata : isRecord(value.compact_metadata) ? value.compact_metadata : {};
+    const at = this.builder.messageCount;
+    const trigger = typeof meta.trigger === 'string' ? meta.trigger : typeof value.trigger === 'string' ? value.trigger : undefined;
+    const before = num(meta.preTokens ?? meta.pre_tokens);
+    const after = num(meta.postTokens ?? meta.post_tokens);
+    this.pendingBoundary = {
+      source: 'claude-code-compact',
+      atMessage: at,
+      covers: [this.lastBoundaryAt, at],
+      ...(trigger && { trigger }),
+      ...(before && { tokensBefore: before }),
+      ...(after && { tokensAfter: after }),
+      recordRef: recordIndex,
+    };
+  }
+
+  private compactSummary(draft: DraftMessage, index: number, recordIndex: number): void {
+    const text = draft.blocks.map((b) => (b.kind === 'summary' ? b.text : '')).join('\n');
+    const marker: Omit<Marker, 'id'> = this.pendingBoundary ?? { source: 'claude-code-compact', atMessage: index, covers: [this.lastBoundaryAt, index], recordRef: recordIndex };
+    this.pendingBoundary = null;
+    this.builder.addMarker({ ...marker, atMessage: index, summary: text });
+    this.markerCount++;
+    this.lastBoundaryAt = index;
+  }
+
+  private flushBoundary(): void {
+    if (!this.pendingBoundary) return;
+    this.builder.addMarker(this.pendingBoundary);
+    this.markerCount++;
+    this.lastBoundaryAt = this.pendingBoundary.atMessage;
+    this.pendingBoundary = null;
+  }
+
+  /** Finish reading: markers and usage are committed; returns title and model. */
+  finish(fallbackTitle: string): ClaudeReadResult {
+    this.flushBoundary();
+    for (const u of this.usageInOrder) this.builder.addUsage(typeof u === 'string' ? this.usageById.get(u)! : u);
+    const ownSummary = this.summaries.find((s) => s.leafUuid !== undefined && this.uuids.has(s.leafUuid));
+    const title = this.customTitle ?? ownSummary?.summary ?? this.summaries[0]?.summary ?? this.aiTitle ?? this.firstPrompt ?? fallbackTitle;
+    const model = this.mainModel ?? this.anyModel;
+    return { title, ...(model && { model }), warnings: this.warnings };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export of a projection (shared)
+
+export interface ClaudeExportOptions {
+  /** Nesting depth of a record in its file (0 = JSONL line, 1 = element of a bare array, 2 = loglines). */
+  depth: number;
+  /** How a summary is written: a session line pair (JSONL, web) or SDK messages. */
+  summaryShape: 'session' | 'sdk';
+}
+
+function rewriteItem(item: unknown, o: BlockOutcome & { kind: 'changed' }): unknown | undefined {
+  const b = o.block;
+  if (!isRecord(item)) return typeof item === 'string' && 'text' in b ? (b as { text: string }).text : item;
+  switch (b.kind) {
+    case 'tool_result':
+      return { ...item, content: b.content, ...(b.isError ? { is_error: true } : {}) };
+    case 'text':
+    case 'summary':
+      return item.type === 'text' ? { ...item, text: b.text } : { type: 'text', text: b.text };
+    case 'tool_call':
+      return { ...item, input: b.input };
+    case 'reasoning':
+      // Signed thinking cannot be edited: a changed thinking block goes, with its signature.
+      return undefined;
+    default:
+      return item;
+  }
+}
+
+/**
+ * Re-write one user/assistant line under the projection. `blocks` are the source blocks this line
+ * contributed. Returns null when nothing of the line remains.
+ */
+function rewriteLine(value: Record<string, unknown>, blocks: readonly Message['blocks'][number][], outcomes: Map<string, BlockOutcome>, added: string[]): Record<string, unknown> | null {
+  const out = structuredClone(value);
+  const msg = out.message as Record<string, unknown>;
+  let stubbedResult: string | undefined;
+  if (typeof msg.content === 'string') {
+    const o = blocks[0] ? outcomes.get(blocks[0].id)! : ({ kind: 'kept' } as BlockOutcome);
+    if (o.kind === 'removed') msg.content = '';
+    else if (o.kind === 'changed') msg.content = 'text' in o.block ? (o.block as { text: string }).text : msg.content;
+    if (added.length) msg.content = [msg.content, ...added].filter((s) => s !== '').join('\n\n');
+    return msg.content === '' ? null : out;
+  }
+  const items = Array.isArray(msg.content) ? msg.content : [];
+  const next: unknown[] = [];
+  items.forEach((item, j) => {
+    const o = blocks[j] ? outcomes.get(blocks[j].id)! : ({ kind: 'kept' } as BlockOutcome);
+    if (o.kind === 'kept') next.push(item);
+    else if (o.kind === 'changed') {
+      const r = rewriteItem(item, o);
+      if (r !== undefined) next.push(r);
+      if (o.block.kind === 'tool_result') stubbedResult = o.block.content;
+    }
+  });
+  for (const text of added) next.push({ type: 'text', text });
+  if (next.length === 0) return null;
+  msg.content = next;
+  // toolUseResult duplicates the result in a tool-specific structure (often the bulk of the
+  // file); once the result is stubbed it must not carry the full output any more.
+  if (stubbedResult !== undefined && 'toolUseResult' in out) out.toolUseResult = stubbedResult;
+  return out;
+}
+
+const ENVELOPE_KEYS = ['userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'slug', 'entrypoint'] as const;
+
+/**
+ * serialize(t, projection) for the Claude Code family. Untouched records are re-emitted verbatim;
+ * changed messages are re-written line by line; dropped lines are removed and the parentUuid chain
+ * re-linked; synthetic summaries become a compact_boundary + isCompactSummary pair, the way
+ * Claude Code itself records a compaction.
+ */
+export function serializeClaudeRecords(t: Transcript, projection: Projection, opts: ClaudeExportOptions): { text: string; dropped: string[] } {
+  const dropped: string[] = [];
+  const style: JsonStyle = t.style;
+  const bySource = projectedBySource(projection);
+  const messageOfRecord = new Map<number, Message>();
+  for (const m of t.messages) for (const r of m.recordRefs) messageOfRecord.set(r, m);
+  // Synthetic messages are written just before the next projected source message.
+  const before = new Map<string, ProjectedMessage[]>();
+  let queue: ProjectedMessage[] = [];
+  for (const pm of projection.messages) {
+    if (pm.synthetic || pm.sourceId === undefined) queue.push(pm);
+    else if (queue.length) {
+      before.set(pm.sourceId, queue);
+      queue = [];
+    }
+  }
+  const trailing = queue;
+
+  /** Dropped line uuid → the uuid its children should point to instead. */
+  const redirect = new Map<string, string | null>();
+  const resolve = (u: string | null): string | null => {
+    let cur = u;
+    for (let guard = 0; cur !== null && redirect.has(cur) && guard < 100000; guard++) cur = redirect.get(cur)!;
+    return cur;
+  };
+  let lastMainUuid: string | null = null;
+  let envelope: Record<string, unknown> = {};
+  let lastTime: string | undefined;
+  let keptMainMessages = 0;
+  const items: OutputRecord[] = [];
+
+  const emitValue = (orig: number | undefined, value: Record<string, unknown>, original?: SourceRecord) => {
+    let v = value;
+    if (typeof v.parentUuid === 'string' && redirect.has(v.parentUuid)) {
+      v = original ? structuredClone(v) : v;
+      v.parentUuid = resolve(v.parentUuid as string);
+      original = undefined;
+    }
+    items.push({ ...(orig !== undefined && { orig }), text: original ? original.text : stringifyLike(v, style, opts.depth) });
+    if (typeof v.uuid === 'string' && v.isSidechain !== true) lastMainUuid = v.uuid;
+  };
+
+  const emitSynthetic = (pm: ProjectedMessage, k: number) => {
+    const summary = syntheticText(pm);
+    const seed = `${t.id}:${pm.span?.join('-') ?? ''}:${k}:${summary.length}`;
+    const preTokens = projection.tokens.before.total;
+    const timestamp = lastTime ?? new Date(0).toISOString();
+    if (opts.summaryShape === 'sdk') {
+      const session_id = (envelope.session_id as string | undefined) ?? t.id;
+      items.push({ text: stringifyLike({ type: 'system', subtype: 'compact_boundary', session_id, uuid: uuidFrom(seed), compact_metadata: { trigger: 'manual', pre_tokens: preTokens } }, style, opts.depth) });
+      items.push({ text: stringifyLike({ type: 'user', message: { role: 'user', content: summary }, parent_tool_use_id: null, session_id, isCompactSummary: true }, style, opts.depth) });
+      return;
+    }
+    const env: Record<string, unknown> = {};
+    for (const key of ENVELOPE_KEYS) if (envelope[key] !== undefined) env[key] = envelope[key];
+    const boundaryUuid = uuidFrom(seed);
+    const summaryUuid = uuidFrom(seed + ':summary');
+    // With nothing of the main chain kept before it, the boundary roots the chain (parentUuid null),
+    // exactly as Claude Code writes it; after kept messages it stays linked so they remain loaded.
+    const boundary = {
+      parentUuid: keptMainMessages > 0 ? lastMainUuid : null,
+      logicalParentUuid: lastMainUuid,
+      isSidechain: false,
+      ...env,
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      isMeta: false,
+      timestamp,
+      uuid: boundaryUuid,
+      level: 'info',
+      compactMetadata: { trigger: 'manual', preTokens },
+    };
+    const summaryLine = {
+      parentUuid: boundaryUuid,
+      isSidechain: false,
+      ...env,
+      type: 'user',
+      message: { role: 'user', content: summary },
+      isVisibleInTranscriptOnly: true,
+      isCompactSummary: true,
+      uuid: summaryUuid,
+      timestamp,
+    };
+    items.push({ text: stringifyLike(boundary, style, opts.depth) });
+    items.push({ text: stringifyLike(summaryLine, style, opts.depth) });
+    lastMainUuid = summaryUuid;
+    // Everything dropped so far was summarized into this line: children of it now hang off it.
+    for (const key of redirect.keys()) redirect.set(key, summaryUuid);
+  };
+
+  let syntheticCount = 0;
+  t.records.forEach((rec, i) => {
+    const value = rec.value;
+    if (isRecord(value)) {
+      if (typeof value.timestamp === 'string') lastTime = value.timestamp;
+      if ((value.type === 'user' || value.type === 'assistant') && value.isSidechain !== true) {
+        envelope = {};
+        for (const key of ENVELOPE_KEYS) if (value[key] !== undefined) envelope[key] = value[key];
+        if (typeof value.session_id === 'string') envelope.session_id = value.session_id;
+      }
+    }
+    const m = messageOfRecord.get(i);
+    if (!m) {
+      if (isRecord(value)) emitValue(i, value, rec);
+      else items.push({ orig: i, text: rec.text });
+      return;
+    }
+    const pm = bySource.get(m.id);
+    if (i === m.recordRefs[0]) for (const s of before.get(m.id) ?? []) emitSynthetic(s, syntheticCount++);
+    const v = value as Record<string, unknown>;
+    const dropLine = () => {
+      if (typeof v.uuid === 'string') redirect.set(v.uuid, typeof v.parentUuid === 'string' ? v.parentUuid : null);
+    };
+    if (!pm) return dropLine();
+    if (!m.sidechain && i === m.recordRefs[0]) keptMainMessages++;
+    if (isUnchanged(pm, m)) return emitValue(i, v, rec);
+    // Which of the message's blocks came from this line.
+    let offset = 0;
+    for (const r of m.recordRefs) {
+      if (r === i) break;
+      offset += lineBlocks(t.records[r].value).length;
+    }
+    const count = lineBlocks(v).length;
+    const lineSourceBlocks = m.blocks.slice(offset, offset + count);
+    const outcomes = blockOutcomes(pm, m);
+    const isLast = i === m.recordRefs[m.recordRefs.length - 1];
+    const added = isLast ? addedBlocks(pm, m).flatMap((b) => (b.kind === 'text' || b.kind === 'summary' || b.kind === 'opaque' ? [b.text] : b.kind === 'tool_result' ? [b.content] : [])) : [];
+    const out = rewriteLine(v, lineSourceBlocks, outcomes, added);
+    if (out === null) return dropLine();
+    emitValue(i, out);
+  });
+  for (const s of trailing) emitSynthetic(s, syntheticCount++);
+  const text = joinOutput(t.frame, items, defaultSeparator(t.frame, style, opts.depth));
+  for (const m of t.messages) for (const b of m.blocks) if (b.kind === 'reasoning' && b.opaque) {
+    const pm = bySource.get(m.id);
+    if (pm && !pm.blocks.includes(b)) dropped.push(`message ${m.index}: a signed thinking block was removed with its signature`);
+  }
+  return { text, dropped };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The JSONL session format
+
+function detect(input: DetectInput): number | null {
+  if (input.container !== 'jsonl') return null;
+  for (const v of input.values) {
+    if (!isRecord(v)) continue;
+    if ('parentUuid' in v) return 0.95;
+    if (typeof v.sessionId === 'string' && (v.type === 'user' || v.type === 'assistant' || v.type === 'system') && isRecord(v.message)) return 0.9;
+    if (typeof v.type === 'string' && CLAUDE_ONLY_TYPES.has(v.type) && !('payload' in v)) return 0.85;
+  }
+  return null;
+}
+
+function parse(file: SourceFile, _options?: ParseOptions): ParseResult {
+  const set = readJsonl(file);
+  const reader = new ClaudeSessionReader(file.name);
+  set.records.forEach((r, i) => reader.add(r.value, i, r.line));
+  const { title, model, warnings } = reader.finish(file.name);
+  const transcript = reader.builder.build({
+    format: 'claude-code',
+    fileName: file.name,
+    title,
+    ...(model && { model }),
+    records: set.records,
+    frame: set.frame,
+    style: set.style,
+    warnings: [...set.warnings, ...warnings],
+  });
+  return { transcript, warnings: [] };
+}
+
+function serialize(t: Transcript, projection?: Projection): SerializeResult {
+  if (!projection) {
+    return { text: joinOutput(t.frame, t.records.map((r, orig) => ({ orig, text: r.text })), t.style.eol), fileName: t.fileName, mimeType: 'application/jsonl', dropped: [] };
+  }
+  const { text, dropped } = serializeClaudeRecords(t, projection, { depth: 0, summaryShape: 'session' });
+  return { text, fileName: compactedFileName(t, true), mimeType: 'application/jsonl', dropped };
+}
+
+export const claudeCode: FormatModule = {
+  id: 'claude-code',
+  label: 'Claude Code',
+  specUrl: 'https://github.com/daaain/claude-code-log/blob/main/claude_code_log/models.py',
+  extensions: ['.jsonl'],
+  detect,
+  parse,
+  serialize,
+};
+
+export default claudeCode;
