@@ -7,7 +7,7 @@
  */
 import type { ProjectedBlock, ProjectedMessage } from '../compaction/types';
 
-export type FileAction = 'read' | 'edited' | 'created' | 'deleted' | 'searched' | 'listed' | 'touched';
+export type FileAction = 'read' | 'edited' | 'created' | 'deleted' | 'searched' | 'listed' | 'touched' | 'mentioned';
 
 export interface FileTouch {
   path: string;
@@ -155,7 +155,8 @@ export function isShellTool(name: string): boolean {
   return SHELL_TOOLS.has(lowerName(name));
 }
 
-const PATH_KEYS = ['file_path', 'filepath', 'path', 'filename', 'file', 'notebook_path', 'target_file', 'absolute_path', 'relative_path', 'dir_path', 'directory'];
+const PATH_KEYS = ['file_path', 'filepath', 'path', 'filename', 'file_name', 'file', 'notebook_path', 'target_file', 'absolute_path', 'relative_path', 'dir_path', 'directory', 'dir'];
+const DIR_KEYS = new Set(['dir_path', 'directory', 'dir']);
 const PATH_LIST_KEYS = ['paths', 'files', 'file_paths', 'absolute_paths'];
 
 /** What a generic tool does to the file it names, from its name. */
@@ -343,7 +344,9 @@ export function fileEffectsOfCall(name: string, args: unknown, state: { currentF
     if (n === 'apply_patch' || args.includes('*** Begin Patch')) return filesFromPatch(args);
     // SWE-agent actions and freeform shell: the whole string is a command line. A non-shell tool
     // called with a bare string (`open path`) is read the same way.
-    return filesFromCommand(isShellTool(name) ? args : `${n === 'bash' ? '' : n + ' '}${args}`.trim(), state);
+    // SWE-agent importers name the call after the action's first word and keep the whole action.
+    const line = isShellTool(name) || args.trimStart().startsWith(n) ? args : `${n} ${args}`;
+    return filesFromCommand(line, state);
   }
   if (!isRecord(args)) return out;
   // Codex apply_patch given as {input}/{patch}.
@@ -358,9 +361,21 @@ export function fileEffectsOfCall(name: string, args: unknown, state: { currentF
   }
   if (cmd && (isShellTool(name) || !PATH_KEYS.some((k) => str(args[k])))) out.push(...filesFromCommand(cmd, state));
   const action = n === 'write' ? 'created' : n === 'read' ? 'read' : actionFromToolName(name);
+  let named = false;
   for (const k of PATH_KEYS) {
     const p = str(args[k]);
-    if (p && p.length <= 500 && !p.includes('\n')) out.push({ path: p, action: k === 'directory' || k === 'dir_path' ? (action === 'read' ? 'listed' : action) : action });
+    if (p && p.length <= 500 && !p.includes('\n')) {
+      const isDir = DIR_KEYS.has(k);
+      out.push({ path: p, action: isDir ? (action === 'read' ? 'listed' : action) : action });
+      if (!isDir) {
+        named = true;
+        // SWE-agent's editor keeps a current file: `open`/`create` set it, `edit`/`insert` act on it.
+        if (n === 'open' || n === 'create' || n === 'goto') state.currentFile = p;
+      }
+    }
+  }
+  if (!named && (n === 'edit' || n === 'insert' || n === 'scroll_up' || n === 'scroll_down' || n === 'goto') && state.currentFile) {
+    out.push({ path: state.currentFile, action: n === 'edit' || n === 'insert' ? 'edited' : 'read' });
   }
   for (const k of PATH_LIST_KEYS) {
     const list = args[k];
@@ -452,6 +467,20 @@ function urlsIn(text: string): string[] {
   return (text.match(URL_RE) ?? []).map((u) => u.replace(/[.,;:]+$/, ''));
 }
 
+const TEXT_PATH_RE = /(?:^|[\s"'`(\[])((?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`)\],:;!?]|\.(?:\s|$))/gm;
+
+/** File paths written in prose (with a directory and an extension: `src/a.ts`, `/repo/x.py`), URLs excluded. */
+export function pathsInText(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(TEXT_PATH_RE)) {
+    const p = m[1];
+    const before = text.slice(Math.max(0, (m.index ?? 0) - 8), (m.index ?? 0) + 1);
+    if (/:\/\/?$|https?:?$/.test(before) || p.startsWith('//')) continue;
+    if (!out.includes(p)) out.push(p);
+  }
+  return out;
+}
+
 function backticked(text: string): string[] {
   return (text.match(/`([^`\n]{2,80})`/g) ?? []).map((s) => s.slice(1, -1));
 }
@@ -534,6 +563,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
     }
     if (!f.actions.includes(effect.action)) f.actions.push(effect.action);
     f.lastTurn = Math.max(f.lastTurn, turn);
+    if (effect.action === 'mentioned') return;
     const tl = log(turn);
     const bucket = effect.action === 'read' || effect.action === 'searched' || effect.action === 'listed' ? tl.reads : effect.action === 'created' ? tl.creates : tl.edits;
     if (!bucket.includes(path)) bucket.push(path);
@@ -565,7 +595,11 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
             const instruction = { turn, text, harness: isHarnessText(text) };
             instructions.push(instruction);
             log(turn).instructions.push(instruction);
-            if (!instruction.harness) lastInstructionIndex = index;
+            if (!instruction.harness) {
+              lastInstructionIndex = index;
+              // Paths the user names matter even when a long instruction has to be shortened.
+              for (const p of pathsInText(text)) touch({ path: p, action: 'mentioned' }, turn);
+            }
           } else if (message.role === 'system') {
             if (text.trim()) systemNotes.push(text);
           } else if (message.role === 'assistant') {

@@ -195,7 +195,7 @@ function narrativeLines(facts: SpanFacts, limits: OfflineLimits): string[] {
     const parts: string[] = [];
     for (const i of t.instructions) {
       const q = quoteInstruction(i.text, i.harness, limits);
-      parts.push(i.harness ? `harness note: ${q.replace(/\s+/g, ' ')}` : `user asked: «${q}»`);
+      parts.push(i.harness ? `harness note: «${q}»` : `user asked: «${q}»`);
     }
     const did: string[] = [];
     if (t.reads.length) did.push(`read ${listPaths(t.reads)}`);
@@ -347,7 +347,7 @@ function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
 
   const all = facts.instructions.map((i) => {
     const q = quoteInstruction(i.text, i.harness, limits);
-    return i.harness ? `- Turn ${i.turn} (harness): ${q.replace(/\s+/g, ' ')}` : `- Turn ${i.turn}: «${q}»`;
+    return i.harness ? `- Turn ${i.turn} (harness): «${q}»` : `- Turn ${i.turn}: «${q}»`;
   });
 
   const current: string[] = [];

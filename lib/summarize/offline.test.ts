@@ -1,0 +1,262 @@
+/**
+ * The offline summarizer on real corpus spans: every file a span's tool calls name and every user
+ * instruction reach the summary, the output is deterministic, prefix-ward folding keeps the earlier
+ * chunk, and it retains more identifiers than the first-line baseline (the ratio is printed).
+ *
+ * The oracles here are deliberately simpler than facts.ts (a few explicit keys and the patch header
+ * grammar), so a regression in the summarizer's own extraction cannot hide behind itself.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ProjectedMessage } from '../compaction/types';
+import { importBytes } from '../formats/import';
+import { formatById } from '../formats/registry';
+import type { Transcript } from '../model/types';
+import { sourceFromBytes } from '../read/source';
+import { corpusFiles } from '../../tests/corpus';
+import { callArguments, filesFromCommand, filesFromPatch, isHarnessText } from './facts';
+import { CLAUDE_CODE_SECTIONS, DEFAULT_OFFLINE_LIMITS, STRUCTURED_SECTIONS, summarizeFirstLines, summarizeOffline } from './offline';
+import type { SummaryStyle } from './types';
+
+/** The families this test reads and the formats it relies on: each must be registered. */
+const FAMILIES: { family: string; formats: string[] }[] = [
+  { family: 'openai-chat', formats: ['openai-chat'] },
+  { family: 'swe-agent', formats: ['swe-agent'] },
+  { family: 'mini-swe-agent', formats: ['mini-swe-agent'] },
+];
+
+/** Every conversation of a file (container files such as tau-bench hold many; the first 4 are enough). */
+function load(file: string): Transcript[] {
+  const bytes = new Uint8Array(fs.readFileSync(file));
+  const first = importBytes(path.basename(file), bytes);
+  const format = formatById(first.transcript.format);
+  const count = format?.listConversations ? Math.min(4, format.listConversations(sourceFromBytes(path.basename(file), bytes)).length) : 1;
+  const out = [first.transcript];
+  for (let i = 1; i < count; i++) out.push(importBytes(path.basename(file), bytes, { conversation: i, format: first.transcript.format }).transcript);
+  return out;
+}
+
+/** Canonical messages are structurally ProjectedMessages (an untouched projection). */
+function projected(t: Transcript): ProjectedMessage[] {
+  return t.messages.map((m) => ({ sourceId: m.id, role: m.role, turn: m.turn, blocks: m.blocks }));
+}
+
+/**
+ * Three consecutive chunks of the span (prefix-ward chunking). Cut by message, never in front of a
+ * tool result (a chunk boundary between a call and its result is what split safety forbids).
+ */
+function chunks(messages: ProjectedMessage[]): { span: [number, number]; messages: ProjectedMessage[] }[] {
+  const cuts = [0];
+  for (let k = 1; k < 3; k++) {
+    let at = Math.floor((messages.length * k) / 3);
+    while (at < messages.length && messages[at].blocks.some((b) => b.kind === 'tool_result')) at++;
+    if (at > cuts[cuts.length - 1] && at < messages.length) cuts.push(at);
+  }
+  cuts.push(messages.length);
+  const out: { span: [number, number]; messages: ProjectedMessage[] }[] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const part = messages.slice(cuts[i], cuts[i + 1]);
+    if (part.length) out.push({ span: [part[0].turn, part[part.length - 1].turn], messages: part });
+  }
+  return out;
+}
+
+/** Oracle: paths a span's tool calls name through the explicit path keys or a patch header. */
+function pathsNamed(messages: readonly ProjectedMessage[]): string[] {
+  const out = new Set<string>();
+  for (const m of messages)
+    for (const b of m.blocks) {
+      if (b.kind !== 'tool_call') continue;
+      const args = callArguments(b);
+      if (typeof args === 'string') {
+        for (const f of filesFromPatch(args)) out.add(f.path);
+        continue;
+      }
+      if (typeof args !== 'object' || args === null) continue;
+      const rec = args as Record<string, unknown>;
+      for (const k of ['file_path', 'path', 'filename', 'file_name', 'notebook_path']) {
+        const v = rec[k];
+        if (typeof v === 'string' && v.trim() && !v.includes('\n') && v.length <= 500) out.add(v.trim());
+      }
+    }
+  return [...out];
+}
+
+function userTexts(messages: readonly ProjectedMessage[]): string[] {
+  return messages.filter((m) => m.role === 'user').flatMap((m) => m.blocks.flatMap((b) => (b.kind === 'text' && b.text.trim() ? [b.text.trim()] : [])));
+}
+
+/**
+ * Identifiers of a span that a resumed agent needs (DESIGN.md lost.ts): paths and URLs named in tool
+ * calls and user text, and error lines of failed results. Used until lib/compaction/lost.ts exists.
+ */
+function spanIdentifiers(messages: readonly ProjectedMessage[]): string[] {
+  const ids = new Set<string>(pathsNamed(messages));
+  const url = /\bhttps?:\/\/[^\s<>"'`)\]}]+/g;
+  const pathRe = /(?:^|[\s"'`(])((?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)+\.[A-Za-z0-9]{1,8})\b/g;
+  for (const m of messages)
+    for (const b of m.blocks) {
+      const text = b.kind === 'text' && m.role === 'user' ? b.text : b.kind === 'tool_call' ? (b.rawInput ?? JSON.stringify(b.input) ?? '') : '';
+      for (const u of text.match(url) ?? []) ids.add(u.replace(/[.,;:]+$/, ''));
+      for (const p of text.matchAll(pathRe)) ids.add(p[1]);
+      if (b.kind === 'tool_result' && b.isError) {
+        const line = b.content.split('\n').map((l) => l.trim()).find((l) => /\w*Error|Traceback|FAILED|Exception|error/.test(l));
+        if (line && line.length <= 200) ids.add(line);
+      }
+    }
+  return [...ids];
+}
+
+function retention(summary: string, ids: string[]): number {
+  if (!ids.length) return 1;
+  return ids.filter((id) => summary.includes(id)).length / ids.length;
+}
+
+interface Case {
+  file: string;
+  messages: ProjectedMessage[];
+}
+
+function cases(): Case[] {
+  return FAMILIES.flatMap(({ family }) => corpusFiles(family).flatMap((file) => load(file).map((t) => ({ file, messages: projected(t) }))));
+}
+
+describe('offline summarizer on real corpus spans', () => {
+  it('relies only on registered formats', () => {
+    for (const { formats } of FAMILIES) for (const id of formats) expect(formatById(id), `format ${id} must be registered`).toBeDefined();
+  });
+
+  const all = cases();
+
+  it('reads a real corpus (non-empty spans with tool calls)', () => {
+    expect(all.length).toBeGreaterThanOrEqual(5);
+    const withCalls = all.filter((c) => c.messages.some((m) => m.blocks.some((b) => b.kind === 'tool_call')));
+    expect(withCalls.length).toBeGreaterThanOrEqual(4);
+  });
+
+  for (const style of ['structured', 'claude-code', 'narrative'] as SummaryStyle[]) {
+    it(`${style}: every file named by a tool call and every user instruction appears in the summary`, () => {
+      let spans = 0;
+      let paths = 0;
+      let instructions = 0;
+      for (const c of all) {
+        for (const chunk of chunks(c.messages)) {
+          const summary = summarizeOffline({ messages: chunk.messages, span: chunk.span, style });
+          spans++;
+          for (const p of pathsNamed(chunk.messages)) {
+            paths++;
+            expect(summary, `${path.basename(c.file)} ${chunk.span}: path ${p}`).toContain(p);
+          }
+          for (const text of userTexts(chunk.messages)) {
+            instructions++;
+            const where = `${path.basename(c.file)} ${chunk.span}: instruction ${JSON.stringify(text.slice(0, 60))}`;
+            const head = text.slice(0, 100);
+            expect(summary, where).toContain(head);
+            if (!isHarnessText(text)) {
+              if (text.length <= DEFAULT_OFFLINE_LIMITS.instructionChars) expect(summary, where).toContain(text);
+              else expect(summary, where).toMatch(/\[… [\d,]+ chars cut\]/);
+            }
+          }
+        }
+      }
+      expect(spans).toBeGreaterThan(10);
+      expect(paths).toBeGreaterThan(5);
+      expect(instructions).toBeGreaterThan(10);
+    });
+  }
+
+  it('writes the sections of each style, in order', () => {
+    const c = all.find((x) => x.messages.length > 10)!;
+    const s = summarizeOffline({ messages: c.messages, span: [0, 1] });
+    const heads = [...s.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(heads.filter((h) => (STRUCTURED_SECTIONS as readonly string[]).includes(h))).toEqual([...STRUCTURED_SECTIONS]);
+    const cc = summarizeOffline({ messages: c.messages, span: [0, 1], style: 'claude-code' });
+    const ccHeads = [...cc.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(ccHeads.filter((h) => (CLAUDE_CODE_SECTIONS as readonly string[]).includes(h))).toEqual([...CLAUDE_CODE_SECTIONS]);
+  });
+
+  it('is deterministic: same span (even a deep copy) → same text', () => {
+    for (const c of all) {
+      const a = summarizeOffline({ messages: c.messages, span: [0, 0] });
+      const copy = JSON.parse(JSON.stringify(c.messages)) as ProjectedMessage[];
+      expect(summarizeOffline({ messages: copy, span: [0, 0] })).toBe(a);
+      expect(summarizeOffline({ messages: c.messages, span: [0, 0], style: 'narrative' })).toBe(summarizeOffline({ messages: copy, span: [0, 0], style: 'narrative' }));
+    }
+  });
+
+  it('folds the previous chunk in first (prefix-ward): the last summary still names the first chunk’s files', () => {
+    let checked = 0;
+    for (const c of all) {
+      const parts = chunks(c.messages);
+      if (parts.length < 2) continue;
+      let previous: string | undefined;
+      for (const p of parts) previous = summarizeOffline({ messages: p.messages, span: p.span, previousSummary: previous });
+      for (const p of pathsNamed(parts[0].messages)) {
+        expect(previous).toContain(p);
+        checked++;
+      }
+      const firstInstruction = userTexts(parts[0].messages).find((t) => !isHarnessText(t));
+      if (firstInstruction) expect(previous).toContain(firstInstruction.slice(0, 100));
+      // Still exactly the six sections, once each.
+      const heads = [...previous!.matchAll(/^## (.+)$/gm)].map((m) => m[1]).filter((h) => (STRUCTURED_SECTIONS as readonly string[]).includes(h));
+      expect(heads).toEqual([...STRUCTURED_SECTIONS]);
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it('retains more identifiers than the first-line baseline (ratio printed)', () => {
+    let offlineSum = 0;
+    let baselineSum = 0;
+    let idCount = 0;
+    let offlineChars = 0;
+    let spanChars = 0;
+    for (const c of all) {
+      for (const chunk of chunks(c.messages)) {
+        const ids = spanIdentifiers(chunk.messages);
+        if (!ids.length) continue;
+        const offline = summarizeOffline({ messages: chunk.messages, span: chunk.span });
+        const baseline = summarizeFirstLines({ messages: chunk.messages, span: chunk.span });
+        if (process.env.SUMMARY_DEBUG) for (const id of ids) if (!offline.includes(id)) console.log("missing", JSON.stringify(id));
+        offlineSum += retention(offline, ids) * ids.length;
+        baselineSum += retention(baseline, ids) * ids.length;
+        idCount += ids.length;
+        offlineChars += offline.length;
+        spanChars += JSON.stringify(chunk.messages.map((m) => m.blocks)).length;
+      }
+    }
+    const offlineRate = offlineSum / idCount;
+    const baselineRate = baselineSum / idCount;
+    console.log(
+      `[summaries] identifier retention over ${idCount} identifiers: offline ${(offlineRate * 100).toFixed(1)}% vs first-lines ${(baselineRate * 100).toFixed(1)}% ` +
+        `(ratio ${(offlineRate / Math.max(baselineRate, 1e-9)).toFixed(2)}×); summary size ${((offlineChars / spanChars) * 100).toFixed(1)}% of the spans' block JSON`,
+    );
+    expect(offlineRate).toBeGreaterThan(baselineRate);
+    expect(offlineRate).toBeGreaterThan(0.8);
+    // A summary that is as large as what it replaces is no compaction.
+    expect(offlineChars).toBeLessThan(spanChars);
+  });
+});
+
+describe('file extraction from tool inputs', () => {
+  it('parses Codex apply_patch headers', () => {
+    const patch = '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** Add File: docs/new.md\n+hi\n*** Delete File: old.txt\n*** Update File: lib/b.ts\n*** Move to: lib/c.ts\n*** End Patch';
+    expect(filesFromPatch(patch)).toEqual([
+      { path: 'src/a.ts', action: 'edited' },
+      { path: 'docs/new.md', action: 'created' },
+      { path: 'old.txt', action: 'deleted' },
+      { path: 'lib/b.ts', action: 'edited' },
+      { path: 'lib/c.ts', action: 'created' },
+    ]);
+  });
+
+  it('reads shell command lines: readers, in-place edits, redirections, heredoc bodies skipped', () => {
+    expect(filesFromCommand("sed -n '1,80p' lib/x.ts && cat README.md | head -5")).toEqual([
+      { path: 'lib/x.ts', action: 'read' },
+      { path: 'README.md', action: 'read' },
+    ]);
+    expect(filesFromCommand("sed -i 's/a/b/' src/y.py")).toEqual([{ path: 'src/y.py', action: 'edited' }]);
+    expect(filesFromCommand("cat > out/notes.txt <<'EOF'\nrm -rf not/a/command.txt\nEOF")).toEqual([{ path: 'out/notes.txt', action: 'created' }]);
+    expect(filesFromCommand("apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: a/b.rs\n*** End Patch\nEOF")).toEqual([{ path: 'a/b.rs', action: 'edited' }]);
+  });
+});
