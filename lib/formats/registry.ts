@@ -9,16 +9,22 @@
 import type { FormatModule } from './types';
 import { sweAgentFormat } from './swe-agent';
 import { miniSweAgentFormat } from './mini-swe-agent';
+import { openhandsFormat } from './openhands';
 import { openaiChat } from './openai-chat';
 import { claudeCode } from './claude-code';
+import { claudeCodeWeb } from './claude-code-web';
+import { claudeCodeSdk } from './claude-code-sdk';
 import { anthropicMessages } from './anthropic-messages';
 
 export const formats: FormatModule[] = [
   // Entries are added by each format's module, in detection order.
   sweAgentFormat, // SWE-agent before mini-swe-agent (§8 JSON rule 2)
   miniSweAgentFormat, // before Chat: the bare fixture is a Chat-shaped array with mini-swe-agent's action blocks
+  openhandsFormat, // event arrays (§8 JSON rule 9) and eval-output JSONL (§8 JSONL rule 7); no overlap with message arrays
   anthropicMessages, // Anthropic request/response/SSE before OpenAI Chat (§8 JSON rule 6 before 8)
   claudeCode, // Claude Code JSONL: after Codex (both have `type`), §8 JSONL rule 2
+  claudeCodeWeb, // {"loglines":[…]} web export, §8 JSON rule 5
+  claudeCodeSdk, // SDK json array / stream-json (snake session_id), §8 JSONL rule 4, JSON rule 10
   // OpenAI Chat goes LAST among the message-array shapes (§8 JSON rule 8, JSONL rule 6): it claims
   // any role/content array, so every more specific format (Anthropic, mini-swe-agent, Inspect, …)
   // must come before it and wins ties. Add new formats ABOVE this line.
