@@ -121,6 +121,19 @@ describe('delete with undo', () => {
   });
 });
 
+describe('conversations of one container file', () => {
+  it('share one original row, which survives until the last of them is purged', async () => {
+    const repo = newRepo();
+    await repo.storeImport(null, { ...makePayload({ id: 'tF-c1' }), meta: { ...makePayload({ id: 'tF-c1' }).meta, originalId: 'tF' } });
+    await repo.storeImport(null, { ...makePayload({ id: 'tF-c2' }), meta: { ...makePayload({ id: 'tF-c2' }).meta, originalId: 'tF' } });
+    expect(await repo.db.originals.count()).toBe(1);
+    await repo.purge('tF-c1');
+    expect((await repo.getOriginal('tF-c2'))!.id).toBe('tF');
+    await repo.purge('tF-c2');
+    expect(await repo.db.originals.count()).toBe(0);
+  });
+});
+
 describe('bodies and settings', () => {
   it('reads a message range from only the chunks that hold it', async () => {
     const repo = newRepo();

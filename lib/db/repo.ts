@@ -18,6 +18,7 @@ import {
   CHUNK_SIZE,
   ContextscopeDB,
   type ChunkRow,
+  type DetailsRow,
   type ImportRow,
   type OriginalRow,
   type SummaryRow,
@@ -45,6 +46,7 @@ export interface ImportPayload {
   meta: Omit<TranscriptMeta, 'status' | 'chunkCount' | 'deletedAt'>;
   original: Uint8Array;
   messages: readonly Message[];
+  details: Omit<DetailsRow, 'id'>;
 }
 
 export function chunkMessages(transcriptId: string, messages: readonly Message[]): ChunkRow[] {
@@ -78,13 +80,16 @@ export class Repo {
     const { db } = this;
     const id = payload.meta.id;
     const chunks = chunkMessages(id, payload.messages);
-    const meta: TranscriptMeta = { ...payload.meta, chunkCount: chunks.length, status: 'importing' };
-    const original: OriginalRow = { id, fileName: payload.meta.fileName, bytes: payload.original };
-    await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.imports], async () => {
+    const originalId = payload.meta.originalId ?? id;
+    const meta: TranscriptMeta = { ...payload.meta, originalId, chunkCount: chunks.length, status: 'importing' };
+    const original: OriginalRow = { id: originalId, fileName: payload.meta.fileName, bytes: payload.original };
+    await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.imports], async () => {
       await db.transcripts.put(meta);
       await db.chunks.where('transcriptId').equals(id).delete();
       await db.chunks.bulkPut(chunks);
-      await db.originals.put(original);
+      await db.details.put({ id, ...payload.details });
+      // Another conversation of the same container may have stored these bytes already.
+      if ((await db.originals.where('id').equals(originalId).count()) === 0) await db.originals.put(original);
       if (journalId) await db.imports.update(journalId, { status: 'done', transcriptId: id, finishedAt: new Date().toISOString() });
       // Last write of the transaction: from here on the transcript is visible.
       await db.transcripts.update(id, { status: 'ready' });
@@ -95,7 +100,7 @@ export class Repo {
   /** Clean what an interrupted session left behind (see the module comment). Run once on start. */
   async recover(): Promise<RecoveryReport> {
     const { db } = this;
-    return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.imports, db.versions, db.summaries], async () => {
+    return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.imports, db.versions, db.summaries], async () => {
       const running = await db.imports.where('status').equals('running').toArray();
       const finishedAt = new Date().toISOString();
       for (const r of running) await db.imports.update(r.id, { status: 'interrupted', finishedAt });
@@ -106,16 +111,20 @@ export class Repo {
       const deleted = (await db.transcripts.toArray()).filter((m) => m.deletedAt !== undefined).map((m) => m.id);
       for (const id of deleted) await this.purgeInTx(id);
 
-      const live = new Set(await db.transcripts.toCollection().primaryKeys());
+      const metas = await db.transcripts.toArray();
+      const live = new Set(metas.map((m) => m.id));
+      const liveOriginals = new Set(metas.map((m) => m.originalId ?? m.id));
       const orphanChunks = (await db.chunks.toCollection().primaryKeys()).filter(([tid]) => !live.has(tid));
-      const orphanOriginals = (await db.originals.toCollection().primaryKeys()).filter((id) => !live.has(id));
+      const orphanOriginals = (await db.originals.toCollection().primaryKeys()).filter((id) => !liveOriginals.has(id));
+      const orphanDetails = (await db.details.toCollection().primaryKeys()).filter((id) => !live.has(id));
       await db.chunks.bulkDelete(orphanChunks);
       await db.originals.bulkDelete(orphanOriginals);
+      await db.details.bulkDelete(orphanDetails);
 
       return {
         interrupted: running.map((r) => ({ ...r, status: 'interrupted' as const, finishedAt })),
         removedPartial: partial,
-        removedOrphans: orphanChunks.length + orphanOriginals.length,
+        removedOrphans: orphanChunks.length + orphanOriginals.length + orphanDetails.length,
         purgedDeleted: deleted,
       };
     });
@@ -163,7 +172,7 @@ export class Repo {
   /** Remove a transcript and everything derived from it. */
   async purge(id: string): Promise<void> {
     const { db } = this;
-    await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.versions, db.summaries], () => this.purgeInTx(id));
+    await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.versions, db.summaries], () => this.purgeInTx(id));
   }
 
   /** Purge every soft-deleted transcript now (the undo window closed). */
@@ -175,17 +184,23 @@ export class Repo {
 
   private async purgeInTx(id: string): Promise<void> {
     const { db } = this;
+    const meta = await db.transcripts.get(id);
+    const originalId = meta?.originalId ?? id;
     await db.transcripts.delete(id);
-    await db.originals.delete(id);
+    const sharers = await db.transcripts.where('originalId').equals(originalId).count();
+    if (sharers === 0) await db.originals.delete(originalId);
     await db.chunks.where('transcriptId').equals(id).delete();
+    await db.details.delete(id);
     await db.versions.where('transcriptId').equals(id).delete();
     await db.summaries.where('transcriptId').equals(id).delete();
   }
 
   // ── Bodies ────────────────────────────────────────────────────────────────────────────────
 
+  /** The original file of a transcript (by transcript id). */
   async getOriginal(id: string): Promise<OriginalRow | undefined> {
-    return this.db.originals.get(id);
+    const meta = await this.db.transcripts.get(id);
+    return this.db.originals.get(meta?.originalId ?? id);
   }
 
   /** All messages of a transcript, in order (the chunks concatenated). */
@@ -204,6 +219,15 @@ export class Repo {
     rows.sort((a, b) => a.index - b.index);
     const base = first * CHUNK_SIZE;
     return rows.flatMap((r) => r.messages).slice(from - base, to - base);
+  }
+
+  async getDetails(id: string): Promise<DetailsRow | undefined> {
+    return this.db.details.get(id);
+  }
+
+  /** Details re-derived for a transcript stored before they existed (schema v1). */
+  async putDetails(row: DetailsRow): Promise<void> {
+    await this.db.details.put(row);
   }
 
   // ── Versions and summaries (compaction artifacts) ─────────────────────────────────────────

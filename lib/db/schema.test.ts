@@ -47,7 +47,7 @@ describe('schema migrations', () => {
     const db = new ContextscopeDB(freshDbName());
     await db.open();
     expect(db.verno).toBe(LATEST_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(['chunks', 'imports', 'originals', 'settings', 'summaries', 'transcripts', 'versions']);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(['chunks', 'details', 'imports', 'originals', 'settings', 'summaries', 'transcripts', 'versions']);
     db.close();
   });
 });

@@ -13,8 +13,9 @@
  * | table       | key                     | holds                                         | exported |
  * |-------------|-------------------------|-----------------------------------------------|----------|
  * | transcripts | id                      | TranscriptMeta (list row, status, soft delete) | no       |
- * | originals   | id                      | the imported file's bytes, untouched          | yes (original export) |
+ * | originals   | id (file content id)    | the imported file's bytes, untouched; shared by the conversations of one container file | yes (original export) |
  * | chunks      | [transcriptId+index]    | messages [index*500, …) with token counts     | no (re-derived) |
+ * | details     | id                      | tools, markers, usage, warnings of a transcript | no (re-derived) |
  * | imports     | id                      | the import journal (running/done/failed/…)    | no       |
  * | versions    | id                      | Version (lib/compaction/types): steps         | with a compacted export |
  * | summaries   | id                      | SummaryArtifact keyed by span+prompt+model    | no       |
@@ -22,7 +23,7 @@
  */
 import Dexie, { type EntityTable, type Transaction } from 'dexie';
 import type { SummaryArtifact, Version } from '../compaction/types';
-import type { Message } from '../model/types';
+import type { ImportWarning, Marker, Message, ToolSchema, UsageRecord } from '../model/types';
 import { BUDGET_KINDS, budgetKind, emptyByKind, type BudgetKind } from '../tokens/totals';
 
 export const DB_NAME = 'contextscope';
@@ -72,6 +73,11 @@ export interface TranscriptMeta {
   warnings: number;
   /** Which conversation of a container file this is (tau-bench, eval outputs). */
   conversation?: number;
+  /**
+   * Key of the `originals` row. Conversations of one container file share it (importing all 200
+   * tau-bench trajectories stores the 4 MB file once). Absent = `id` (version-1 rows).
+   */
+  originalId?: string;
   /** Number of chunk rows. */
   chunkCount: number;
   importedAt: string;
@@ -91,6 +97,19 @@ export interface ChunkRow {
   index: number;
   /** Messages [index * CHUNK_SIZE, …), frozen copies of the canonical ones, token counts included. */
   messages: Message[];
+}
+
+/**
+ * The parts of a transcript besides messages and records that the inspector needs on open
+ * (timeline: usage, markers, tool schema overhead; warnings panel). Separate from the meta so the
+ * library list stays small; separate from chunks so opening does not re-parse the original.
+ */
+export interface DetailsRow {
+  id: string;
+  tools: ToolSchema[];
+  markers: Marker[];
+  usage: UsageRecord[];
+  warnings: ImportWarning[];
 }
 
 export type ImportJournalStatus = 'running' | 'done' | 'failed' | 'interrupted';
@@ -126,6 +145,7 @@ export class ContextscopeDB extends Dexie {
   transcripts!: EntityTable<TranscriptMeta, 'id'>;
   originals!: EntityTable<OriginalRow, 'id'>;
   chunks!: Dexie.Table<ChunkRow, [string, number]>;
+  details!: EntityTable<DetailsRow, 'id'>;
   imports!: EntityTable<ImportRow, 'id'>;
   versions!: EntityTable<VersionRow, 'id'>;
   summaries!: EntityTable<SummaryRow, 'id'>;
@@ -151,12 +171,15 @@ export const SCHEMA_V1 = {
 
 /**
  * Version 2: tokens per budget kind in the meta (the library and timeline legend show the split),
- * a soft-delete index, and the compaction tables (versions of a transcript, summary artifacts).
+ * a soft-delete index, per-transcript details (usage, markers, tools: version 1 re-parsed the
+ * original to draw a timeline; v1 rows get theirs on first open) and the compaction tables
+ * (versions of a transcript, summary artifacts).
  */
 export const SCHEMA_V2 = {
-  transcripts: 'id, importedAt, status, deletedAt',
+  transcripts: 'id, importedAt, status, deletedAt, originalId',
   originals: 'id',
   chunks: '[transcriptId+index], transcriptId',
+  details: 'id',
   imports: 'id, status',
   versions: 'id, transcriptId, updatedAt',
   summaries: 'id, transcriptId, key',
@@ -166,7 +189,7 @@ export const SCHEMA_V2 = {
 export const LATEST_VERSION = 2;
 
 /** The meta row as version 1 wrote it (for the upgrade and its test). */
-export interface TranscriptMetaV1 extends Omit<TranscriptMeta, 'tokens' | 'deletedAt'> {
+export interface TranscriptMetaV1 extends Omit<TranscriptMeta, 'tokens' | 'deletedAt' | 'originalId'> {
   tokens: number;
 }
 

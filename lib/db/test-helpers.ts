@@ -54,5 +54,6 @@ export function makePayload(overrides: { id?: string; messages?: Message[]; titl
     },
     original: new TextEncoder().encode(`original bytes of ${id}\n`),
     messages,
+    details: { tools: [], markers: [], usage: [], warnings: [] },
   };
 }

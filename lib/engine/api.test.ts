@@ -1,0 +1,115 @@
+import 'fake-indexeddb/auto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { importBytes } from '../formats/import';
+import { corpusFiles } from '../../tests/corpus';
+import { freshDbName } from '../db/test-helpers';
+import { engine, useEngineDatabase, type ImportProgress } from './api';
+
+const tauBench = corpusFiles('openai-chat').find((f) => f.includes('tau-bench'))!;
+const chatText = corpusFiles('openai-chat').find((f) => f.includes('vercel-ai_openai-chat-completion-text'))!;
+const read = (p: string) => new Uint8Array(fs.readFileSync(p));
+
+beforeEach(() => useEngineDatabase(freshDbName()));
+
+describe('engine.importFile', () => {
+  it('asks which conversation of a container file, then imports the chosen one', async () => {
+    const bytes = read(tauBench);
+    const name = path.basename(tauBench);
+    const first = await engine.importFile(bytes.slice(), name, {});
+    expect(first.kind).toBe('choose');
+    if (first.kind !== 'choose') return;
+    expect(first.conversations.length).toBeGreaterThan(3);
+
+    const stages: ImportProgress['stage'][] = [];
+    const out = await engine.importFile(bytes.slice(), name, { conversation: 3 }, (p) => {
+      if (stages[stages.length - 1] !== p.stage) stages.push(p.stage);
+    });
+    expect(out.kind).toBe('imported');
+    if (out.kind !== 'imported') return;
+    expect(stages).toEqual(['reading', 'parsing', 'counting', 'storing', 'done']);
+
+    const direct = importBytes(name, bytes, { conversation: 3 }).transcript;
+    expect(out.meta.turns).toBe(direct.turnCount);
+    expect(out.meta.messages).toBe(direct.messages.length);
+    expect(out.meta.format).toBe('openai-chat');
+    expect(out.meta.conversation).toBe(3);
+    expect((await engine.listTranscripts()).map((m) => m.id)).toEqual([out.meta.id]);
+
+    const timeline = await engine.getTimeline(out.meta.id);
+    expect(timeline.turns).toHaveLength(direct.turnCount);
+    const lastTurn = timeline.turns[timeline.turns.length - 1];
+    expect(lastTurn.contextTotal).toBe(out.meta.tokens.total);
+
+    const turn1 = await engine.getMessages(out.meta.id, 1, 1);
+    expect(turn1.length).toBeGreaterThan(0);
+    expect(turn1.every((m) => m.turn === 1)).toBe(true);
+    expect(turn1.map((m) => m.index)).toEqual(direct.messages.filter((m) => m.turn === 1).map((m) => m.index));
+
+    const exported = await engine.exportOriginal(out.meta.id);
+    expect(Buffer.from(exported.bytes).equals(Buffer.from(bytes))).toBe(true);
+
+    const again = await engine.importFile(bytes.slice(), name, { conversation: 3 });
+    expect(again.kind === 'imported' && again.duplicate).toBe(true);
+  });
+
+  it('a restarted worker (empty caches) reads the same timeline back from storage', async () => {
+    const name = freshDbName();
+    useEngineDatabase(name);
+    const bytes = read(chatText);
+    const out = await engine.importFile(bytes.slice(), path.basename(chatText));
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const before = await engine.getTimeline(out.meta.id);
+    useEngineDatabase(name);
+    expect(await engine.getTimeline(out.meta.id)).toEqual(before);
+    useEngineDatabase(freshDbName());
+    expect(await engine.getMeta(out.meta.id)).toBeNull();
+  });
+
+  it('returns a specific, serializable error for a bad file and stores nothing', async () => {
+    const bad = new TextEncoder().encode('{"messages": [ {"role": "user", "content": "hi"} ');
+    const out = await engine.importFile(bad, 'broken.json');
+    expect(out.kind).toBe('error');
+    if (out.kind !== 'error') return;
+    expect(out.error.code).toMatch(/^malformed:/);
+    expect(out.error.where?.file).toBe('broken.json');
+    expect(JSON.parse(JSON.stringify(out.error))).toEqual(out.error);
+    expect(await engine.listTranscripts()).toEqual([]);
+    expect((await engine.unfinishedImports()).map((r) => r.status)).toEqual([]);
+  });
+
+  it('rejects a file no format claims with unsupported:format', async () => {
+    const out = await engine.importFile(new TextEncoder().encode('{"hello": "world"}\n'), 'notes.json');
+    expect(out.kind === 'error' && out.error.code).toBe('unsupported:format');
+  });
+});
+
+describe('engine round trip through storage', () => {
+  it('getTranscript re-parses the original and keeps the stored messages; exportTranscript is byte-identical', async () => {
+    const bytes = read(chatText);
+    const name = path.basename(chatText);
+    const out = await engine.importFile(bytes.slice(), name);
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    await engine.renameTranscript(out.meta.id, 'Renamed');
+    const t = await engine.getTranscript(out.meta.id);
+    const direct = importBytes(name, bytes).transcript;
+    expect(t.records.length).toBe(direct.records.length);
+    expect(t.messages.map((m) => m.blocks.map((b) => b.tokens))).toEqual(direct.messages.map((m) => m.blocks.map((b) => b.tokens)));
+    const exported = await engine.exportTranscript(out.meta.id);
+    expect(exported.kind).toBe('file');
+    if (exported.kind !== 'file') return;
+    expect(new TextDecoder().decode(exported.file.bytes)).toBe(new TextDecoder().decode(bytes));
+  });
+
+  it('delete hides the transcript, undo brings it back', async () => {
+    const out = await engine.importFile(read(chatText), path.basename(chatText));
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    await engine.deleteTranscript(out.meta.id);
+    expect(await engine.listTranscripts()).toEqual([]);
+    await expect(engine.getTimeline(out.meta.id)).rejects.toThrow(/No transcript/);
+    await engine.undoDelete(out.meta.id);
+    expect((await engine.listTranscripts()).map((m) => m.id)).toEqual([out.meta.id]);
+    expect((await engine.getTimeline(out.meta.id)).turns.length).toBe(out.meta.turns);
+  });
+});

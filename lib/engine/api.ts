@@ -1,0 +1,363 @@
+/**
+ * The engine: everything the UI asks of the data, as one object of async functions. The worker
+ * exposes it (workers/engine.worker.ts); the main thread imports only `type Engine` and calls it
+ * through WorkerBridge (lib/engine/client.ts). Pure over lib/: runs in Node tests as is.
+ *
+ * Errors that the user must read (a bad file) are returned as data (`SerializedError`), not
+ * thrown: Comlink clones thrown errors poorly (code, where and expected would be lost).
+ */
+import { transfer } from 'comlink';
+import { serializeError, type SerializedError } from '../errors';
+import { detect } from '../formats/detect';
+import { contentId, importFile as importSourceFile } from '../formats/import';
+import { formatById } from '../formats/registry';
+import type { ConversationInfo } from '../formats/types';
+import type { Version } from '../compaction/types';
+import type { Message, Transcript } from '../model/types';
+import { deepFreeze } from '../model/builder';
+import { sourceFromBytes } from '../read/source';
+import { transcriptTotals } from '../tokens/totals';
+import { openRepo, type RecoveryReport, type StorageEstimate } from '../db/repo';
+import type { ImportRow, TranscriptMeta, UsageSummary } from '../db/schema';
+import { buildTimeline, contextWindowFor, type Timeline } from './timeline';
+
+export type ImportStage = 'reading' | 'parsing' | 'counting' | 'storing' | 'done';
+
+export interface ImportProgress {
+  stage: ImportStage;
+  /** 0..1 within the stage, when known. */
+  fraction?: number;
+}
+
+export interface EngineImportOptions {
+  /** Which conversation of a container file to import. Without it a container with several asks. */
+  conversation?: number;
+  /** Force a format (the user's "import as …"). */
+  format?: string;
+}
+
+export type ImportOutcome =
+  | { kind: 'imported'; meta: TranscriptMeta; duplicate: boolean; warnings: number }
+  /** A container file with several conversations: the caller picks one (or all) and imports again. */
+  | { kind: 'choose'; format: string; formatLabel: string; conversations: ConversationInfo[] }
+  | { kind: 'error'; error: SerializedError };
+
+export type ConversationsOutcome =
+  | { kind: 'conversations'; format: string; formatLabel: string; conversations: ConversationInfo[] }
+  | { kind: 'error'; error: SerializedError };
+
+export interface ExportedFile {
+  bytes: Uint8Array;
+  fileName: string;
+  mimeType: string;
+  /** What the export could not carry (conversions). */
+  dropped: string[];
+}
+
+export type ExportOutcome = { kind: 'file'; file: ExportedFile } | { kind: 'error'; error: SerializedError };
+
+export interface InspectorData {
+  meta: TranscriptMeta;
+  timeline: Timeline;
+  warnings: Transcript['warnings'];
+  tools: Array<{ name: string; tokens: number }>;
+}
+
+type ProgressFn = (p: ImportProgress) => void;
+
+// ── Worker-side caches (one transcript re-parse and one timeline per id) ─────────────────────
+const MAX_CACHED_TRANSCRIPTS = 2;
+const transcriptCache = new Map<string, Transcript>();
+const timelineCache = new Map<string, Timeline>();
+
+function forget(id: string): void {
+  transcriptCache.delete(id);
+  timelineCache.delete(id);
+}
+
+let dbName: string | undefined;
+/** Tests: point the engine at a fresh database. */
+export function useEngineDatabase(name: string): void {
+  dbName = name;
+  transcriptCache.clear();
+  timelineCache.clear();
+}
+const repo = () => openRepo(dbName);
+
+function toBytes(input: ArrayBuffer | Uint8Array): Uint8Array {
+  return input instanceof Uint8Array ? input : new Uint8Array(input);
+}
+
+function usageSummary(t: Omit<Transcript, 'id'>): UsageSummary | null {
+  const main = t.usage.filter((u) => !t.messages[u.messageIndex]?.sidechain);
+  if (main.length === 0) return null;
+  const s: UsageSummary = { calls: main.length, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, lastContext: 0, maxContext: 0 };
+  for (const u of main) {
+    s.input += u.input;
+    s.cacheRead += u.cacheRead;
+    s.cacheWrite += u.cacheWrite;
+    s.output += u.output;
+    const ctx = u.input + u.cacheRead + u.cacheWrite;
+    s.maxContext = Math.max(s.maxContext, ctx);
+    s.lastContext = ctx;
+    if (u.contextWindow) s.contextWindow = u.contextWindow;
+  }
+  return s;
+}
+
+function countToolCalls(messages: readonly Message[]): number {
+  let n = 0;
+  for (const m of messages) for (const b of m.blocks) if (b.kind === 'tool_call') n++;
+  return n;
+}
+
+async function importFile(
+  input: ArrayBuffer | Uint8Array,
+  name: string,
+  options: EngineImportOptions = {},
+  onProgress?: ProgressFn,
+): Promise<ImportOutcome> {
+  const original = toBytes(input);
+  const r = repo();
+  let journal: string | null = null;
+  try {
+    onProgress?.({ stage: 'reading', fraction: 0 });
+    const file = sourceFromBytes(name, original);
+    let formatId = options.format;
+    if (!formatId) formatId = detect(file).format.id;
+    const format = formatById(formatId);
+    if (!format) throw new Error(`Unknown format ${formatId}`);
+
+    if (options.conversation === undefined && format.listConversations) {
+      const conversations = format.listConversations(file);
+      if (conversations.length > 1) return { kind: 'choose', format: format.id, formatLabel: format.label, conversations };
+    }
+
+    const fileId = contentId(file);
+    const id = fileId + (options.conversation !== undefined ? `-c${options.conversation}` : '');
+    const existing = await r.getMeta(id);
+    if (existing) {
+      onProgress?.({ stage: 'done', fraction: 1 });
+      return { kind: 'imported', meta: existing, duplicate: true, warnings: existing.warnings };
+    }
+
+    journal = await r.beginImport(name, original.length);
+    onProgress?.({ stage: 'parsing', fraction: 0 });
+    const { transcript } = importSourceFile(file, {
+      format: format.id,
+      id,
+      ...(options.conversation !== undefined && { conversation: options.conversation }),
+      onProgress: (fraction) => onProgress?.({ stage: 'parsing', fraction }),
+    });
+
+    onProgress?.({ stage: 'counting', fraction: 0 });
+    const tokens = transcriptTotals(transcript);
+    const meta: Omit<TranscriptMeta, 'status' | 'chunkCount' | 'deletedAt'> = {
+      id,
+      title: transcript.title || name,
+      format: format.id,
+      formatLabel: format.label,
+      ...(transcript.model !== undefined && { model: transcript.model }),
+      fileName: name,
+      size: original.length,
+      messages: transcript.messages.length,
+      turns: transcript.turnCount,
+      tokens,
+      toolCalls: countToolCalls(transcript.messages),
+      markers: transcript.markers.length,
+      usage: usageSummary(transcript),
+      warnings: transcript.warnings.length,
+      ...(options.conversation !== undefined && { conversation: options.conversation }),
+      originalId: fileId,
+      importedAt: new Date().toISOString(),
+    };
+
+    onProgress?.({ stage: 'storing', fraction: 0 });
+    const stored = await r.storeImport(journal, {
+      meta,
+      original,
+      messages: transcript.messages,
+      details: { tools: [...transcript.tools], markers: [...transcript.markers], usage: [...transcript.usage], warnings: [...transcript.warnings] },
+    });
+    forget(id);
+    transcriptCache.set(id, transcript);
+    trimCache();
+    onProgress?.({ stage: 'done', fraction: 1 });
+    return { kind: 'imported', meta: stored, duplicate: false, warnings: transcript.warnings.length };
+  } catch (e) {
+    const error = serializeError(e);
+    if (journal) await r.failImport(journal, error.code).catch(() => {});
+    return { kind: 'error', error: { ...error, where: { file: name, ...error.where } } };
+  }
+}
+
+function trimCache(): void {
+  while (transcriptCache.size > MAX_CACHED_TRANSCRIPTS) transcriptCache.delete(transcriptCache.keys().next().value!);
+}
+
+async function listConversations(input: ArrayBuffer | Uint8Array, name: string): Promise<ConversationsOutcome> {
+  try {
+    const file = sourceFromBytes(name, toBytes(input));
+    const format = detect(file).format;
+    const conversations = format.listConversations ? format.listConversations(file) : [];
+    return { kind: 'conversations', format: format.id, formatLabel: format.label, conversations };
+  } catch (e) {
+    return { kind: 'error', error: serializeError(e) };
+  }
+}
+
+async function requireMeta(id: string): Promise<TranscriptMeta> {
+  const meta = await repo().getMeta(id);
+  if (!meta) throw Object.assign(new Error(`No transcript ${id} in this browser.`), { name: 'NotFoundError', code: 'missing:transcript' });
+  return meta;
+}
+
+/** The canonical transcript again: messages (and their token counts) from the chunks, records from a re-parse. */
+async function getTranscript(id: string): Promise<Transcript> {
+  const cached = transcriptCache.get(id);
+  if (cached) return cached;
+  const meta = await requireMeta(id);
+  const original = await repo().getOriginal(id);
+  if (!original) throw new Error(`The original bytes of ${id} are missing.`);
+  const { transcript } = importSourceFile(sourceFromBytes(meta.fileName, original.bytes), {
+    format: meta.format,
+    id,
+    ...(meta.conversation !== undefined && { conversation: meta.conversation }),
+  });
+  const messages = await repo().getAllMessages(id);
+  const hydrated = deepFreeze({ ...transcript, title: meta.title, messages: messages.length === transcript.messages.length ? messages : transcript.messages });
+  transcriptCache.set(id, hydrated);
+  trimCache();
+  if (!(await repo().getDetails(id))) {
+    await repo().putDetails({ id, tools: [...transcript.tools], markers: [...transcript.markers], usage: [...transcript.usage], warnings: [...transcript.warnings] });
+  }
+  return hydrated;
+}
+
+async function getTimeline(id: string): Promise<Timeline> {
+  const cached = timelineCache.get(id);
+  if (cached) return cached;
+  const meta = await requireMeta(id);
+  let details = await repo().getDetails(id);
+  if (!details) {
+    await getTranscript(id);
+    details = await repo().getDetails(id);
+  }
+  const messages = await repo().getAllMessages(id);
+  const timeline = buildTimeline({
+    messages,
+    usage: details?.usage ?? [],
+    markers: details?.markers ?? [],
+    tools: details?.tools ?? [],
+    contextWindow: contextWindowFor(meta.model, details?.usage ?? []),
+  });
+  timelineCache.set(id, timeline);
+  return timeline;
+}
+
+/** What the inspector needs on open, in one round trip. */
+async function getInspectorData(id: string): Promise<InspectorData> {
+  const meta = await requireMeta(id);
+  const timeline = await getTimeline(id);
+  const details = await repo().getDetails(id);
+  return { meta, timeline, warnings: details?.warnings ?? [], tools: (details?.tools ?? []).map((t) => ({ name: t.name, tokens: t.tokens })) };
+}
+
+/** Messages of turns [fromTurn, toTurn] (inclusive). */
+async function getMessages(id: string, fromTurn: number, toTurn: number): Promise<Message[]> {
+  const timeline = await getTimeline(id);
+  const turns = timeline.turns.filter((t) => t.turn >= fromTurn && t.turn <= toTurn);
+  if (turns.length === 0) return [];
+  return repo().getMessageRange(id, turns[0].firstMessage, turns[turns.length - 1].endMessage);
+}
+
+function mimeFor(fileName: string): string {
+  if (/\.jsonl(\.gz)?$/i.test(fileName)) return 'application/jsonl';
+  if (/\.gz$/i.test(fileName)) return 'application/gzip';
+  if (/\.(eval|zip)$/i.test(fileName)) return 'application/zip';
+  return 'application/json';
+}
+
+/** The exact bytes that were imported. */
+async function exportOriginal(id: string): Promise<ExportedFile> {
+  await requireMeta(id);
+  const row = await repo().getOriginal(id);
+  if (!row) throw new Error(`The original bytes of ${id} are missing.`);
+  const bytes = row.bytes.slice();
+  return transfer({ bytes, fileName: row.fileName, mimeType: mimeFor(row.fileName), dropped: [] }, [bytes.buffer]);
+}
+
+/** Serialize through the format (no projection yet: the inspector's compaction pass adds it). */
+async function exportTranscript(id: string, options: { format?: string } = {}): Promise<ExportOutcome> {
+  try {
+    const transcript = await getTranscript(id);
+    const format = formatById(options.format ?? transcript.format);
+    if (!format) throw new Error(`Unknown format ${options.format}`);
+    const out = format.serialize(transcript);
+    const bytes = new TextEncoder().encode(out.text);
+    return transfer({ kind: 'file', file: { bytes, fileName: out.fileName, mimeType: out.mimeType, dropped: out.dropped } }, [bytes.buffer]);
+  } catch (e) {
+    return { kind: 'error', error: serializeError(e) };
+  }
+}
+
+export const engine = {
+  /** Run once per worker start: close interrupted imports, remove leftovers, purge expired deletes. */
+  async init(): Promise<RecoveryReport> {
+    return repo().recover();
+  },
+  importFile,
+  listConversations,
+  async listTranscripts(): Promise<TranscriptMeta[]> {
+    return repo().listTranscripts();
+  },
+  async getMeta(id: string): Promise<TranscriptMeta | null> {
+    return (await repo().getMeta(id)) ?? null;
+  },
+  getTranscript,
+  getTimeline,
+  getInspectorData,
+  getMessages,
+  exportOriginal,
+  exportTranscript,
+  async renameTranscript(id: string, title: string): Promise<void> {
+    await repo().renameTranscript(id, title);
+  },
+  async deleteTranscript(id: string): Promise<void> {
+    forget(id);
+    await repo().deleteTranscript(id);
+  },
+  async undoDelete(id: string): Promise<void> {
+    await repo().undoDelete(id);
+  },
+  /** Close the undo window now (e.g. when the undo toast expires). */
+  async purgeDeleted(): Promise<string[]> {
+    return repo().purgeDeleted();
+  },
+  async storageEstimate(): Promise<StorageEstimate | null> {
+    return repo().storageEstimate();
+  },
+  async unfinishedImports(): Promise<ImportRow[]> {
+    return repo().unfinishedImports();
+  },
+  async dismissImport(journalId: string): Promise<void> {
+    await repo().dismissImport(journalId);
+  },
+  async listVersions(transcriptId: string): Promise<Version[]> {
+    return repo().listVersions(transcriptId);
+  },
+  async saveVersion(version: Version): Promise<void> {
+    await repo().putVersion(version);
+  },
+  async deleteVersion(id: string): Promise<void> {
+    await repo().deleteVersion(id);
+  },
+  async getSetting(key: string): Promise<unknown> {
+    return (await repo().getSetting(key)) ?? null;
+  },
+  async putSetting(key: string, value: unknown): Promise<void> {
+    await repo().putSetting(key, value);
+  },
+};
+
+export type Engine = typeof engine;

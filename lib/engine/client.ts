@@ -1,0 +1,172 @@
+/**
+ * WorkerBridge: the main thread's only door to the engine (STYLE.md §8). Components never see
+ * Comlink. Every method takes an AbortSignal first; aborting terminates the worker (the only way
+ * to stop CPU-bound parsing) and rejects with AbortError; the next call starts a new worker.
+ *
+ * Two lanes, each its own worker: `import` (parsing a dropped file can take seconds) and `query`
+ * (everything else). Cancelling an import must not kill the library list, and TanStack Query
+ * cancelling a stale timeline query must not kill an import.
+ */
+import { proxy, transfer, wrap, type Remote } from 'comlink';
+import type { ConversationsOutcome, Engine, EngineImportOptions, ExportedFile, ExportOutcome, ImportOutcome, ImportProgress, InspectorData } from './api';
+import type { Timeline } from './timeline';
+import type { Message, Transcript } from '../model/types';
+import type { TranscriptMeta } from '../db/schema';
+import type { RecoveryReport, StorageEstimate } from '../db/repo';
+
+export type Lane = 'import' | 'query';
+
+export function abortError(): Error {
+  // DOMException is what fetch and friends reject with; code that filters AbortError checks the name.
+  return typeof DOMException === 'function' ? new DOMException('The operation was aborted.', 'AbortError') : Object.assign(new Error('The operation was aborted.'), { name: 'AbortError' });
+}
+
+interface LaneState {
+  worker: Worker;
+  remote: Remote<Engine>;
+  pending: Set<(e: unknown) => void>;
+}
+
+export type WorkerFactory = () => Worker;
+
+/** webpack and Turbopack bundle the worker only when `new URL(…)` is written inline here (TOOLCHAIN.md #6). */
+const defaultFactory: WorkerFactory = () => new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module' });
+
+export class WorkerBridge {
+  private lanes = new Map<Lane, LaneState>();
+  private recovery: Promise<RecoveryReport> | null = null;
+  /** Workers started so far (tests assert a new one after an abort). */
+  startedWorkers = 0;
+
+  constructor(private readonly createWorker: WorkerFactory = defaultFactory) {}
+
+  private lane(lane: Lane): LaneState {
+    let state = this.lanes.get(lane);
+    if (!state) {
+      const worker = this.createWorker();
+      this.startedWorkers++;
+      const remote = wrap<Engine>(worker);
+      state = { worker, remote, pending: new Set() };
+      const s = state;
+      worker.addEventListener('error', (ev) => {
+        const err = new Error(`The engine worker failed: ${(ev as ErrorEvent).message ?? 'unknown error'}`);
+        for (const reject of s.pending) reject(err);
+        this.terminate(lane);
+      });
+      this.lanes.set(lane, state);
+      // Recovery runs once per page load, not per worker: a restarted worker must not purge the
+      // soft-deleted transcripts whose undo toast is still on screen.
+      if (!this.recovery) this.recovery = remote.init();
+    }
+    return state;
+  }
+
+  /** What recovery found on start (interrupted imports, leftovers removed). */
+  recovered(): Promise<RecoveryReport> | null {
+    return this.recovery;
+  }
+
+  /** Terminate a lane's worker (or all); pending calls reject with AbortError. */
+  terminate(lane?: Lane): void {
+    for (const [name, state] of this.lanes) {
+      if (lane && name !== lane) continue;
+      state.worker.terminate();
+      this.lanes.delete(name);
+      for (const reject of state.pending) reject(abortError());
+      state.pending.clear();
+    }
+  }
+
+  /** Run one engine call on a lane, wired to the signal. */
+  run<T>(signal: AbortSignal | undefined, lane: Lane, job: (remote: Remote<Engine>) => Promise<T>): Promise<T> {
+    if (signal?.aborted) return Promise.reject(abortError());
+    const state = this.lane(lane);
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => this.terminate(lane);
+      state.pending.add(reject);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      // Every call waits for start-up recovery, so it never races an import that just began.
+      const ready = this.recovery ? this.recovery.then(() => undefined, () => undefined) : Promise.resolve();
+      ready
+        .then(() => job(state.remote))
+        .then(resolve, reject)
+        .finally(() => {
+          state.pending.delete(reject);
+          signal?.removeEventListener('abort', onAbort);
+        });
+    });
+  }
+
+  // ── Import lane ─────────────────────────────────────────────────────────────────────────────
+
+  /** `bytes` is transferred (the caller's buffer is emptied): pass a copy if you need it again. */
+  importFile(signal: AbortSignal | undefined, bytes: ArrayBuffer, name: string, options: EngineImportOptions, onProgress?: (p: ImportProgress) => void): Promise<ImportOutcome> {
+    return this.run(signal, 'import', (r) => r.importFile(transfer(bytes, [bytes]), name, options, onProgress ? proxy(onProgress) : undefined) as Promise<ImportOutcome>);
+  }
+
+  listConversations(signal: AbortSignal | undefined, bytes: ArrayBuffer, name: string): Promise<ConversationsOutcome> {
+    return this.run(signal, 'import', (r) => r.listConversations(transfer(bytes, [bytes]), name) as Promise<ConversationsOutcome>);
+  }
+
+  // ── Query lane ──────────────────────────────────────────────────────────────────────────────
+
+  listTranscripts(signal?: AbortSignal): Promise<TranscriptMeta[]> {
+    return this.run(signal, 'query', (r) => r.listTranscripts());
+  }
+  getMeta(signal: AbortSignal | undefined, id: string): Promise<TranscriptMeta | null> {
+    return this.run(signal, 'query', (r) => r.getMeta(id));
+  }
+  getTranscript(signal: AbortSignal | undefined, id: string): Promise<Transcript> {
+    return this.run(signal, 'query', (r) => r.getTranscript(id));
+  }
+  getTimeline(signal: AbortSignal | undefined, id: string): Promise<Timeline> {
+    return this.run(signal, 'query', (r) => r.getTimeline(id));
+  }
+  getInspectorData(signal: AbortSignal | undefined, id: string): Promise<InspectorData> {
+    return this.run(signal, 'query', (r) => r.getInspectorData(id));
+  }
+  getMessages(signal: AbortSignal | undefined, id: string, fromTurn: number, toTurn: number): Promise<Message[]> {
+    return this.run(signal, 'query', (r) => r.getMessages(id, fromTurn, toTurn));
+  }
+  exportOriginal(signal: AbortSignal | undefined, id: string): Promise<ExportedFile> {
+    return this.run(signal, 'query', (r) => r.exportOriginal(id));
+  }
+  exportTranscript(signal: AbortSignal | undefined, id: string, options: { format?: string } = {}): Promise<ExportOutcome> {
+    return this.run(signal, 'query', (r) => r.exportTranscript(id, options) as Promise<ExportOutcome>);
+  }
+  renameTranscript(signal: AbortSignal | undefined, id: string, title: string): Promise<void> {
+    return this.run(signal, 'query', (r) => r.renameTranscript(id, title));
+  }
+  deleteTranscript(signal: AbortSignal | undefined, id: string): Promise<void> {
+    return this.run(signal, 'query', (r) => r.deleteTranscript(id));
+  }
+  undoDelete(signal: AbortSignal | undefined, id: string): Promise<void> {
+    return this.run(signal, 'query', (r) => r.undoDelete(id));
+  }
+  purgeDeleted(signal?: AbortSignal): Promise<string[]> {
+    return this.run(signal, 'query', (r) => r.purgeDeleted());
+  }
+  storageEstimate(signal?: AbortSignal): Promise<StorageEstimate | null> {
+    return this.run(signal, 'query', (r) => r.storageEstimate());
+  }
+  unfinishedImports(signal?: AbortSignal) {
+    return this.run(signal, 'query', (r) => r.unfinishedImports());
+  }
+  dismissImport(signal: AbortSignal | undefined, journalId: string): Promise<void> {
+    return this.run(signal, 'query', (r) => r.dismissImport(journalId));
+  }
+  getSetting(signal: AbortSignal | undefined, key: string): Promise<unknown> {
+    return this.run(signal, 'query', (r) => r.getSetting(key));
+  }
+  putSetting(signal: AbortSignal | undefined, key: string, value: unknown): Promise<void> {
+    return this.run(signal, 'query', (r) => r.putSetting(key, value));
+  }
+}
+
+let shared: WorkerBridge | null = null;
+
+/** The page's bridge (one per tab). */
+export function getBridge(): WorkerBridge {
+  if (!shared) shared = new WorkerBridge();
+  return shared;
+}

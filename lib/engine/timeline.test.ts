@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { Block, Marker, Message, Role } from '../model/types';
+import { buildTimeline, contextWindowFor } from './timeline';
+
+let n = 0;
+function msg(turn: number, role: Role, blocks: Array<Partial<Block> & { kind: Block['kind']; tokens: number }>, extra: Partial<Message> = {}): Message {
+  const index = n++;
+  return {
+    id: `m${index}`,
+    index,
+    turn,
+    role,
+    recordRefs: [index],
+    blocks: blocks.map((b, i) => ({ text: 'x', id: `${index}.${i}`, ...b }) as Block),
+    ...extra,
+  };
+}
+
+describe('buildTimeline', () => {
+  it('stacks the visible context per turn by kind, hides what a source compaction removed, and reads recorded usage', () => {
+    n = 0;
+    const messages = [
+      msg(0, 'user', [{ kind: 'text', tokens: 10 }]),
+      msg(0, 'assistant', [{ kind: 'reasoning', tokens: 5 }, { kind: 'tool_call', tokens: 7, callId: 'a', name: 'Read', input: {} } as never]),
+      msg(0, 'user', [{ kind: 'tool_result', tokens: 100, callId: 'a', content: 'x', isError: false } as never]),
+      msg(0, 'assistant', [{ kind: 'text', tokens: 20 }]),
+      msg(1, 'user', [{ kind: 'text', tokens: 4 }]),
+      msg(1, 'assistant', [{ kind: 'text', tokens: 6 }], { sidechain: true }),
+      msg(1, 'assistant', [{ kind: 'text', tokens: 8 }]),
+      // The source compacted: a summary replaces messages [0, 7).
+      msg(2, 'user', [{ kind: 'summary', tokens: 30 }]),
+      msg(2, 'assistant', [{ kind: 'text', tokens: 9 }]),
+    ];
+    const markers: Marker[] = [{ id: 'k0', source: 'claude-code-compact', atMessage: 7, trigger: 'auto', tokensBefore: 160 }];
+    const usage = [
+      { messageIndex: 1, input: 3, cacheRead: 500, cacheWrite: 17, output: 12 },
+      { messageIndex: 3, input: 1, cacheRead: 600, cacheWrite: 20, output: 30 },
+      { messageIndex: 5, input: 1, cacheRead: 9999, cacheWrite: 0, output: 1 },
+      { messageIndex: 8, input: 2, cacheRead: 530, cacheWrite: 10, output: 9 },
+    ];
+    const tl = buildTimeline({ messages, usage, markers, tools: [{ name: 'Read', tokens: 50 }], contextWindow: 200_000 });
+
+    expect(tl.turns.map((t) => t.turn)).toEqual([0, 1, 2]);
+    expect(tl.turns[0].added).toMatchObject({ user: 10, reasoning: 5, tool_call: 7, tool_result: 100, assistant: 20 });
+    expect(tl.turns[0].contextTotal).toBe(10 + 5 + 7 + 100 + 20 + 50);
+    // Side-chain messages are not in the main context.
+    expect(tl.turns[1].added.assistant).toBe(8);
+    expect(tl.turns[1].contextTotal).toBe(142 + 12 + 50);
+    // After the compaction only the summary and what follows remain (plus tool schemas).
+    expect(tl.turns[2].context).toMatchObject({ summary: 30, assistant: 9, user: 0, tool_result: 0, tools: 50 });
+    expect(tl.turns[2].contextTotal).toBe(89);
+    // Recorded context: the turn's last main-chain call; the side-chain call is ignored.
+    expect(tl.turns.map((t) => t.recorded)).toEqual([621, undefined, 542]);
+    expect(tl.turns.map((t) => t.calls)).toEqual([2, 0, 1]);
+    // Overhead: first call recorded 520, visible before message 1 was 10 user + 50 tools.
+    expect(tl.overhead).toBe(520 - 60);
+    expect(tl.bands).toEqual([{ markerId: 'k0', source: 'claude-code-compact', atTurn: 2, coversTurns: [0, 1], trigger: 'auto', tokensBefore: 160 }]);
+    expect(tl.maxContext).toBe(Math.max(204 + 460, 621));
+    expect(tl.contextWindow).toBe(200_000);
+  });
+
+  it('is empty for no messages', () => {
+    expect(buildTimeline({ messages: [], usage: [], markers: [], tools: [] }).turns).toEqual([]);
+  });
+});
+
+describe('contextWindowFor', () => {
+  it('prefers the recorded window, then the model family', () => {
+    expect(contextWindowFor('gpt-5', [{ messageIndex: 0, input: 1, cacheRead: 0, cacheWrite: 0, output: 0, contextWindow: 272_000 }])).toBe(272_000);
+    expect(contextWindowFor('claude-opus-4-5-20251101', [])).toBe(200_000);
+    expect(contextWindowFor('gpt-4o-2024-08-06', [])).toBe(128_000);
+    expect(contextWindowFor(undefined, [])).toBeUndefined();
+  });
+});

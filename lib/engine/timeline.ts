@@ -1,0 +1,226 @@
+/**
+ * The timeline series: one entry per turn with the estimated context the model was sent at the
+ * end of that turn, split by budget kind (lib/tokens/totals.ts, the one definition of "tokens"),
+ * the recorded context size from usage, and the source's own compactions as bands.
+ *
+ * Pure: messages, usage, markers and tools in; plain data out (it crosses the worker boundary).
+ */
+import type { Marker, Message, ToolSchema, UsageRecord } from '../model/types';
+import { BUDGET_KINDS, budgetKind, emptyByKind, type BudgetKind } from '../tokens/totals';
+
+export interface TimelineTurn {
+  turn: number;
+  /** Index of the first message of the turn, and one past its last. */
+  firstMessage: number;
+  endMessage: number;
+  /** Tokens the turn's own messages add, by kind. */
+  added: Record<BudgetKind, number>;
+  addedTotal: number;
+  /** Estimated context at the end of the turn: what is still visible to the model, plus tool schemas. */
+  context: Record<BudgetKind, number>;
+  contextTotal: number;
+  /** Context size recorded by the source at the turn's last model call (input + cache read + cache write). */
+  recorded?: number;
+  /** Model calls recorded in this turn. */
+  calls: number;
+  toolCalls: number;
+  /** Start of the turn's first user text, for the hover card. */
+  preview: string;
+  time?: string;
+}
+
+/** A compaction the source itself recorded, drawn as a band. */
+export interface TimelineBand {
+  markerId: string;
+  source: Marker['source'];
+  /** Turn the marker sits in (its summary starts the new context). */
+  atTurn: number;
+  /** Turns whose messages the compaction removed from the model's view, inclusive. */
+  coversTurns?: [number, number];
+  trigger?: string;
+  tokensBefore?: number;
+  tokensAfter?: number;
+  summaryPreview?: string;
+}
+
+export interface Timeline {
+  turns: TimelineTurn[];
+  bands: TimelineBand[];
+  /**
+   * Context the source sent that the file does not show (Claude Code's system prompt and tool
+   * schemas): the first recorded call's input minus our estimate of what was visible. 0 if unknown.
+   */
+  overhead: number;
+  /** Largest estimated context (+ overhead) or recorded size: the y-axis scale. */
+  maxContext: number;
+  contextWindow?: number;
+}
+
+/** Messages hidden from the model by a marker: `covers` when the source says, else everything before it. */
+function hiddenRange(marker: Marker): [number, number] {
+  return marker.covers ?? [0, marker.atMessage];
+}
+
+function textPreview(m: Message): string {
+  for (const b of m.blocks) {
+    if (b.kind === 'text' || b.kind === 'summary') {
+      const t = b.text.replace(/\s+/g, ' ').trim();
+      if (t) return t.length > 140 ? t.slice(0, 139) + '…' : t;
+    }
+  }
+  return '';
+}
+
+export function buildTimeline(input: {
+  messages: readonly Message[];
+  usage: readonly UsageRecord[];
+  markers: readonly Marker[];
+  tools: readonly ToolSchema[];
+  contextWindow?: number;
+}): Timeline {
+  const { messages, usage, markers, tools } = input;
+  const n = messages.length;
+  const kinds = BUDGET_KINDS;
+  const k = kinds.length;
+  const kindIndex = new Map<BudgetKind, number>(kinds.map((kind, i) => [kind, i]));
+
+  // Prefix sums per kind over main-chain messages: prefix[i*k + j] = tokens of kind j in messages [0, i).
+  const prefix = new Float64Array((n + 1) * k);
+  for (let i = 0; i < n; i++) {
+    const m = messages[i];
+    for (let j = 0; j < k; j++) prefix[(i + 1) * k + j] = prefix[i * k + j];
+    if (m.sidechain) continue;
+    for (const b of m.blocks) prefix[(i + 1) * k + kindIndex.get(budgetKind(m.role, b))!] += b.tokens;
+  }
+  const rangeSum = (from: number, to: number, j: number) => prefix[to * k + j] - prefix[from * k + j];
+  const toolTokens = tools.reduce((s, t) => s + t.tokens, 0);
+
+  // Turn boundaries.
+  const turnCount = n === 0 ? 0 : messages[n - 1].turn + 1;
+  const first = new Array<number>(turnCount).fill(-1);
+  const end = new Array<number>(turnCount).fill(0);
+  for (const m of messages) {
+    if (first[m.turn] < 0) first[m.turn] = m.index;
+    end[m.turn] = m.index + 1;
+  }
+
+  const sortedMarkers = [...markers].sort((a, b) => a.atMessage - b.atMessage);
+
+  /** Estimated context of messages [0, upTo) minus what markers before `upTo` hid, by kind. */
+  const visibleContext = (upTo: number): Record<BudgetKind, number> => {
+    const hidden: Array<[number, number]> = [];
+    for (const mk of sortedMarkers) {
+      if (mk.atMessage >= upTo) break;
+      const [a, b] = hiddenRange(mk);
+      hidden.push([Math.max(0, a), Math.min(upTo, b)]);
+    }
+    hidden.sort((x, y) => x[0] - y[0]);
+    const merged: Array<[number, number]> = [];
+    for (const h of hidden) {
+      const last = merged[merged.length - 1];
+      if (last && h[0] <= last[1]) last[1] = Math.max(last[1], h[1]);
+      else if (h[1] > h[0]) merged.push([h[0], h[1]]);
+    }
+    const out = emptyByKind();
+    kinds.forEach((kind, j) => {
+      let v = rangeSum(0, upTo, j);
+      for (const [a, b] of merged) v -= rangeSum(a, b, j);
+      out[kind] = v;
+    });
+    out.tools += toolTokens;
+    return out;
+  };
+  const total = (r: Record<BudgetKind, number>) => kinds.reduce((s, kind) => s + r[kind], 0);
+
+  // Usage per turn (main chain only: side chains are a different model context).
+  const mainUsage = usage.filter((u) => messages[u.messageIndex] && !messages[u.messageIndex].sidechain);
+  const recordedByTurn = new Map<number, number>();
+  const callsByTurn = new Map<number, number>();
+  for (const u of mainUsage) {
+    const turn = messages[u.messageIndex].turn;
+    recordedByTurn.set(turn, u.input + u.cacheRead + u.cacheWrite);
+    callsByTurn.set(turn, (callsByTurn.get(turn) ?? 0) + 1);
+  }
+
+  // Invisible overhead: the first call saw everything before its message, plus what the file omits.
+  let overhead = 0;
+  const firstCall = mainUsage.find((u) => u.input + u.cacheRead + u.cacheWrite > 0);
+  if (firstCall) {
+    const recorded = firstCall.input + firstCall.cacheRead + firstCall.cacheWrite;
+    overhead = Math.max(0, Math.round(recorded - total(visibleContext(firstCall.messageIndex))));
+  }
+
+  let maxContext = 0;
+  const turns: TimelineTurn[] = [];
+  for (let t = 0; t < turnCount; t++) {
+    if (first[t] < 0) continue;
+    const added = emptyByKind();
+    kinds.forEach((kind, j) => (added[kind] = rangeSum(first[t], end[t], j)));
+    const context = visibleContext(end[t]);
+    const contextTotal = total(context);
+    const recorded = recordedByTurn.get(t);
+    maxContext = Math.max(maxContext, contextTotal + overhead, recorded ?? 0);
+    let toolCalls = 0;
+    let preview = '';
+    for (let i = first[t]; i < end[t]; i++) {
+      const m = messages[i];
+      for (const b of m.blocks) if (b.kind === 'tool_call') toolCalls++;
+      if (!preview && m.role === 'user') preview = textPreview(m);
+    }
+    if (!preview) preview = textPreview(messages[first[t]]);
+    turns.push({
+      turn: t,
+      firstMessage: first[t],
+      endMessage: end[t],
+      added,
+      addedTotal: total(added),
+      context,
+      contextTotal,
+      ...(recorded !== undefined && { recorded }),
+      calls: callsByTurn.get(t) ?? 0,
+      toolCalls,
+      preview,
+      ...(messages[first[t]].time !== undefined && { time: messages[first[t]].time }),
+    });
+  }
+
+  const bands: TimelineBand[] = sortedMarkers.map((mk) => {
+    const at = messages[Math.min(mk.atMessage, n - 1)];
+    const [a, b] = hiddenRange(mk);
+    const coversTurns: [number, number] | undefined = b > a && messages[a] && messages[b - 1] ? [messages[a].turn, messages[b - 1].turn] : undefined;
+    return {
+      markerId: mk.id,
+      source: mk.source,
+      atTurn: at ? at.turn : Math.max(0, turnCount - 1),
+      ...(coversTurns && { coversTurns }),
+      ...(mk.trigger !== undefined && { trigger: mk.trigger }),
+      ...(mk.tokensBefore !== undefined && { tokensBefore: mk.tokensBefore }),
+      ...(mk.tokensAfter !== undefined && { tokensAfter: mk.tokensAfter }),
+      ...(mk.summary && { summaryPreview: mk.summary.slice(0, 300) }),
+    };
+  });
+
+  const contextWindow = input.contextWindow;
+  return { turns, bands, overhead, maxContext: Math.max(maxContext, 1), ...(contextWindow !== undefined && { contextWindow }) };
+}
+
+/**
+ * Context window of a model when the source does not record one. A small table of the families
+ * seen in the corpus; lib/tokens/catalog.ts (compaction) is the full catalog once it lands.
+ */
+export function contextWindowFor(model: string | undefined, usage: readonly UsageRecord[]): number | undefined {
+  const recorded = usage.find((u) => u.contextWindow)?.contextWindow;
+  if (recorded) return recorded;
+  if (!model) return undefined;
+  const m = model.toLowerCase();
+  if (m.includes('[1m]')) return 1_000_000;
+  if (/claude/.test(m)) return 200_000;
+  if (/gpt-4\.1/.test(m)) return 1_047_576;
+  if (/gpt-5|codex/.test(m)) return 400_000;
+  if (/gpt-4o|gpt-4-turbo|gpt-oss/.test(m)) return 128_000;
+  if (/^o[134]/.test(m)) return 200_000;
+  if (/gemini/.test(m)) return 1_048_576;
+  if (/gpt-3\.5/.test(m)) return 16_385;
+  if (/gpt-4/.test(m)) return 8_192;
+  return undefined;
+}
