@@ -46,7 +46,7 @@ export function makeDetectInput(file: SourceFile): DetectInput {
   // Head only for the JSONL test; large JSONL files are never decoded whole here.
   const head = decodeHead(file);
   if (head.trim() === '') throw new ImportError('empty:file', 'The file holds only white space.', { file: file.name }, 'a transcript in JSON or JSONL');
-  if (looksLikeJsonl(head)) {
+  if (looksLikeJsonl(head) || firstLinesLookLikeJsonl(file, head)) {
     const { records } = readJsonl(file, { limit: 5 });
     return { name: file.name, text: head, values: records.map((r) => r.value), container: 'jsonl' };
   }
@@ -56,6 +56,21 @@ export function makeDetectInput(file: SourceFile): DetectInput {
   }
   const root = parsedRoot(file);
   return { name: file.name, text: head, values: [root], container: 'json' };
+}
+
+/**
+ * A first line longer than the 64 KB head (OpenHands eval output: 200 KB per line) cannot be
+ * judged from the head: read the first two lines through lines() instead.
+ */
+function firstLinesLookLikeJsonl(file: SourceFile, head: string): boolean {
+  if (head.includes('\n') || file.bytes.length <= 64 * 1024 || !head.trimStart().startsWith('{')) return false;
+  const firstTwo: string[] = [];
+  for (const line of file.lines()) {
+    if (line.text.trim() === '') continue;
+    firstTwo.push(line.text);
+    if (firstTwo.length === 2) break;
+  }
+  return looksLikeJsonl(firstTwo.join('\n'));
 }
 
 function decodeHead(file: SourceFile): string {

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusFiles } from '../../tests/corpus';
+import { checkFixture } from './testing/fixture-check';
+import { importBytes } from './import';
+import { openhandsFormat } from './openhands';
+import { sourceFromBytes } from '../read/source';
+import { fatalPairing, testProjection } from './traj-test-helpers';
+
+const files = corpusFiles('openhands');
+const evalOutput = files.find((f) => f.endsWith('.jsonl'))!;
+const bytesOf = (f: string) => new Uint8Array(fs.readFileSync(f));
+const load = (f: string, conversation = 0) => importBytes(path.basename(f), bytesOf(f), { conversation }).transcript;
+
+describe('openhands corpus', () => {
+  for (const f of files) it(path.basename(f), () => checkFixture(f, expect, { format: 'openhands' }));
+  for (const k of [1, 2]) it(`eval output conversation ${k}`, () => checkFixture(evalOutput, expect, { format: 'openhands', conversation: k }));
+});
+
+describe('openhands semantics', () => {
+  it('lists the three instances of the eval output', () => {
+    const list = openhandsFormat.listConversations!(sourceFromBytes('x.jsonl', bytesOf(evalOutput)));
+    expect(list.map((c) => c.title)).toEqual(['ponylang__ponyc-4595', expect.any(String), expect.any(String)]);
+    expect(list.every((c) => c.messages > 10)).toBe(true);
+  });
+
+  it('pairs observations to actions by cause, system prompt and tools from the system action', () => {
+    const t = load(evalOutput);
+    expect(t.messages[0].role).toBe('system');
+    expect(t.tools.length).toBe(4);
+    expect(fatalPairing(t)).toEqual([]);
+    const calls = t.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call');
+    const results = t.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_result');
+    expect(calls.length).toBe(22); // 13 run + 6 read + 2 edit + 1 think; finish is text
+    expect(results.length).toBe(22);
+    expect(calls[0]).toMatchObject({ name: 'execute_bash', rawInput: '{"command": "ls -l /workspace/ponylang__ponyc__0.1"}' });
+  });
+
+  it('turns cumulative accumulated_token_usage into per-call usage that sums back to the total', () => {
+    const t = load(evalOutput);
+    expect(t.usage.length).toBe(23);
+    expect(t.usage.reduce((s, u) => s + u.input + u.cacheRead + u.cacheWrite, 0)).toBe(565158);
+    expect(t.usage.reduce((s, u) => s + u.output, 0)).toBe(2558);
+    expect(t.usage[0]).toMatchObject({ input: 5920, output: 128 });
+  });
+
+  it('reads usage once per model response when there are no llm_metrics', () => {
+    const t = load(files.find((f) => f.endsWith('openhands_trajs_basic.json'))!);
+    expect(t.usage.map((u) => u.output)).toEqual([1135, 177]);
+  });
+
+  it('a condensation action becomes a marker covering the forgotten events, with its summary', () => {
+    const events = [
+      { id: 0, source: 'user', message: 'do it', action: 'message', args: { content: 'do it' } },
+      { id: 1, source: 'agent', message: 'Running command: ls', action: 'run', args: { command: 'ls', thought: 'look' }, tool_call_metadata: { function_name: 'execute_bash', tool_call_id: 'c1' } },
+      { id: 2, source: 'agent', cause: 1, observation: 'run', content: 'a b', extras: {} },
+      { id: 3, source: 'agent', message: 'Summary: looked', action: 'condensation', args: { forgotten_event_ids: [1, 2], summary: 'looked at files' } },
+      { id: 4, source: 'agent', message: 'done', action: 'finish', args: { final_thought: 'done' } },
+    ];
+    const t = importBytes('t.json', new TextEncoder().encode(JSON.stringify(events, null, 2))).transcript;
+    expect(t.format).toBe('openhands');
+    expect(t.markers).toEqual([{ id: 'k0', source: 'openhands-condensation', atMessage: 3, covers: [1, 3], summary: 'looked at files', recordRef: 3 }]);
+    expect(t.messages[3].blocks[0]).toMatchObject({ kind: 'summary', text: 'looked at files', markerId: 'k0' });
+  });
+
+  for (const f of files) {
+    it(`exports a projection of ${path.basename(f)}: stubbed results, summary as a condensation action`, () => {
+      const t = load(f);
+      const p = testProjection(t, { stubResults: '[result expired]' });
+      const out = openhandsFormat.serialize(t, p);
+      const back = importBytes(path.basename(f), new TextEncoder().encode(out.text), { format: 'openhands' }).transcript;
+      expect(back.messages.length).toBe(t.messages.length);
+      expect(fatalPairing(back)).toEqual([]);
+      expect(back.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_result').every((b) => b.kind === 'tool_result' && b.content === '[result expired]')).toBe(true);
+      expect(openhandsFormat.serialize(t, p).text).toBe(out.text);
+
+      const span: [number, number] = t.turnCount > 1 ? [1, 1] : [0, 0];
+      const s = testProjection(t, { summarizeTurns: span, summaryText: 'SUMMARY-MARKER' });
+      const back2 = importBytes(path.basename(f), new TextEncoder().encode(openhandsFormat.serialize(t, s).text), { format: 'openhands' }).transcript;
+      expect(back2.markers.length).toBe(1);
+      expect(back2.markers[0].summary).toBe('SUMMARY-MARKER');
+      expect(fatalPairing(back2)).toEqual([]);
+    });
+  }
+});
