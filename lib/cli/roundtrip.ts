@@ -1,0 +1,96 @@
+/**
+ * `npm run -s cli -- roundtrip FILE...`
+ * For each file: import, serialize with no compaction, and compare record for record and byte for
+ * byte with the original (the lossless-export promise of DESIGN.md). One line per file, then
+ * `N passed, N failed`; exit code 1 on any failure. Files that are not transcripts (SOURCES.md,
+ * READMEs, directories) are skipped with a note and not counted.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { userMessage } from '../errors';
+import { importFile } from '../formats/import';
+import { formatById } from '../formats/registry';
+import type { Transcript } from '../model/types';
+import { sourceFromBytes, type SourceFile } from '../read/source';
+
+export const summary = 'Import and re-export each FILE with no compaction; check records and bytes are identical';
+
+const NOT_TRANSCRIPTS = /\.(md|markdown|rst|html?|png|jpe?g|gif|svg|pdf|csv|ts|js|py)$/i;
+const NOT_TRANSCRIPT_NAMES = /^(readme|license|licence|notice|sources|changelog)(\..*)?$/i;
+
+export type RoundtripOutcome = { kind: 'ok'; records: number; format: string } | { kind: 'fail'; reason: string } | { kind: 'skip'; reason: string };
+
+/** The file's text as the importer saw it (decompressed, BOM stripped, decoded). */
+function originalText(source: SourceFile): string {
+  return source.text();
+}
+
+export function roundtripBytes(name: string, bytes: Uint8Array, options: { conversation?: number; format?: string } = {}): RoundtripOutcome {
+  let t: Transcript;
+  const source = sourceFromBytes(name, bytes);
+  try {
+    t = importFile(source, options).transcript;
+  } catch (e) {
+    return { kind: 'fail', reason: userMessage(e) };
+  }
+  const mod = formatById(t.format)!;
+  let out: string;
+  try {
+    out = mod.serialize(t).text;
+  } catch (e) {
+    return { kind: 'fail', reason: `export failed: ${userMessage(e)}` };
+  }
+  // Record for record: re-import the export under the same format.
+  let back: Transcript;
+  try {
+    back = importFile(sourceFromBytes(name, new TextEncoder().encode(out)), { format: t.format, ...(options.conversation !== undefined && { conversation: options.conversation }) }).transcript;
+  } catch (e) {
+    return { kind: 'fail', reason: `the export does not re-import: ${userMessage(e)}` };
+  }
+  if (back.records.length !== t.records.length) return { kind: 'fail', reason: `${back.records.length} records after round-trip, ${t.records.length} before` };
+  for (let i = 0; i < t.records.length; i++) {
+    if (back.records[i].text !== t.records[i].text) return { kind: 'fail', reason: `record ${i} (line ${t.records[i].line}) differs` };
+  }
+  if (back.messages.length !== t.messages.length) return { kind: 'fail', reason: `${back.messages.length} messages after round-trip, ${t.messages.length} before` };
+  // Byte for byte (zip archives are compared by records only: the export is their main entry).
+  if (!source.isZip) {
+    const original = originalText(source);
+    if (out !== original) {
+      let at = 0;
+      while (at < out.length && at < original.length && out.charCodeAt(at) === original.charCodeAt(at)) at++;
+      return { kind: 'fail', reason: `bytes differ at offset ${at} (export ${out.length} chars, original ${original.length})` };
+    }
+  }
+  return { kind: 'ok', records: t.records.length, format: t.format };
+}
+
+export function roundtripFile(file: string): RoundtripOutcome {
+  const base = path.basename(file);
+  if (!fs.existsSync(file)) return { kind: 'fail', reason: 'no such file' };
+  if (fs.statSync(file).isDirectory()) return { kind: 'skip', reason: 'a directory' };
+  if (NOT_TRANSCRIPTS.test(base) || NOT_TRANSCRIPT_NAMES.test(base)) return { kind: 'skip', reason: 'not a transcript' };
+  return roundtripBytes(base, new Uint8Array(fs.readFileSync(file)));
+}
+
+export async function run(args: string[]): Promise<number> {
+  if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
+    (args.length ? process.stdout : process.stderr).write('Usage: npm run -s cli -- roundtrip FILE...\n');
+    return args.length ? 0 : 2;
+  }
+  let passed = 0;
+  let failed = 0;
+  for (const file of args) {
+    const r = roundtripFile(file);
+    if (r.kind === 'ok') {
+      passed++;
+      process.stdout.write(`ok    ${file}  (${r.records} records, ${r.format})\n`);
+    } else if (r.kind === 'skip') {
+      process.stdout.write(`skip  ${file}: ${r.reason} (not counted)\n`);
+    } else {
+      failed++;
+      process.stdout.write(`FAIL  ${file}: ${r.reason}\n`);
+    }
+  }
+  process.stdout.write(`${passed} passed, ${failed} failed\n`);
+  return failed > 0 ? 1 : 0;
+}
