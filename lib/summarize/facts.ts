@@ -81,6 +81,7 @@ export interface TurnLog {
   reads: string[];
   edits: string[];
   creates: string[];
+  deletes: string[];
   commands: CommandRun[];
   errors: ErrorEvent[];
   otherTools: string[];
@@ -402,7 +403,7 @@ export function callSubject(name: string, args: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // Result reading
 
-const ERROR_LINE = /\b(\w*Error|ERROR|Traceback|FAILED|FAIL|\w*Exception|fatal:|panic:|error\[|error:|failed|No such file|not found|Permission denied|Segmentation fault)\b|\berror[:[]/;
+const ERROR_LINE = /\b(\w*Error|ERROR|Traceback|FAILED|FAIL|\w*Exception|fatal:|panic:|errors?|failed|No such file|not found|Permission denied|Segmentation fault)\b/;
 
 /** The exit code a shell result reports, when it says. */
 export function exitCodeOf(content: string): number | undefined {
@@ -410,19 +411,26 @@ export function exitCodeOf(content: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** The most telling error line: a Traceback's last line, else the first line that reads as an error. */
+/**
+ * The error lines worth keeping: the first line that reads as an error (where it broke) and, when
+ * different, the most telling one (a Traceback's exception line, else the last error line: pytest,
+ * tsc and cargo end with the reason).
+ */
 export function errorLine(content: string): string | undefined {
   const lines = content.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  const tb = lines.findIndex((l) => l.startsWith('Traceback'));
-  if (tb >= 0) {
-    for (let i = lines.length - 1; i > tb; i--) if (/^\w[\w.]*(Error|Exception|Exit)\b/.test(lines[i])) return lines[i];
-  }
   const matching = lines.filter((l) => ERROR_LINE.test(l));
   if (matching.length === 0) return undefined;
-  // The first error line says where it broke, the last often says why (pytest, tsc, cargo): keep both.
   const first = matching[0];
-  const last = matching[matching.length - 1];
-  return first === last ? first : `${first} | ${last}`;
+  let telling = matching[matching.length - 1];
+  const tb = lines.findIndex((l) => l.startsWith('Traceback'));
+  if (tb >= 0) {
+    for (let i = lines.length - 1; i > tb; i--)
+      if (/^\w[\w.]*(Error|Exception|Exit|Interrupt)\b/.test(lines[i])) {
+        telling = lines[i];
+        break;
+      }
+  }
+  return first === telling ? first : `${first} | ${telling}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -522,6 +530,22 @@ function textOf(block: ProjectedBlock): string | undefined {
   return undefined;
 }
 
+/** Keys whose values are file bodies or code, not instructions: paths written there are content. */
+const BODY_KEYS = new Set(['content', 'old_string', 'new_string', 'text', 'edits', 'patch', 'input', 'file_text', 'old_str', 'new_str', 'code', 'todos', 'plan', 'search', 'replace']);
+
+/** The prose of a call's arguments (commands, prompts, descriptions), without file bodies. */
+function argumentProse(args: unknown): string {
+  if (typeof args === 'string') return args.includes('*** Begin Patch') ? '' : args;
+  if (!isRecord(args)) return '';
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(args)) {
+    if (BODY_KEYS.has(k)) continue;
+    if (typeof v === 'string') parts.push(v);
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) parts.push(v.join(' '));
+  }
+  return parts.join('\n');
+}
+
 /** Walk the span once and collect its facts. */
 export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFacts {
   const instructions: Instruction[] = [];
@@ -548,7 +572,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
   const log = (turn: number): TurnLog => {
     let t = turnLogs.get(turn);
     if (!t) {
-      t = { turn, instructions: [], reads: [], edits: [], creates: [], commands: [], errors: [], otherTools: [] };
+      t = { turn, instructions: [], reads: [], edits: [], creates: [], deletes: [], commands: [], errors: [], otherTools: [] };
       turnLogs.set(turn, t);
     }
     return t;
@@ -565,7 +589,14 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
     f.lastTurn = Math.max(f.lastTurn, turn);
     if (effect.action === 'mentioned') return;
     const tl = log(turn);
-    const bucket = effect.action === 'read' || effect.action === 'searched' || effect.action === 'listed' ? tl.reads : effect.action === 'created' ? tl.creates : tl.edits;
+    const bucket =
+      effect.action === 'read' || effect.action === 'searched' || effect.action === 'listed' || effect.action === 'touched'
+        ? tl.reads
+        : effect.action === 'created'
+          ? tl.creates
+          : effect.action === 'deleted'
+            ? tl.deletes
+            : tl.edits;
     if (!bucket.includes(path)) bucket.push(path);
   };
 
@@ -621,6 +652,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
           toolCounts.set(block.name, count);
           const effects = fileEffectsOfCall(block.name, args, editorState);
           for (const e of effects) touch(e, turn);
+          for (const p of pathsInText(argumentProse(args))) if (!files.has(p)) touch({ path: p, action: 'mentioned' }, turn);
           if (isShellTool(block.name) && subject) {
             const run: CommandRun = { turn, tool: block.name, command: subject, outcome: 'no result' };
             commands.push(run);
@@ -653,13 +685,15 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
             const count = toolCounts.get(name) ?? { name, calls: 0, errors: 0 };
             count.errors++;
             toolCounts.set(name, count);
+            // A tool use the user refused is a decision, not a failure to fix.
+            const rejected = /The user doesn't want to proceed with this tool use|tool use was rejected|User rejected|user denied/i.test(content);
             const event: ErrorEvent = {
               turn,
               tool: name,
               subject: call?.subject ?? '',
               line: line ?? content.split('\n').find((l) => l.trim())?.trim() ?? (exitCode !== undefined ? `exit code ${exitCode}` : 'error (no output)'),
-              resolution: 'still failing at the end of the span',
-              resolved: false,
+              resolution: rejected ? 'rejected by the user' : 'still failing at the end of the span',
+              resolved: rejected,
             };
             errors.push(event);
             log(turn).errors.push(event);

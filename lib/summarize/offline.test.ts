@@ -20,10 +20,12 @@ import { CLAUDE_CODE_SECTIONS, DEFAULT_OFFLINE_LIMITS, STRUCTURED_SECTIONS, summ
 import type { SummaryStyle } from './types';
 
 /** The families this test reads and the formats it relies on: each must be registered. */
-const FAMILIES: { family: string; formats: string[] }[] = [
+const FAMILIES: { family: string; formats: string[]; only?: RegExp }[] = [
   { family: 'openai-chat', formats: ['openai-chat'] },
   { family: 'swe-agent', formats: ['swe-agent'] },
   { family: 'mini-swe-agent', formats: ['mini-swe-agent'] },
+  // The JSONL sessions; the family's .json files are the web export and SDK stream (other formats).
+  { family: 'claude-code', formats: ['claude-code'], only: /\.jsonl$/ },
 ];
 
 /** Every conversation of a file (container files such as tau-bench hold many; the first 4 are enough). */
@@ -119,7 +121,7 @@ interface Case {
 }
 
 function cases(): Case[] {
-  return FAMILIES.flatMap(({ family }) => corpusFiles(family).flatMap((file) => load(file).map((t) => ({ file, messages: projected(t) }))));
+  return FAMILIES.flatMap(({ family, only }) => corpusFiles(family).filter((f) => !only || only.test(f)).flatMap((file) => load(file).map((t) => ({ file, messages: projected(t) }))));
 }
 
 describe('offline summarizer on real corpus spans', () => {

@@ -201,6 +201,7 @@ function narrativeLines(facts: SpanFacts, limits: OfflineLimits): string[] {
     if (t.reads.length) did.push(`read ${listPaths(t.reads)}`);
     if (t.edits.length) did.push(`edited ${listPaths(t.edits)}`);
     if (t.creates.length) did.push(`created ${listPaths(t.creates)}`);
+    if (t.deletes.length) did.push(`deleted ${listPaths(t.deletes)}`);
     if (t.commands.length) {
       const failed = t.commands.filter((c) => c.outcome === 'error').length;
       did.push(`ran ${t.commands.length} command${t.commands.length === 1 ? '' : 's'}${failed ? ` (${failed} failed)` : ''}`);
@@ -388,21 +389,22 @@ function narrative(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): s
   for (const t of facts.turnLog) {
     const s: string[] = [];
     for (const i of t.instructions) {
-      if (i.harness) continue;
-      s.push(`In turn ${t.turn} the user wrote: "${quoteInstruction(i.text, false, limits)}"`);
+      if (i.harness) s.push(`The harness added to turn ${t.turn}: «${quoteInstruction(i.text, true, limits)}»`);
+      else s.push(`In turn ${t.turn} the user wrote: «${quoteInstruction(i.text, false, limits)}»`);
     }
     const acts: string[] = [];
     if (t.reads.length) acts.push(`read ${listPaths(t.reads)}`);
     if (t.edits.length) acts.push(`edited ${listPaths(t.edits)}`);
     if (t.creates.length) acts.push(`created ${listPaths(t.creates)}`);
+    if (t.deletes.length) acts.push(`deleted ${listPaths(t.deletes)}`);
     if (t.commands.length) acts.push(`ran ${t.commands.map((c) => `\`${oneLine(c.command, 80)}\``).slice(0, 5).join(', ')}${t.commands.length > 5 ? ` and ${t.commands.length - 5} more commands` : ''}`);
     if (acts.length) s.push(`The agent ${acts.join(', ')}.`);
     for (const e of t.errors) s.push(`It hit an error (${e.tool}: ${oneLine(e.line, limits.errorLineChars)}), which ${e.resolved ? e.resolution.replace('later succeeded', 'later succeeded') : 'was still failing at the end of the span'}.`);
     if (t.lastAssistantText) s.push(`It said: "${oneLine(sentences(t.lastAssistantText)[0] ?? t.lastAssistantText, limits.decisionChars)}"`);
     if (s.length) paragraphs.push(s.join(' '));
   }
-  const untouched = facts.files.filter((f) => !facts.turnLog.some((t) => t.reads.includes(f.path) || t.edits.includes(f.path) || t.creates.includes(f.path)));
-  if (untouched.length) paragraphs.push(`Files also involved: ${listPaths(untouched.map((f) => f.path))}.`);
+  // The turn sentences name at most a few files each: the full list follows, one path each.
+  if (facts.files.length) paragraphs.push(`Files involved: ${facts.files.map((f) => `\`${f.path}\` (${f.actions.join(', ')})`).join(', ')}.`);
   const state = lastState(facts, limits);
   if (state) paragraphs.push(state);
   const pending = pendingLines(facts, limits);
