@@ -296,7 +296,7 @@ function parseInternal(file: SourceFile): { result: ParseResult; layout: Layout 
   let title = '';
   let message: AnyObj | undefined;
   let docRoot: unknown;
-  let jsonl = looksLikeJsonl(file.text().slice(0, 1 << 16)) ? readJsonl(file) : null;
+  let jsonl = looksLikeJsonl(file.text()) ? readJsonl(file) : null;
   // A minified document on one line looks like one-line JSONL: only SSE events make a stream.
   if (jsonl && !(isObject(jsonl.records[0]?.value) && SSE_EVENTS.has(String((jsonl.records[0].value as AnyObj).type)))) jsonl = null;
   if (jsonl) {

@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusFiles } from '../../tests/corpus';
+import type { ProjectedMessage, Projection } from '../compaction/types';
+import { validatePairing } from '../model/pairing';
+import type { Message, Transcript } from '../model/types';
+import { sourceFromBytes } from '../read/source';
+import { importBytes } from './import';
+import { openaiResponses } from './openai-responses';
+import { checkFixture } from './testing/fixture-check';
+
+const files = corpusFiles('openai-responses');
+const byName = (n: string) => files.find((f) => path.basename(f) === n)!;
+const bytesOf = (f: string) => new Uint8Array(fs.readFileSync(f));
+const load = (f: string, conversation?: number) => importBytes(path.basename(f), bytesOf(f), { conversation }).transcript;
+const loadText = (name: string, text: string, conversation?: number) => importBytes(name, new TextEncoder().encode(text), { conversation }).transcript;
+
+describe('openai-responses: corpus', () => {
+  for (const f of files) it(path.basename(f), () => void checkFixture(f, expect, { format: 'openai-responses' }));
+  // Every conversation of every rollout file goes through the same checks.
+  for (const f of files.filter((x) => x.endsWith('.jsonl')))
+    it(`${path.basename(f)}: every conversation`, () => {
+      const convs = openaiResponses.listConversations!(sourceFromBytes(path.basename(f), bytesOf(f)));
+      expect(convs.length).toBe(5);
+      for (const c of convs.slice(1)) checkFixture(f, expect, { format: 'openai-responses', conversation: c.index });
+    });
+});
+
+function identity(t: Transcript, messages: readonly Message[] = t.messages): ProjectedMessage[] {
+  return messages.map((m) => ({ sourceId: m.id, role: m.role, turn: m.turn, blocks: [...m.blocks] }));
+}
+function projectionOf(t: Transcript, messages: ProjectedMessage[]): Projection {
+  const zero = { total: 0, byKind: {}, tools: 0 };
+  return { messages, tools: [...t.tools], fates: {}, report: [], summaries: [], tokens: { before: zero, after: zero } };
+}
+const summaryMessage = (text: string): ProjectedMessage => ({ role: 'user', turn: 0, synthetic: 'summary', span: [0, 0], blocks: [{ kind: 'summary', id: 's.0', tokens: 1, text }] });
+function stubFirstResult(pms: ProjectedMessage[], content: string): number {
+  const target = pms.findIndex((pm) => pm.blocks.some((b) => b.kind === 'tool_result'));
+  const bi = pms[target].blocks.findIndex((b) => b.kind === 'tool_result');
+  const old = pms[target].blocks[bi];
+  pms[target] = { ...pms[target], blocks: pms[target].blocks.map((b, i) => (i === bi && old.kind === 'tool_result' ? { ...old, content, sourceBlockId: old.id } : b)) };
+  return target;
+}
+
+describe('openai-responses: what the parser reads', () => {
+  it('pairs function_call and function_call_output by call_id (not the item id)', () => {
+    const f = byName('nemo-gym_finance_agent_v2_rollouts.jsonl');
+    const line = JSON.parse(fs.readFileSync(f, 'utf8').split('\n')[0]);
+    const calls = line.response.output.filter((i: { type: string }) => i.type === 'function_call');
+    expect(calls.some((c: { id: string; call_id: string }) => c.id !== c.call_id)).toBe(true);
+    const t = load(f);
+    const toolCalls = t.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call');
+    expect(toolCalls.length).toBe(calls.length);
+    expect(validatePairing(t.messages)).toEqual([]);
+  });
+
+  it('keeps encrypted reasoning verbatim and reads gpt-oss summaries', () => {
+    const enc = load(byName('vercel-ai_openai-reasoning-encrypted-content.1.json'));
+    const raw = JSON.parse(fs.readFileSync(byName('vercel-ai_openai-reasoning-encrypted-content.1.json'), 'utf8'));
+    const r = enc.messages[0].blocks[0];
+    expect(r.kind === 'reasoning' && r.opaque).toBe(raw.output[0].encrypted_content);
+    const oss = load(byName('nemo-gym_newton_bench_gpt-oss_rollouts.jsonl'));
+    const first = oss.messages.flatMap((m) => m.blocks).find((b) => b.kind === 'reasoning');
+    expect(first && first.kind === 'reasoning' && first.text.startsWith('We need to discover law')).toBe(true);
+  });
+
+  it('turns a compaction item into a marker', () => {
+    const t = load(byName('vercel-ai_openai-compaction.1.json'));
+    expect(t.markers.map((m) => m.source)).toEqual(['openai-compaction']);
+    expect(t.markers[0].atMessage).toBe(1);
+  });
+
+  it('cached input tokens are split out of input_tokens', () => {
+    const t = load(byName('vercel-ai_openai-web-search-tool.1.json'));
+    expect(t.usage).toEqual([expect.objectContaining({ input: 19681 - 3712, cacheRead: 3712, output: 3773, reasoning: 3136 })]);
+  });
+
+  it('lists the conversations of a rollout file and imports the one asked for', () => {
+    const f = byName('nemo-gym_conversational_tool_use_rollouts.jsonl');
+    const list = openaiResponses.listConversations!(sourceFromBytes('x.jsonl', bytesOf(f)));
+    expect(list.map((c) => c.index)).toEqual([0, 1, 2, 3, 4]);
+    const third = load(f, 2);
+    expect(third.messages.length).toBe(list[2].messages);
+    expect(third.extra?.conversation).toBe(2);
+  });
+});
+
+describe('openai-responses: export of a projection', () => {
+  it('rollouts: summary first, one result stubbed, first user turn dropped; other lines verbatim', () => {
+    const f = byName('nemo-gym_conversational_tool_use_rollouts.jsonl');
+    const convs = openaiResponses.listConversations!(sourceFromBytes('x.jsonl', bytesOf(f)));
+    const pick = convs.map((c) => ({ c, t: load(f, c.index) })).sort((a, b) => b.t.turnCount - a.t.turnCount)[0];
+    const t = pick.t;
+    expect(t.turnCount).toBeGreaterThanOrEqual(3);
+    const kept = t.messages.filter((m) => m.turn !== 1);
+    const pms = identity(t, kept);
+    const target = stubFirstResult(pms, '[compacted] tool output removed');
+    const out = openaiResponses.serialize(t, projectionOf(t, [summaryMessage('Summary: an ASL interpreter was requested.'), ...pms]));
+    const back = loadText(path.basename(f), out.text, pick.c.index);
+    expect(validatePairing(back.messages)).toEqual([]);
+    const blocks = back.messages.flatMap((m) => m.blocks);
+    expect(blocks.some((b) => b.kind === 'tool_result' && b.content === '[compacted] tool output removed')).toBe(true);
+    expect(back.messages[0].blocks[0].kind === 'text' && back.messages[0].blocks[0].text).toBe('Summary: an ASL interpreter was requested.');
+    expect(back.messages.length).toBe(kept.length + 1);
+    // other conversations byte for byte; untouched items of this one unchanged
+    const inLines = fs.readFileSync(f, 'utf8').split('\n');
+    const outLines = out.text.split('\n');
+    expect(outLines.length).toBe(inLines.length);
+    inLines.forEach((l, i) => i !== pick.c.index && expect(outLines[i] === l, `line ${i}`).toBe(true));
+    const before = JSON.parse(inLines[pick.c.index]);
+    const after = JSON.parse(outLines[pick.c.index]);
+    const allBefore = [...before.responses_create_params.input, ...before.response.output].map((x) => JSON.stringify(x));
+    const allAfter = new Set([...after.responses_create_params.input, ...after.response.output].map((x: unknown) => JSON.stringify(x)));
+    const untouched = kept.filter((_, i) => i !== target).length;
+    expect(allBefore.filter((x) => allAfter.has(x)).length).toBe(untouched);
+    expect(after.reward).toEqual(before.reward);
+  });
+
+  it('Response object: the output list is rewritten in the document style', () => {
+    const f = byName('vercel-ai_openai-mcp-tool.1.json');
+    const t = load(f);
+    const pms = identity(t);
+    stubFirstResult(pms, '[compacted] search results');
+    const out = openaiResponses.serialize(t, projectionOf(t, [summaryMessage('Earlier: asked about the NYC election.'), ...pms]));
+    const back = loadText('x.json', out.text);
+    expect(back.messages.flatMap((m) => m.blocks).some((b) => b.kind === 'tool_result' && b.content === '[compacted] search results')).toBe(true);
+    expect(back.messages[0].blocks[0].kind === 'text' && back.messages[0].blocks[0].text).toBe('Earlier: asked about the NYC election.');
+    const text = fs.readFileSync(f, 'utf8');
+    for (const i of [0, 1, 3, 4]) expect(out.text.includes(t.records[i].text)).toBe(true);
+    expect(out.text.slice(0, 200)).toBe(text.slice(0, 200));
+  });
+});
+
+describe('openai-responses: fromMessages', () => {
+  it('builds an input list from a real rollout, re-imports it with pairing intact', () => {
+    const t = load(byName('nemo-gym_finance_agent_v2_rollouts.jsonl'));
+    const out = openaiResponses.fromMessages!({ messages: identity(t), tools: t.tools, model: 'gpt-5', title: t.title, baseName: 'x' });
+    const doc = JSON.parse(out.text);
+    expect(typeof doc.instructions).toBe('string');
+    // reasoning items come right before the function_call they led to
+    const firstReasoning = doc.input.findIndex((i: { type: string }) => i.type === 'reasoning');
+    expect(doc.input[firstReasoning + 1].type).toBe('function_call');
+    const back = loadText('x.responses.json', out.text);
+    expect(back.format).toBe('openai-responses');
+    expect(validatePairing(back.messages)).toEqual([]);
+    const calls = (tt: Transcript) => tt.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call').map((b) => (b.kind === 'tool_call' ? b.callId : ''));
+    expect(calls(back)).toEqual(calls(t));
+  });
+});
