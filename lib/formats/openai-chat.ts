@@ -609,7 +609,8 @@ function emitMessagesArray(
     }
   });
   for (const s of trailing) items.push({ text: synthText(s) });
-  return joinOutput(frame, items, defaultSeparator(frame, style, depth));
+  // Always an array inside a JSON value here (even in a JSONL file): separators are commas.
+  return joinOutput(frame, items, defaultSeparator(frame, { ...style, container: 'json' }, depth));
 }
 
 function serialize(t: Transcript, projection?: Projection): SerializeResult {
