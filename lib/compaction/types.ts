@@ -84,6 +84,10 @@ export interface ProjectedMessage {
   synthetic?: 'summary' | 'notice';
   /** For summaries: the span of source turns [from, to] it replaces. */
   span?: [number, number];
+  /** Copied from the source message (contextTotals skips side chains; exporters keep their records). */
+  sidechain?: boolean;
+  /** Copied from the source message: harness-injected (not typed by the user). */
+  meta?: boolean;
 }
 
 export interface ReducerReport {
@@ -120,5 +124,34 @@ export interface Projection {
   fates: Record<string, Fate>;
   report: ReducerReport[];
   summaries: SummaryArtifact[];
-  tokens: { before: TokenTotals; after: TokenTotals };
+  /**
+   * before = the log as `inspect` counts it (every message); after = this projection.
+   * start = the context compaction started from (the model's view: after the last source marker).
+   */
+  tokens: { before: TokenTotals; after: TokenTotals; start?: TokenTotals };
+  /** 'log': zero steps, every message as imported; 'model-view': messages covered by source markers left out. */
+  baseline?: 'log' | 'model-view';
+  /** Leading tokens (tool schemas, then messages) identical to the previous projection's: what a provider cache still hits. */
+  cacheStablePrefix?: number;
+  /** Summaries the offline summarizer stood in for: the async layer may produce them and re-project. */
+  summaryRequests?: SummaryRequest[];
+}
+
+/** What identifies a stored summary artifact: the step, the span, the span's content and the producer. */
+export interface SummaryKey {
+  stepId: string;
+  span: [number, number];
+  /** Hash of the span's content as the summarizer is given it (messages + previous summary). */
+  contentHash: string;
+  /** Prompt/model identity of the producer, e.g. 'structured' or 'anthropic:claude-haiku-4-5'. */
+  producer: string;
+  /** The canonical string form: `${stepId}|${from}-${to}|${contentHash}|${producer}`. */
+  id: string;
+}
+
+export interface SummaryRequest {
+  key: SummaryKey;
+  span: [number, number];
+  messages: ProjectedMessage[];
+  previousSummary?: string;
 }

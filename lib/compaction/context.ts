@@ -1,0 +1,263 @@
+/**
+ * The working context threaded through reducers, and the one way reducers change it.
+ *
+ * A reducer never edits a message or block in place: the ContextEditor records replacements and
+ * removals and builds a new context at the end, in which every untouched message and block is
+ * still the very same object as before (exporters and React memoization rely on ===). Token
+ * savings, events and fates are tracked by the editor so every reducer reports the same way.
+ */
+import type { Block, Message, ToolSchema, Transcript } from '../model/types';
+import { countBlock, type TokenCounter } from '../tokens/count';
+import { contextTotals } from '../tokens/totals';
+import type { Budget } from './budget';
+import type { Fate, ProjectedBlock, ProjectedMessage, ReducerId, ReducerReport, Step, SummaryArtifact, SummaryRequest } from './types';
+
+export interface TurnWindow {
+  /** First source turn the step may edit (inclusive). */
+  from: number;
+  /** Last source turn the step may edit (inclusive): never inside keep_last. */
+  to: number;
+}
+
+export interface CompactionContext {
+  readonly log: Transcript;
+  readonly messages: readonly ProjectedMessage[];
+  readonly tools: readonly ToolSchema[];
+  /** Fates of log blocks that are not kept (absent = kept). */
+  readonly fates: ReadonlyMap<string, Fate>;
+  readonly step: Step;
+  /** The turns this step may edit; null when the range is empty (everything is protected). */
+  readonly window: TurnWindow | null;
+  readonly counter: TokenCounter;
+}
+
+/** What reducers carry from one to the next (seed 004: "any state it needs to carry"). */
+export interface ReducerState {
+  summaries: SummaryArtifact[];
+  summaryRequests: SummaryRequest[];
+  /** The latest summary's text and the source turn it covers up to (prefix-ward chaining). */
+  latestSummary?: { text: string; upToTurn: number };
+}
+
+export interface ReduceResult {
+  ctx: CompactionContext;
+  state: ReducerState;
+  report: ReducerReport;
+}
+
+export interface Reducer {
+  id: ReducerId;
+  reduce(ctx: CompactionContext, budget: Budget, state: ReducerState): ReduceResult;
+}
+
+export function emptyState(): ReducerState {
+  return { summaries: [], summaryRequests: [] };
+}
+
+export function contextTokens(ctx: Pick<CompactionContext, 'messages' | 'tools'>): number {
+  return contextTotals(ctx.messages, ctx.tools).total;
+}
+
+const wrappers = new WeakMap<Message, ProjectedMessage>();
+
+/** The projection of an untouched log message: its own blocks array (same objects), frozen, cached. */
+export function wrapMessage(m: Message): ProjectedMessage {
+  let w = wrappers.get(m);
+  if (!w) {
+    w = Object.freeze({
+      sourceId: m.id,
+      role: m.role,
+      turn: m.turn,
+      blocks: m.blocks as ProjectedBlock[],
+      ...(m.sidechain && { sidechain: true }),
+      ...(m.meta && { meta: true }),
+    });
+    wrappers.set(m, w);
+  }
+  return w;
+}
+
+/** May this step's reducers edit this message? (Inside the window, from the log, not a side chain.) */
+export function isEditable(ctx: CompactionContext, m: ProjectedMessage): boolean {
+  const w = ctx.window;
+  return w !== null && m.sourceId !== undefined && !m.sidechain && !m.synthetic && m.turn >= w.from && m.turn <= w.to;
+}
+
+/** The log block a projected block stands for. */
+export function sourceBlockId(b: ProjectedBlock): string {
+  return b.sourceBlockId ?? b.id;
+}
+
+/** Where each tool call and result sits in the current context. */
+export interface PairIndex {
+  calls: Map<string, { mi: number; bi: number }>;
+  results: Map<string, { mi: number; bi: number }>;
+}
+
+export function indexPairs(messages: readonly ProjectedMessage[]): PairIndex {
+  const calls = new Map<string, { mi: number; bi: number }>();
+  const results = new Map<string, { mi: number; bi: number }>();
+  messages.forEach((m, mi) => {
+    if (m.sidechain) return;
+    m.blocks.forEach((b, bi) => {
+      if (b.kind === 'tool_call' && !calls.has(b.callId)) calls.set(b.callId, { mi, bi });
+      else if (b.kind === 'tool_result' && !results.has(b.callId)) results.set(b.callId, { mi, bi });
+    });
+  });
+  return { calls, results };
+}
+
+export class ContextEditor {
+  /** message index → its blocks after edits (null = block removed). */
+  private edited = new Map<number, (ProjectedBlock | null)[]>();
+  private inserted = new Map<number, ProjectedMessage[]>();
+  private newFates: Map<string, Fate> | undefined;
+  private readonly tokensBefore: number;
+  events = 0;
+  /** Tokens saved so far (net of inserted messages). */
+  saved = 0;
+
+  constructor(
+    readonly ctx: CompactionContext,
+    readonly reducer: ReducerId,
+  ) {
+    this.tokensBefore = contextTokens(ctx);
+  }
+
+  /** Current total, counting the edits made so far. */
+  get total(): number {
+    return this.tokensBefore - this.saved;
+  }
+
+  count(text: string): number {
+    return this.ctx.counter.count(text);
+  }
+
+  /** A block as it currently stands (after this editor's edits). */
+  block(mi: number, bi: number): ProjectedBlock | null {
+    const e = this.edited.get(mi);
+    return e ? e[bi] : this.ctx.messages[mi].blocks[bi];
+  }
+
+  isRemoved(mi: number, bi: number): boolean {
+    return this.block(mi, bi) === null;
+  }
+
+  private blocksOf(mi: number): (ProjectedBlock | null)[] {
+    let e = this.edited.get(mi);
+    if (!e) {
+      e = [...this.ctx.messages[mi].blocks];
+      this.edited.set(mi, e);
+    }
+    return e;
+  }
+
+  private fate(b: ProjectedBlock, mi: number, fate: Fate): void {
+    if (this.ctx.messages[mi].synthetic) return;
+    this.newFates ??= new Map(this.ctx.fates);
+    this.newFates.set(sourceBlockId(b), fate);
+  }
+
+  /**
+   * Replace a block by a derived one (its fields over the old block's; tokens recounted).
+   * Refused (returns false) unless it makes the context smaller: a reducer never grows it.
+   */
+  replaceBlock(mi: number, bi: number, changes: Partial<Block>, fate: Fate): boolean {
+    const old = this.block(mi, bi);
+    if (!old) return false;
+    const next = { ...old, ...changes, sourceBlockId: sourceBlockId(old) } as ProjectedBlock;
+    next.tokens = countBlock(next as Block, this.ctx.counter);
+    if (next.tokens >= old.tokens) return false;
+    this.blocksOf(mi)[bi] = next;
+    this.saved += old.tokens - next.tokens;
+    this.events++;
+    this.fate(old, mi, fate);
+    return true;
+  }
+
+  removeBlock(mi: number, bi: number, fate: Fate): boolean {
+    const old = this.block(mi, bi);
+    if (!old) return false;
+    this.blocksOf(mi)[bi] = null;
+    this.saved += old.tokens;
+    this.events++;
+    this.fate(old, mi, fate);
+    return true;
+  }
+
+  /** Remove every remaining block of a message (the message then leaves the context). */
+  removeMessage(mi: number, fate: Fate): void {
+    const n = this.ctx.messages[mi].blocks.length;
+    for (let bi = 0; bi < n; bi++) this.removeBlock(mi, bi, fate);
+  }
+
+  /** Insert a synthetic message before message `mi` (messages.length = at the end). */
+  insertBefore(mi: number, m: ProjectedMessage): void {
+    const list = this.inserted.get(mi) ?? [];
+    list.push(m);
+    this.inserted.set(mi, list);
+    for (const b of m.blocks) this.saved -= b.tokens;
+  }
+
+  get changed(): boolean {
+    return this.edited.size > 0 || this.inserted.size > 0;
+  }
+
+  /** Build the new context and this reducer's report. */
+  finish(state: ReducerState, notes: string[] = []): ReduceResult {
+    const { ctx } = this;
+    let next = ctx;
+    if (this.changed) {
+      const messages: ProjectedMessage[] = [];
+      ctx.messages.forEach((m, mi) => {
+        const ins = this.inserted.get(mi);
+        if (ins) messages.push(...ins);
+        const e = this.edited.get(mi);
+        if (!e) {
+          messages.push(m);
+          return;
+        }
+        const blocks = e.filter((b): b is ProjectedBlock => b !== null);
+        if (blocks.length === 0) return;
+        messages.push({ ...m, blocks });
+      });
+      const tail = this.inserted.get(ctx.messages.length);
+      if (tail) messages.push(...tail);
+      next = { ...ctx, messages, fates: this.newFates ?? ctx.fates };
+    }
+    const tokensAfter = this.changed ? contextTokens(next) : this.tokensBefore;
+    return {
+      ctx: next,
+      state,
+      report: { stepId: ctx.step.id, reducer: this.reducer, events: this.events, tokensBefore: this.tokensBefore, tokensAfter, notes },
+    };
+  }
+}
+
+/** A report for a reducer that changed nothing (e.g. nothing in range). */
+export function noChange(ctx: CompactionContext, reducer: ReducerId, state: ReducerState, notes: string[]): ReduceResult {
+  return new ContextEditor(ctx, reducer).finish(state, notes);
+}
+
+/** Fate constructors, so every reducer writes them the same way. */
+export const fates = {
+  stubbed: (by: ReducerId, stepId: string): Fate => ({ kind: 'stubbed', by, stepId }),
+  removed: (by: ReducerId, stepId: string): Fate => ({ kind: 'removed', by, stepId }),
+  truncated: (by: ReducerId, stepId: string, keptHead: number, keptTail: number): Fate => ({ kind: 'truncated', by, stepId, keptHead, keptTail }),
+  deduped: (by: ReducerId, stepId: string, keptBlock: string): Fate => ({ kind: 'deduped', by, stepId, keptBlock }),
+  summarized: (by: ReducerId, stepId: string, summaryId: string): Fate => ({ kind: 'summarized', by, stepId, summaryId }),
+};
+
+/** Read a reducer option with a type check and default (options are untrusted plain data from Dexie/CLI/config). */
+export function opt<T>(options: Record<string, unknown> | undefined, key: string, fallback: T, check: (v: unknown) => v is T): T {
+  const v = options?.[key];
+  return v !== undefined && check(v) ? v : fallback;
+}
+export const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+export const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+export const isStr = (v: unknown): v is string => typeof v === 'string';
+export const isStrArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+export const isNumArray = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number');
+export function oneOf<T extends string>(...values: T[]): (v: unknown) => v is T {
+  return (v: unknown): v is T => typeof v === 'string' && (values as string[]).includes(v);
+}

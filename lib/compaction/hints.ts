@@ -1,0 +1,170 @@
+/**
+ * Per-tool compaction hints (RFD D17 `request`/`response`, RFD 036 `response = remove`, `dedup`,
+ * subsumption; seed 004 retention) and sven's output categories, as data.
+ *
+ * The defaults are the RFD tables (fs_read_file, fs_grep_files, cargo_*, fs_create_file,
+ * fs_modify_file, git_*) mapped onto the tool names of the harnesses we import: Claude Code,
+ * Codex, OpenHands, SWE-agent, Gemini CLI and generic function-calling agents. A user's config
+ * (lib/compaction/config.ts) overrides them tool by tool.
+ */
+import type { OutputCategory } from './truncate-text';
+
+export type RequestMode = 'keep' | 'strip';
+export type ResponseMode = 'keep' | 'strip' | 'remove';
+
+export interface RetentionHint {
+  /** 'age': the full result lives `turns` turns; 'count': the newest `keep` results of this tool live. */
+  mode: 'age' | 'count';
+  turns?: number;
+  keep?: number;
+  /** Durable facts: never expire (seed 004). */
+  neverEvict?: boolean;
+}
+
+export interface ToolHint {
+  request?: RequestMode;
+  response?: ResponseMode;
+  /** Identical later calls (or subsuming ones) make older ones redundant. */
+  dedup?: boolean;
+  /** Which subsumption rule applies beyond equality. */
+  subsumes?: 'line-range';
+  retention?: RetentionHint;
+  /** sven's OutputCategory, for truncate-tool-results. */
+  category?: OutputCategory;
+}
+
+export type ToolHints = Record<string, ToolHint>;
+
+// Families: one hint per family, names per harness (case-insensitive lookup).
+const READ: ToolHint = { request: 'keep', response: 'strip', dedup: true, subsumes: 'line-range', category: 'file-content' };
+const SEARCH: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'match-list' };
+const LIST: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'match-list' };
+const SHELL: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'head-tail' };
+const CREATE: ToolHint = { request: 'strip', response: 'keep', dedup: false, category: 'generic' };
+const MODIFY: ToolHint = { request: 'strip', response: 'strip', dedup: false, category: 'generic' };
+const WEB: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'generic' };
+const COMMIT: ToolHint = { request: 'strip', response: 'keep', dedup: false, category: 'generic' };
+const DIFF: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'head-tail' };
+/** Sub-agent results are the distilled outcome of a whole side chain: durable. */
+const AGENT: ToolHint = { request: 'keep', response: 'keep', dedup: false, retention: { mode: 'age', neverEvict: true }, category: 'generic' };
+/** Todo lists: every call restates the whole list, so older inputs are obsolete. */
+const TODO: ToolHint = { request: 'strip', response: 'keep', dedup: false, category: 'generic' };
+
+const FAMILIES: Array<[ToolHint, string[]]> = [
+  [READ, ['fs_read_file', 'read_file', 'Read', 'NotebookRead', 'view', 'read', 'cat_file', 'view_file', 'read_many_files', 'open_file']],
+  [SEARCH, ['fs_grep_files', 'grep', 'Grep', 'search_codebase', 'read_lints', 'search_dir', 'search_file', 'find_file', 'search_file_content', 'codebase_search', 'grep_search', 'ripgrep', 'file_search']],
+  [LIST, ['fs_list_files', 'list_files', 'Glob', 'glob', 'LS', 'ls', 'list_dir', 'list_directory', 'find', 'find_files']],
+  [SHELL, ['cargo_check', 'cargo_test', 'Bash', 'bash', 'shell', 'exec_command', 'local_shell', 'container.exec', 'execute_bash', 'run_terminal_command', 'run_shell_command', 'run_command', 'terminal', 'execute_command', 'BashOutput', 'write_stdin', 'python', 'execute_ipython_cell', 'gdb_command', 'gdb_interrupt', 'gdb_wait_stopped']],
+  [CREATE, ['fs_create_file', 'Write', 'write_file', 'create_file', 'create', 'write_to_file', 'NotebookWrite']],
+  [MODIFY, ['fs_modify_file', 'Edit', 'MultiEdit', 'NotebookEdit', 'apply_patch', 'edit', 'edit_file', 'replace', 'str_replace_editor', 'str_replace_based_edit_tool', 'str_replace', 'insert', 'replace_in_file', 'edit_linting']],
+  [WEB, ['WebFetch', 'WebSearch', 'web_fetch', 'web_search', 'google_web_search', 'fetch', 'browser', 'web_browser']],
+  [COMMIT, ['git_commit']],
+  [DIFF, ['git_diff', 'git_status', 'git_log']],
+  [AGENT, ['Task', 'Agent', 'delegate', 'spawn_agent']],
+  [TODO, ['TodoWrite', 'TodoRead', 'update_plan', 'write_todos', 'todo_write']],
+];
+
+/** The default hint table, keyed by lower-cased tool name. */
+export const DEFAULT_TOOL_HINTS: Readonly<ToolHints> = Object.freeze(
+  Object.fromEntries(FAMILIES.flatMap(([hint, names]) => names.map((n) => [n.toLowerCase(), Object.freeze({ ...hint })]))),
+);
+
+/** `mcp__server__tool` → `tool` (Claude Code MCP naming), so a wrapped read_file is still a read. */
+function bareName(name: string): string {
+  const mcp = /^mcp__[^_]+(?:_[^_]+)*?__(.+)$/.exec(name);
+  return (mcp ? mcp[1] : name).toLowerCase();
+}
+
+/**
+ * The hint for a tool: the user's entry (exact name first, then case-insensitive) merged over the
+ * default family entry. Absent fields stay absent: the reducer's own options fill them (RFD D17:
+ * "when absent, the field inherits from the profile").
+ */
+export function hintFor(name: string | undefined, overrides: ToolHints = {}, useDefaults = true): ToolHint {
+  if (!name) return {};
+  const lower = bareName(name);
+  const base = useDefaults ? DEFAULT_TOOL_HINTS[lower] ?? {} : {};
+  const user = overrides[name] ?? Object.entries(overrides).find(([k]) => k.toLowerCase() === lower)?.[1] ?? {};
+  return { ...base, ...user, ...(base.retention || user.retention ? { retention: { ...base.retention, ...user.retention } as RetentionHint } : {}) };
+}
+
+export function outputCategoryFor(name: string | undefined, overrides: ToolHints = {}): OutputCategory {
+  return hintFor(name, overrides).category ?? 'generic';
+}
+
+/** A read of part of a file, for line-range subsumption (RFD 036 `Subsumes`). */
+export interface LineRangeRead {
+  path: string;
+  /** 1-based first line. */
+  start: number;
+  /** Last line, inclusive; Infinity = to the end of the file. */
+  end: number;
+}
+
+function num(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
+  return undefined;
+}
+
+/**
+ * Read the path and line range out of a read-like call's arguments, across harnesses:
+ * Claude Code Read {file_path, offset, limit}; JP fs_read_file {path, start_line, end_line};
+ * str_replace_editor/str_replace_based_edit_tool {command: "view", path, view_range: [a, b|-1]};
+ * generic read_file {path|target_file, start_line|line_start|offset, end_line|line_end|limit}.
+ * Returns undefined when the call is not a plain file read (e.g. an edit command).
+ */
+export function lineRangeOf(name: string, input: unknown): LineRangeRead | undefined {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return undefined;
+  const a = input as Record<string, unknown>;
+  const lower = bareName(name);
+  if ((lower === 'str_replace_editor' || lower === 'str_replace_based_edit_tool') && a.command !== 'view') return undefined;
+  const path = [a.file_path, a.path, a.target_file, a.filename, a.file].find((p): p is string => typeof p === 'string' && p.length > 0);
+  if (!path) return undefined;
+  if (Array.isArray(a.view_range)) {
+    const s = num(a.view_range[0]) ?? 1;
+    const e = num(a.view_range[1]);
+    return { path, start: s, end: e === undefined || e < 0 ? Infinity : e };
+  }
+  const offset = num(a.offset);
+  const limit = num(a.limit);
+  if (offset !== undefined || limit !== undefined) {
+    // Claude Code: offset is the 1-based line to start at (0 treated as 1).
+    const start = Math.max(1, offset ?? 1);
+    return { path, start, end: limit === undefined ? Infinity : start + limit - 1 };
+  }
+  const start = num(a.start_line) ?? num(a.line_start) ?? num(a.startLine) ?? 1;
+  const end = num(a.end_line) ?? num(a.line_end) ?? num(a.endLine);
+  return { path, start, end: end === undefined || end < 0 ? Infinity : end };
+}
+
+/** Does the later read cover everything the earlier one returned? */
+export function rangeSubsumes(earlier: LineRangeRead, later: LineRangeRead): boolean {
+  return earlier.path === later.path && later.start <= earlier.start && later.end >= earlier.end;
+}
+
+/** Canonical JSON (sorted keys) for exact-argument equality. */
+export function canonicalArgs(input: unknown): string {
+  if (typeof input === 'string') {
+    // OpenAI arguments that did not parse stay strings; parse here when they do, so {"a":1} == { "a": 1 }.
+    try {
+      return canonicalArgs(JSON.parse(input) as unknown);
+    } catch {
+      return JSON.stringify(input);
+    }
+  }
+  return JSON.stringify(sortKeys(input)) ?? 'undefined';
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, sortKeys(o[k])]),
+    );
+  }
+  return v;
+}

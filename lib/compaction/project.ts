@@ -1,0 +1,232 @@
+/**
+ * projectTranscript(log, steps, options) → Projection: the one pure function behind the timeline,
+ * the diff, the lost report and every export (DESIGN.md "the one rule"). The log is never
+ * touched; untouched messages keep their blocks (the very same objects), so exporters re-emit
+ * their source records verbatim.
+ *
+ * Source markers (compaction that already happened in the source: Claude Code compact_boundary,
+ * Codex compacted, …). Decision:
+ *  - with zero steps the projection is the log as imported (baseline 'log'): every message,
+ *    every fate kept. The inspector draws covered messages as summary bands; exporting it gives
+ *    the original file back.
+ *  - with one or more steps compaction starts from what the model last saw (baseline
+ *    'model-view'): messages a marker covers (`covers: [from, to)`) are left out, with the fate
+ *    `summarized` into the marker (stepId `source-marker:<id>`). The marker's own summary stays.
+ *  `options.baseline` overrides either choice.
+ *
+ * Every projection is checked by the pairing validator: an issue the starting context did not
+ * already have (an orphan made by a reducer) throws CompactionInvariantError — a bug, never a
+ * user error.
+ */
+import type { Message, Transcript } from '../model/types';
+import { validatePairing, type PairingIssue } from '../model/pairing';
+import type { SyncSummarizer } from '../summarize/types';
+import { blockText } from '../tokens/count';
+import { contextTotals, transcriptTotals, type Totals } from '../tokens/totals';
+import { counterFor, makeBudget } from './budget';
+import { emptyState, wrapMessage, type CompactionContext, type TurnWindow } from './context';
+import { parseAutoOptions, runAuto } from './pipeline';
+import { createReducer } from './reducers';
+import type { Fate, ProjectedBlock, ProjectedMessage, Projection, ReducerReport, Step, SummaryKey, TokenTotals } from './types';
+
+export interface ProjectOptions {
+  /** Budget for steps that carry none (tokens, counted like `inspect`'s tokens.total). */
+  budget?: number;
+  /** Stored summary artifacts; '' = the producer failed for that key. */
+  summaries?: (key: SummaryKey) => string | undefined;
+  /** Stand-in summarizer when nothing is stored (default: the offline one). */
+  summarizer?: SyncSummarizer;
+  /** The previous version's projection, for cacheStablePrefix (default: the uncompacted model view). */
+  previous?: Pick<Projection, 'messages' | 'tools'>;
+  /** Override the starting context (see the file comment). */
+  baseline?: 'log' | 'model-view';
+}
+
+export class CompactionInvariantError extends Error {
+  readonly code = 'internal:pairing';
+  constructor(
+    message: string,
+    readonly issues: PairingIssue[],
+  ) {
+    super(message);
+    this.name = 'CompactionInvariantError';
+  }
+}
+
+const KEPT: Fate = Object.freeze({ kind: 'kept' });
+
+function toTokenTotals(t: Totals): TokenTotals {
+  return { total: t.total, byKind: { ...t.byKind }, tools: t.byKind.tools };
+}
+
+/** Messages the source's own markers took out of the model's view, with the marker that did it. */
+export function coveredByMarkers(log: Transcript): Map<number, string> {
+  const covered = new Map<number, string>();
+  for (const k of log.markers) {
+    if (!k.covers) continue;
+    const [from, to] = k.covers;
+    for (let i = Math.max(0, from); i < Math.min(to, log.messages.length); i++) covered.set(i, k.id);
+  }
+  return covered;
+}
+
+/** The context compaction starts from. */
+export function startingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
+  const fates = new Map<string, Fate>();
+  if (baseline === 'log') return { messages: log.messages.map(wrapMessage), fates };
+  const covered = coveredByMarkers(log);
+  const messages: ProjectedMessage[] = [];
+  for (const m of log.messages) {
+    const marker = covered.get(m.index);
+    if (marker === undefined) {
+      messages.push(wrapMessage(m));
+      continue;
+    }
+    for (const b of m.blocks) fates.set(b.id, { kind: 'summarized', by: 'summarize', stepId: `source-marker:${marker}`, summaryId: marker });
+  }
+  return { messages, fates };
+}
+
+/** The first turn after the latest compaction: a source marker's summary or an earlier step's summary. */
+function afterLastCompaction(log: Transcript, messages: readonly ProjectedMessage[]): number {
+  let from = 0;
+  for (const k of log.markers) {
+    const at: Message | undefined = log.messages[Math.min(k.atMessage, log.messages.length - 1)];
+    if (at) from = Math.max(from, at.turn);
+  }
+  for (const m of messages) if (m.synthetic === 'summary' && m.span) from = Math.max(from, m.span[1] + 1);
+  return from;
+}
+
+export function resolveWindow(log: Transcript, messages: readonly ProjectedMessage[], step: Step): TurnWindow | null {
+  const lastEditable = log.turnCount - 1 - Math.max(0, step.keepLast);
+  const r = step.range;
+  let from: number;
+  let to: number;
+  switch (r.kind) {
+    case 'turns':
+      from = r.from;
+      to = r.to;
+      break;
+    case 'all-but-last':
+      from = 0;
+      to = log.turnCount - 1 - Math.max(0, r.n);
+      break;
+    case 'after-last-compaction':
+      from = afterLastCompaction(log, messages);
+      to = log.turnCount - 1;
+      break;
+  }
+  from = Math.max(0, from);
+  to = Math.min(to, lastEditable);
+  return from <= to ? { from, to } : null;
+}
+
+function issueKey(i: PairingIssue): string {
+  return `${i.kind}:${i.callId}`;
+}
+
+function mainLine(messages: readonly ProjectedMessage[]): ProjectedMessage[] {
+  return messages.filter((m) => !m.sidechain);
+}
+
+/** Throw when `after` has pairing issues that `before` did not have. */
+export function assertPairingPreserved(before: readonly ProjectedMessage[], after: readonly ProjectedMessage[], where: string): void {
+  const known = new Set(validatePairing(mainLine(before)).map(issueKey));
+  const fresh = validatePairing(mainLine(after)).filter((i) => !known.has(issueKey(i)));
+  if (fresh.length > 0) {
+    const f = fresh[0];
+    throw new CompactionInvariantError(`${where} broke tool pairing: ${fresh.length} new issue(s), first ${f.kind} for call ${f.callId} at projected message ${f.message}.`, fresh);
+  }
+}
+
+function sameBlock(a: ProjectedBlock, b: ProjectedBlock): boolean {
+  if (a === b) return true;
+  return a.kind === b.kind && a.tokens === b.tokens && blockText(a) === blockText(b);
+}
+
+function sameMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
+  if (a === b) return true;
+  if (a.role !== b.role || a.sourceId !== b.sourceId || a.synthetic !== b.synthetic || a.blocks.length !== b.blocks.length) return false;
+  return a.blocks.every((x, i) => sameBlock(x, b.blocks[i]));
+}
+
+/**
+ * Leading tokens identical in both contexts, in request order: tool schemas first (a pruned tool
+ * list changes the very front), then messages. Side chains are not sent and are skipped.
+ */
+export function cacheStablePrefix(a: Pick<Projection, 'messages' | 'tools'>, b: Pick<Projection, 'messages' | 'tools'>): number {
+  if (a.tools.length !== b.tools.length || a.tools.some((t, i) => t.name !== b.tools[i].name || t.tokens !== b.tools[i].tokens)) return 0;
+  let n = a.tools.reduce((s, t) => s + t.tokens, 0);
+  const ma = mainLine(a.messages);
+  const mb = mainLine(b.messages);
+  for (let i = 0; i < Math.min(ma.length, mb.length); i++) {
+    if (sameMessage(ma[i], mb[i])) {
+      for (const x of ma[i].blocks) n += x.tokens;
+      continue;
+    }
+    // Same message, different content part-way: blocks before the first difference still match.
+    if (ma[i].role === mb[i].role && ma[i].sourceId === mb[i].sourceId) {
+      for (let j = 0; j < Math.min(ma[i].blocks.length, mb[i].blocks.length) && sameBlock(ma[i].blocks[j], mb[i].blocks[j]); j++) n += ma[i].blocks[j].tokens;
+    }
+    break;
+  }
+  return n;
+}
+
+export function projectTranscript(log: Transcript, steps: readonly Step[], options: ProjectOptions = {}): Projection {
+  const counter = counterFor(log);
+  const baseline = options.baseline ?? (steps.length > 0 ? 'model-view' : 'log');
+  const start = startingContext(log, baseline);
+  const env = { lookup: options.summaries, summarizer: options.summarizer };
+  let ctx: CompactionContext = {
+    log,
+    messages: start.messages,
+    tools: log.tools,
+    fates: start.fates,
+    step: { id: '', range: { kind: 'turns', from: 0, to: -1 }, reducers: [], keepLast: 0, createdAt: '' },
+    window: null,
+    counter,
+  };
+  let state = emptyState();
+  const reports: ReducerReport[] = [];
+  for (const step of steps) {
+    ctx = { ...ctx, step, window: resolveWindow(log, ctx.messages, step) };
+    const total = step.budget ?? options.budget ?? Infinity;
+    const budget = makeBudget(total, counter);
+    for (const spec of step.reducers) {
+      const before = ctx.messages;
+      if (spec.id === 'auto') {
+        const r = runAuto(ctx, budget, state, parseAutoOptions(spec.options), env);
+        ctx = r.ctx;
+        state = r.state;
+        reports.push(...r.reports);
+      } else {
+        const r = createReducer(spec, env).reduce(ctx, budget, state);
+        ctx = r.ctx;
+        state = r.state;
+        reports.push(r.report);
+      }
+      if (ctx.messages !== before) assertPairingPreserved(start.messages, ctx.messages, `step ${step.id} / ${spec.id}`);
+    }
+  }
+
+  const fatesOut: Record<string, Fate> = {};
+  for (const m of log.messages) for (const b of m.blocks) fatesOut[b.id] = ctx.fates.get(b.id) ?? KEPT;
+
+  const messages = ctx.messages as ProjectedMessage[];
+  const tools = ctx.tools as Projection['tools'];
+  const startTotals = contextTotals(start.messages, log.tools);
+  const reference = options.previous ?? { messages: start.messages, tools: log.tools };
+  return {
+    messages,
+    tools,
+    fates: fatesOut,
+    report: reports,
+    summaries: state.summaries,
+    tokens: { before: toTokenTotals(transcriptTotals(log)), after: toTokenTotals(contextTotals(messages, tools)), start: toTokenTotals(startTotals) },
+    baseline,
+    cacheStablePrefix: cacheStablePrefix(reference, { messages, tools }),
+    summaryRequests: state.summaryRequests,
+  };
+}

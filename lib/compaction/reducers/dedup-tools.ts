@@ -1,0 +1,89 @@
+/**
+ * dedup-tools (RFD 036): a tool call made obsolete by a later one is dropped.
+ *  - exact: same tool name and the same arguments (canonical JSON, key order ignored) — the
+ *    fallback for every tool without a rule;
+ *  - subsumption: a read of a line range of a file (read_file, Read, view, fs_read_file, …) is
+ *    subsumed by a later read of the same path whose range contains it.
+ * The later call must have an ok, un-stubbed result for the earlier one to be redundant. The
+ * older pair is removed whole (mode 'remove', RFD 036) or its result stubbed (mode 'stub').
+ * Hints with `dedup = false` (create/modify tools: each call is an action) opt a tool out.
+ */
+import type { ToolCallBlock } from '../../model/types';
+import { ContextEditor, fates, indexPairs, isBool, isEditable, oneOf, opt, type Reducer } from '../context';
+import { canonicalArgs, hintFor, lineRangeOf, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
+import { fitsNow, isStub, removePair, resultOf } from './util';
+
+export function dedupTools(options: Record<string, unknown> = {}): Reducer {
+  const mode = opt(options, 'mode', 'remove' as const, oneOf('remove', 'stub'));
+  const subsumption = opt(options, 'subsumption', true, isBool);
+  const untilFits = opt(options, 'untilFits', false, isBool);
+  const hints = (options.hints ?? {}) as ToolHints;
+  return {
+    id: 'dedup-tools',
+    reduce(ctx, budget, state) {
+      const editor = new ContextEditor(ctx, 'dedup-tools');
+      const pairs = indexPairs(ctx.messages);
+      // All calls, in order, with their key, range and whether their result makes a good "later" call.
+      interface CallInfo {
+        mi: number;
+        bi: number;
+        block: ToolCallBlock;
+        key: string;
+        range?: LineRangeRead;
+        usable: boolean;
+      }
+      const calls: CallInfo[] = [];
+      ctx.messages.forEach((m, mi) => {
+        if (m.sidechain) return;
+        m.blocks.forEach((b, bi) => {
+          if (b.kind !== 'tool_call') return;
+          const r = resultOf(ctx, pairs, b.callId);
+          const usable = r !== undefined && !r.block.isError && !isStub(r.block.content);
+          const hint = hintFor(b.name, hints);
+          calls.push({ mi, bi, block: b, key: b.name + '\u0000' + canonicalArgs(b.input), range: subsumption && hint.subsumes === 'line-range' ? lineRangeOf(b.name, b.input) : undefined, usable });
+        });
+      });
+      // Newest usable call per exact key; newest usable reads per path (for subsumption).
+      const laterByKey = new Map<string, CallInfo>();
+      const laterReads = new Map<string, CallInfo[]>();
+      const found: Array<{ older: CallInfo; newer: CallInfo; how: 'exact' | 'subsumed' }> = [];
+      for (let i = calls.length - 1; i >= 0; i--) {
+        const c = calls[i];
+        const hint = hintFor(c.block.name, hints);
+        const dedupable = hint.dedup !== false;
+        if (dedupable && isEditable(ctx, ctx.messages[c.mi])) {
+          const exact = laterByKey.get(c.key);
+          if (exact) found.push({ older: c, newer: exact, how: 'exact' });
+          else if (c.range) {
+            const cover = (laterReads.get(c.range.path) ?? []).find((l) => l.block.name === c.block.name && rangeSubsumes(c.range!, l.range!));
+            if (cover) found.push({ older: c, newer: cover, how: 'subsumed' });
+          }
+        }
+        if (c.usable) {
+          if (!laterByKey.has(c.key)) laterByKey.set(c.key, c);
+          if (c.range) {
+            const list = laterReads.get(c.range.path) ?? [];
+            list.push(c);
+            laterReads.set(c.range.path, list);
+          }
+        }
+      }
+      found.reverse(); // oldest first
+      let exact = 0;
+      let subsumed = 0;
+      for (const f of found) {
+        if (fitsNow(editor, budget, untilFits)) break;
+        const fate = fates.deduped('dedup-tools', ctx.step.id, f.newer.block.id);
+        let done = false;
+        if (mode === 'remove') done = removePair(editor, pairs, f.older.block.callId, fate);
+        else {
+          const r = resultOf(ctx, pairs, f.older.block.callId);
+          if (r && isEditable(ctx, ctx.messages[r.mi]) && !isStub(r.block.content))
+            done = editor.replaceBlock(r.mi, r.bi, { content: `[deduplicated] ${f.older.block.name}: superseded by a later call (${f.how === 'exact' ? 'same arguments' : 'covering read'})` }, fate);
+        }
+        if (done) f.how === 'exact' ? exact++ : subsumed++;
+      }
+      return editor.finish(state, [`${mode === 'remove' ? 'removed' : 'stubbed'} ${exact} duplicate and ${subsumed} subsumed call(s)`]);
+    },
+  };
+}

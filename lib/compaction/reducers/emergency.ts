@@ -1,0 +1,66 @@
+/**
+ * emergency (sven): drop every non-system message of the window except the newest `keepN`,
+ * prepend a canned notice, no model call — it always succeeds. The cut is moved back so the kept
+ * part never starts between a tool call and its result (sven "split safety"); pairs that would
+ * still straddle the cut keep both halves. With `untilFits`, keepN shrinks until the budget holds.
+ */
+import type { ProjectedMessage } from '../types';
+import { ContextEditor, contextTokens, fates, isBool, isEditable, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState, type ReduceResult } from '../context';
+import type { Budget } from '../budget';
+import { removeMessagesSafely } from './util';
+
+export const EMERGENCY_NOTICE =
+  '[Context notice] Earlier conversation history ({what}) was dropped to fit the context window. It is no longer available: ask the user or re-read files if something from it is needed.';
+
+function noticeMessage(ctx: CompactionContext, what: string, turn: number, template: string): ProjectedMessage {
+  const text = template.replace('{what}', what);
+  return {
+    role: 'user',
+    turn,
+    synthetic: 'notice',
+    blocks: [{ kind: 'text', id: `notice:${ctx.step.id}:${turn}`, text, tokens: ctx.counter.count(text) }],
+  };
+}
+
+/** Drop the window but its newest `keepN` messages. Exported for summarize's failure fallback. */
+export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: ReducerState, keepN: number, untilFits: boolean, template = EMERGENCY_NOTICE, extraNotes: string[] = []): ReduceResult {
+  const candidates: number[] = [];
+  ctx.messages.forEach((m, mi) => {
+    if (isEditable(ctx, m) && m.role !== 'system') candidates.push(mi);
+  });
+  const attempt = (keep: number): ReduceResult | undefined => {
+    let cut = Math.max(0, candidates.length - keep);
+    // Split safety: never start the kept part on a message made only of tool results.
+    while (cut > 0 && cut < candidates.length && ctx.messages[candidates[cut]].blocks.some((b) => b.kind === 'tool_result')) cut--;
+    const drop = candidates.slice(0, cut);
+    if (drop.length === 0) return undefined;
+    const editor = new ContextEditor(ctx, 'emergency');
+    removeMessagesSafely(editor, drop, fates.removed('emergency', ctx.step.id));
+    const first = ctx.messages[drop[0]].turn;
+    const last = ctx.messages[drop[drop.length - 1]].turn;
+    const notice = noticeMessage(ctx, `turns ${first + 1}–${last + 1}, ${drop.length} messages`, first, template);
+    if (notice.blocks[0].tokens >= editor.saved) return undefined;
+    editor.insertBefore(drop[0], notice);
+    return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`]);
+  };
+  let keep = keepN;
+  let result = attempt(keep);
+  while (untilFits && keep > 0 && (!result || contextTokens(result.ctx) > budget.total)) {
+    keep--;
+    result = attempt(keep) ?? result;
+  }
+  return result ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
+}
+
+export function emergency(options: Record<string, unknown> = {}): Reducer {
+  const keepN = opt(options, 'keepN', 6, isNum);
+  const untilFits = opt(options, 'untilFits', false, isBool);
+  const notice = opt(options, 'notice', EMERGENCY_NOTICE, isStr);
+  return {
+    id: 'emergency',
+    reduce(ctx, budget, state) {
+      if (untilFits && contextTokens(ctx) <= budget.total) return new ContextEditor(ctx, 'emergency').finish(state, ['already within budget']);
+      return emergencyDrop(ctx, budget, state, keepN, untilFits, notice);
+    },
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * summarize (RFD 036, seed 004, sven): replace the oldest span of the window with ONE synthetic
+ * summary message at the front — prefix-ward, so the tail stays byte-stable for the provider cache.
+ *
+ * The span is built in chunks of whole turns, oldest first; each chunk's summary is given the
+ * previous one (`previousSummary`), so the last summary covers the whole span on its own. With
+ * `untilFits` (the auto pipeline) chunks are added only until the budget holds: only the overflow
+ * is summarized. An earlier step's summary at the front is folded in and replaced, so the context
+ * holds one summary, not a stack of them.
+ *
+ * Summaries are off the critical path (seed 004): `project` is synchronous and reads stored
+ * artifacts through `env.lookup(key)` (key = step + span + content hash + producer). When none is
+ * stored, the offline summarizer stands in and the projection lists a `summaryRequest` so the
+ * async layer can produce a real one and re-project. A stored summary that is empty means the
+ * producer failed: fall back to emergency (default) or leave the range as it is (`onFailure`).
+ */
+import { summarizeOffline } from '../../summarize/offline';
+import type { SummaryStyle, SyncSummarizer } from '../../summarize/types';
+import type { ProjectedMessage, SummaryKey } from '../types';
+import { ContextEditor, contextTokens, fates, isBool, isNum, isStr, oneOf, opt, type Reducer, type ReducerState } from '../context';
+import { emergencyDrop } from './emergency';
+import { editableTurns, removeMessagesSafely } from './util';
+
+export interface SummarizeEnv {
+  /** Stored summaries (Dexie artifacts). undefined = none stored; '' = the producer failed. */
+  lookup?: (key: SummaryKey) => string | undefined;
+  /** The stand-in when nothing is stored (default: the offline structured summarizer). */
+  summarizer?: SyncSummarizer;
+}
+
+/** FNV-1a over the span's content: the part of the key that changes when the span does. */
+export function contentHash(messages: readonly ProjectedMessage[], previousSummary: string | undefined): string {
+  let h = 0x811c9dc5;
+  const feed = (s: string) => {
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ 0x1f, 0x01000193);
+  };
+  feed(previousSummary ?? '');
+  for (const m of messages) {
+    feed(m.role);
+    for (const b of m.blocks) {
+      feed(b.kind);
+      if (b.kind === 'tool_call') feed(b.name + (b.rawInput ?? JSON.stringify(b.input) ?? ''));
+      else if (b.kind === 'tool_result') feed(b.content + (b.isError ? '!' : ''));
+      else if (b.kind === 'attachment') feed(b.text ?? b.mediaType);
+      else feed(b.text);
+    }
+  }
+  return (h >>> 0).toString(36);
+}
+
+export function summaryKey(stepId: string, span: [number, number], hash: string, producer: string): SummaryKey {
+  return { stepId, span, contentHash: hash, producer, id: `${stepId}|${span[0]}-${span[1]}|${hash}|${producer}` };
+}
+
+export function summarize(options: Record<string, unknown> = {}, env: SummarizeEnv = {}): Reducer {
+  const untilFits = opt(options, 'untilFits', false, isBool);
+  const chunkTokensOpt = opt<number | undefined>(options, 'chunkTokens', undefined, (v): v is number | undefined => isNum(v));
+  const chunkTurns = opt<number | undefined>(options, 'chunkTurns', undefined, (v): v is number | undefined => isNum(v));
+  /** Summarize the oldest fraction of the window's tokens (Gemini CLI: 0.7). */
+  const fraction = opt<number | undefined>(options, 'fraction', undefined, (v): v is number | undefined => isNum(v));
+  const style = opt<SummaryStyle>(options, 'style', 'structured', oneOf('structured', 'narrative', 'claude-code'));
+  const onFailure = opt(options, 'onFailure', 'emergency' as const, oneOf('emergency', 'leave'));
+  const producer = opt(options, 'producer', style, isStr);
+  const keepN = opt(options, 'emergencyKeepN', 6, isNum);
+  const summarizer = env.summarizer ?? summarizeOffline;
+
+  return {
+    id: 'summarize',
+    reduce(ctx, budget, state) {
+      const stepId = ctx.step.id;
+      if (untilFits && contextTokens(ctx) <= budget.total) return new ContextEditor(ctx, 'summarize').finish(state, ['already within budget']);
+      const turns = editableTurns(ctx)
+        .map((t) => ({ ...t, indices: t.indices.filter((mi) => ctx.messages[mi].role !== 'system') }))
+        .filter((t) => t.indices.length > 0);
+      if (turns.length === 0) return new ContextEditor(ctx, 'summarize').finish(state, ['nothing to summarize in range']);
+
+      // An earlier summary at the front of the window is folded in (prefix-ward accumulation).
+      const firstIdx = turns[0].indices[0];
+      let prior: { mi: number; text: string; tokens: number } | undefined;
+      for (let mi = firstIdx - 1; mi >= 0; mi--) {
+        const m = ctx.messages[mi];
+        if (m.synthetic === 'summary') {
+          const b = m.blocks[0];
+          prior = { mi, text: b.kind === 'summary' ? b.text : '', tokens: m.blocks.reduce((n, x) => n + x.tokens, 0) };
+          break;
+        }
+        if (m.role !== 'system') break;
+      }
+
+      const total = contextTokens(ctx);
+      const windowTokens = turns.reduce((n, t) => n + t.tokens, 0);
+      const chunkTokens = chunkTokensOpt ?? (Number.isFinite(budget.total) ? Math.max(1000, Math.floor(budget.total * 0.1)) : Infinity);
+      const limitTokens = fraction !== undefined ? windowTokens * fraction : Infinity;
+
+      let previous = prior?.text ?? state.latestSummary?.text;
+      const requests: ReducerState['summaryRequests'] = [];
+      let text: string | undefined;
+      let producedBy = 'offline';
+      let covered = 0;
+      let spanEnd = -1; // index into turns
+      let failed: string | undefined;
+      let t = 0;
+      while (t < turns.length) {
+        // Next chunk: whole turns up to chunkTokens / chunkTurns.
+        const chunk: typeof turns = [];
+        let chunkTok = 0;
+        while (t < turns.length) {
+          const next = turns[t];
+          if (chunk.length > 0 && (chunkTok + next.tokens > chunkTokens || (chunkTurns !== undefined && chunk.length >= chunkTurns))) break;
+          if (covered + chunkTok + next.tokens > limitTokens && covered + chunkTok > 0) break;
+          chunk.push(next);
+          chunkTok += next.tokens;
+          t++;
+        }
+        if (chunk.length === 0) break;
+        const messages = chunk.flatMap((c) => c.indices.map((mi) => ctx.messages[mi]));
+        const span: [number, number] = [turns[0].turn, chunk[chunk.length - 1].turn];
+        const key = summaryKey(stepId, span, contentHash(messages, previous), producer);
+        const stored = env.lookup?.(key);
+        let out: string;
+        if (stored !== undefined) {
+          out = stored;
+          producedBy = producer;
+        } else {
+          try {
+            out = summarizer({ messages, span, previousSummary: previous, style });
+          } catch (e) {
+            out = '';
+            failed = `offline summarizer threw: ${e instanceof Error ? e.message : String(e)}`;
+          }
+          producedBy = 'offline';
+          requests.push({ key, span, messages, ...(previous !== undefined && { previousSummary: previous }) });
+        }
+        if (!out.trim()) {
+          failed ??= `summary for turns ${span[0] + 1}–${span[1] + 1} is empty (producer failed)`;
+          break;
+        }
+        text = out.trim();
+        previous = text;
+        covered += chunkTok;
+        spanEnd = t - 1;
+        if (covered >= limitTokens) break;
+        if (untilFits) {
+          const after = total - covered - (prior?.tokens ?? 0) + ctx.counter.count(text);
+          if (after <= budget.total) break;
+        }
+      }
+
+      if (failed || text === undefined) {
+        const why = failed ?? 'no summary produced';
+        if (onFailure === 'leave') return new ContextEditor(ctx, 'summarize').finish(state, [`${why}: range left as it is`]);
+        const fallback = emergencyDrop(ctx, budget, state, keepN, untilFits, undefined, [`${why}: fell back to emergency`]);
+        return { ...fallback, report: { ...fallback.report, reducer: 'summarize' } };
+      }
+
+      const spanTurns = turns.slice(0, spanEnd + 1);
+      const span: [number, number] = [spanTurns[0].turn, spanTurns[spanTurns.length - 1].turn];
+      const summaryId = `sum:${stepId}:${span[0]}-${span[1]}`;
+      const tokens = ctx.counter.count(text);
+      const editor = new ContextEditor(ctx, 'summarize');
+      removeMessagesSafely(
+        editor,
+        spanTurns.flatMap((x) => x.indices),
+        fates.summarized('summarize', stepId, summaryId),
+      );
+      if (prior) editor.removeMessage(prior.mi, fates.summarized('summarize', stepId, summaryId));
+      if (tokens >= editor.saved) {
+        return new ContextEditor(ctx, 'summarize').finish(state, [`summary (${tokens} tokens) is not smaller than the span: not applied`]);
+      }
+      const message: ProjectedMessage = {
+        role: 'user',
+        turn: span[0],
+        synthetic: 'summary',
+        span,
+        blocks: [{ kind: 'summary', id: summaryId, text, tokens }],
+      };
+      editor.insertBefore(prior ? prior.mi : spanTurns[0].indices[0], message);
+      const nextState: ReducerState = {
+        ...state,
+        summaries: [...state.summaries, { id: summaryId, stepId, span, text, producer: producedBy, tokens }],
+        summaryRequests: [...state.summaryRequests, ...requests],
+        latestSummary: { text, upToTurn: span[1] },
+      };
+      return editor.finish(nextState, [
+        `summarized turns ${span[0] + 1}–${span[1] + 1} (${spanTurns.length} turn(s), ${requests.length || 0} chunk(s) by the offline summarizer) into ${tokens} tokens`,
+        ...(prior ? ['folded the previous summary in'] : []),
+      ]);
+    },
+  };
+}

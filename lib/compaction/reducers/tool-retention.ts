@@ -1,0 +1,96 @@
+/**
+ * tool-retention (seed 004, first-class): a tool result keeps its full content for a while, then
+ * expires to `[result expired]` — the call and the pairing stay, so the model knows the call
+ * happened and does not re-issue it.
+ *
+ * Modes (per tool, with a global default):
+ *  - age:    the result lives `turns` turns (age = last turn of the log − the result's turn);
+ *  - count:  the newest `keep` results of this tool live (scope 'per-tool'), or of all tools
+ *            together (scope 'all' — Anthropic clear_tool_uses "keep last N tool uses");
+ *  - tokens: the newest `protectTokens` of tool output live, older results expire, applied only
+ *            if at least `minReclaim` tokens come back (OpenCode prune: 40k / 20k).
+ * `neverEvict` tools (durable facts) never expire. Results in protected turns count as the newest
+ * but are never touched.
+ */
+import type { ToolResultBlock } from '../../model/types';
+import { ContextEditor, fates, isBool, isEditable, isNum, isStr, isStrArray, oneOf, opt, type Reducer } from '../context';
+import { hintFor, type RetentionHint, type ToolHints } from '../hints';
+import { fitsNow, isStub } from './util';
+
+export const RESULT_EXPIRED = '[result expired]';
+
+export function toolRetention(options: Record<string, unknown> = {}): Reducer {
+  const mode = opt(options, 'mode', 'age' as const, oneOf('age', 'count', 'tokens'));
+  const turns = opt(options, 'turns', 5, isNum);
+  const keep = opt(options, 'keep', 5, isNum);
+  const scope = opt(options, 'scope', 'per-tool' as const, oneOf('per-tool', 'all'));
+  const protectTokens = opt(options, 'protectTokens', 40_000, isNum);
+  const minReclaim = opt(options, 'minReclaim', 0, isNum);
+  const placeholder = opt(options, 'placeholder', RESULT_EXPIRED, isStr);
+  const neverEvict = new Set(opt(options, 'neverEvict', [], isStrArray));
+  const exclude = new Set(opt(options, 'excludeTools', [], isStrArray));
+  const only = opt<string[] | undefined>(options, 'tools', undefined, (v): v is string[] | undefined => isStrArray(v));
+  const useHints = opt(options, 'useHints', true, isBool);
+  const untilFits = opt(options, 'untilFits', false, isBool);
+  const hints = (options.hints ?? {}) as ToolHints;
+  const perTool = (options.perTool ?? {}) as Record<string, RetentionHint>;
+
+  return {
+    id: 'tool-retention',
+    reduce(ctx, budget, state) {
+      const editor = new ContextEditor(ctx, 'tool-retention');
+      const lastTurn = Math.max(0, ctx.log.turnCount - 1);
+      // Every result in the context, newest first, with whether this step may edit it.
+      const all: Array<{ mi: number; bi: number; block: ToolResultBlock; editable: boolean; turn: number }> = [];
+      ctx.messages.forEach((m, mi) => {
+        if (m.sidechain) return;
+        m.blocks.forEach((b, bi) => {
+          if (b.kind === 'tool_result') all.push({ mi, bi, block: b, editable: isEditable(ctx, m), turn: m.turn });
+        });
+      });
+      all.reverse();
+
+      const policyFor = (name: string | undefined): RetentionHint & { never: boolean } => {
+        const n = name ?? '';
+        const fromHints = useHints ? hintFor(name, hints).retention : undefined;
+        const own = perTool[n];
+        const r: RetentionHint = { turns, keep, ...fromHints, ...own, mode: own?.mode ?? fromHints?.mode ?? (mode === 'tokens' ? 'age' : mode) };
+        return { ...r, never: neverEvict.has(n) || exclude.has(n) || Boolean(r.neverEvict) || (only !== undefined && !only.includes(n)) };
+      };
+
+      const expire: typeof all = [];
+      if (mode === 'tokens') {
+        let seen = 0;
+        for (const r of all) {
+          const within = seen < protectTokens;
+          seen += r.block.tokens;
+          if (within || !r.editable || isStub(r.block.content) || policyFor(r.block.name).never) continue;
+          expire.push(r);
+        }
+        const reclaim = expire.reduce((n, r) => n + r.block.tokens, 0);
+        if (reclaim < minReclaim) {
+          return editor.finish(state, [`only ${reclaim} tokens reclaimable (< ${minReclaim}): nothing pruned`]);
+        }
+      } else {
+        const seenPerTool = new Map<string, number>();
+        for (const r of all) {
+          const p = policyFor(r.block.name);
+          const k = scope === 'all' ? '*' : r.block.name ?? '';
+          const rank = seenPerTool.get(k) ?? 0;
+          seenPerTool.set(k, rank + 1);
+          if (!r.editable || p.never || isStub(r.block.content)) continue;
+          const expired = p.mode === 'count' ? rank >= (p.keep ?? keep) : lastTurn - r.turn >= (p.turns ?? turns);
+          if (expired) expire.push(r);
+        }
+      }
+      // Oldest first, so untilFits stops with the newest results intact.
+      expire.reverse();
+      for (const r of expire) {
+        if (fitsNow(editor, budget, untilFits)) break;
+        editor.replaceBlock(r.mi, r.bi, { content: placeholder }, fates.stubbed('tool-retention', ctx.step.id));
+      }
+      const what = mode === 'tokens' ? `older than the newest ${protectTokens} tool tokens` : mode === 'count' ? `beyond the newest ${keep}${scope === 'all' ? ' tool uses' : ' per tool'}` : `older than ${turns} turns`;
+      return editor.finish(state, [`expired ${editor.events} result(s) ${what}`]);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/** Helpers shared by the reducers: walking the editable window, pairs, stubs. */
+import type { ToolCallBlock, ToolResultBlock } from '../../model/types';
+import { ContextEditor, indexPairs, isEditable, type CompactionContext, type PairIndex } from '../context';
+import type { Budget } from '../budget';
+import type { Fate, ProjectedBlock } from '../types';
+
+export interface BlockRef<B = ProjectedBlock> {
+  mi: number;
+  bi: number;
+  block: B;
+}
+
+/** Editable blocks of a kind, oldest first. */
+export function editableBlocks<K extends ProjectedBlock['kind']>(ctx: CompactionContext, kind: K): BlockRef<Extract<ProjectedBlock, { kind: K }>>[] {
+  const out: BlockRef<Extract<ProjectedBlock, { kind: K }>>[] = [];
+  ctx.messages.forEach((m, mi) => {
+    if (!isEditable(ctx, m)) return;
+    m.blocks.forEach((b, bi) => {
+      if (b.kind === kind) out.push({ mi, bi, block: b as Extract<ProjectedBlock, { kind: K }> });
+    });
+  });
+  return out;
+}
+
+/** With `untilFits`, reducers stop as soon as the budget holds (the auto pipeline's "cheap first, stop early"). */
+export function fitsNow(editor: ContextEditor, budget: Budget, untilFits: boolean): boolean {
+  return untilFits && editor.total <= budget.total;
+}
+
+/** First non-empty line, trimmed and capped, for stubs. */
+export function firstLine(text: string, max = 120): string {
+  const line = text.split('\n').find((l) => l.trim().length > 0)?.trim() ?? '';
+  return line.length > max ? line.slice(0, max - 1) + '…' : line;
+}
+
+/** Texts that are already our own stubs (re-stubbing them must be a no-op: idempotence). */
+export function isStub(content: string): boolean {
+  return /^\[(compacted|result expired|deduplicated|Old tool result content cleared|stripped)\b/.test(content) || content === '[result expired]';
+}
+
+/** RFD 036 strip-tool-results stub. */
+export function resultStub(r: Pick<ToolResultBlock, 'name' | 'isError' | 'content'>): string {
+  const line = firstLine(r.content);
+  return `[compacted] ${r.name ?? 'tool'}: ${r.isError ? 'error' : 'ok'}${line ? ` — ${line}` : ''}`;
+}
+
+export function callOf(ctx: CompactionContext, pairs: PairIndex, callId: string): BlockRef<ToolCallBlock> | undefined {
+  const at = pairs.calls.get(callId);
+  return at ? { ...at, block: ctx.messages[at.mi].blocks[at.bi] as ToolCallBlock } : undefined;
+}
+
+export function resultOf(ctx: CompactionContext, pairs: PairIndex, callId: string): BlockRef<ToolResultBlock> | undefined {
+  const at = pairs.results.get(callId);
+  return at ? { ...at, block: ctx.messages[at.mi].blocks[at.bi] as ToolResultBlock } : undefined;
+}
+
+/**
+ * Remove a call and its result together (RFD 036 "the older call pair is removed entirely").
+ * Refused unless both halves exist and are editable: a pair is never split.
+ */
+export function removePair(editor: ContextEditor, pairs: PairIndex, callId: string, fate: Fate): boolean {
+  const { ctx } = editor;
+  const c = pairs.calls.get(callId);
+  const r = pairs.results.get(callId);
+  if (!c || !r) return false;
+  if (!isEditable(ctx, ctx.messages[c.mi]) || !isEditable(ctx, ctx.messages[r.mi])) return false;
+  if (editor.isRemoved(c.mi, c.bi) || editor.isRemoved(r.mi, r.bi)) return false;
+  editor.removeBlock(c.mi, c.bi, fate);
+  editor.removeBlock(r.mi, r.bi, fate);
+  return true;
+}
+
+/**
+ * Remove whole messages (sliding window, emergency, tangents) without orphaning: a call or result
+ * whose partner survives is kept — unless the partner is editable too, in which case it goes with it.
+ * Returns the number of blocks that had to be kept to preserve pairs.
+ */
+export function removeMessagesSafely(editor: ContextEditor, indices: readonly number[], fate: Fate): number {
+  const { ctx } = editor;
+  const pairs = indexPairs(ctx.messages);
+  const doomed = new Set<string>(); // "mi.bi"
+  const key = (mi: number, bi: number) => `${mi}.${bi}`;
+  const idxSet = new Set(indices);
+  for (const mi of indices) ctx.messages[mi].blocks.forEach((_, bi) => doomed.add(key(mi, bi)));
+  let keptForPairs = 0;
+  for (const mi of indices) {
+    ctx.messages[mi].blocks.forEach((b, bi) => {
+      if (b.kind !== 'tool_call' && b.kind !== 'tool_result') return;
+      const partner = b.kind === 'tool_call' ? pairs.results.get(b.callId) : pairs.calls.get(b.callId);
+      if (!partner || doomed.has(key(partner.mi, partner.bi))) return;
+      const pm = ctx.messages[partner.mi];
+      if (isEditable(ctx, pm) && !idxSet.has(partner.mi)) {
+        doomed.add(key(partner.mi, partner.bi));
+      } else {
+        doomed.delete(key(mi, bi));
+        keptForPairs++;
+      }
+    });
+  }
+  for (const k of doomed) {
+    const [mi, bi] = k.split('.').map(Number);
+    editor.removeBlock(mi, bi, fate);
+  }
+  return keptForPairs;
+}
+
+/** Editable messages grouped by source turn, oldest first. */
+export function editableTurns(ctx: CompactionContext): Array<{ turn: number; indices: number[]; tokens: number }> {
+  const byTurn = new Map<number, { turn: number; indices: number[]; tokens: number }>();
+  ctx.messages.forEach((m, mi) => {
+    if (!isEditable(ctx, m)) return;
+    let t = byTurn.get(m.turn);
+    if (!t) byTurn.set(m.turn, (t = { turn: m.turn, indices: [], tokens: 0 }));
+    t.indices.push(mi);
+    for (const b of m.blocks) t.tokens += b.tokens;
+  });
+  return [...byTurn.values()].sort((a, b) => a.turn - b.turn);
+}

@@ -1,0 +1,93 @@
+/**
+ * sven's smart truncation (seed 003, layer 4): cut a tool result to a token cap according to the
+ * shape of its output, and say what was cut.
+ *
+ *  - head-tail (shells): keep the head and the tail in a 60/40 ratio of lines — the command
+ *    preamble and the final result both stay visible;
+ *  - match-list (grep, search): keep the leading matches only;
+ *  - file-content (read_file): a balanced head + tail, imports/declarations and the end of file;
+ *  - generic: cut at the nearest line boundary.
+ * The notice is `[... N lines / B bytes omitted ...]` (+ a hint to re-read for file content).
+ * The number of lines kept is the largest that fits the cap (binary search), so a short cap on a
+ * long-lined file still fits; a single line longer than the cap is cut at a character boundary.
+ */
+export type OutputCategory = 'head-tail' | 'match-list' | 'file-content' | 'generic';
+
+/** Share of kept lines taken from the head. */
+const HEAD_SHARE: Record<OutputCategory, number> = { 'head-tail': 0.6, 'match-list': 1, 'file-content': 0.5, generic: 1 };
+
+export interface TruncatedText {
+  text: string;
+  keptHead: number;
+  keptTail: number;
+  omittedLines: number;
+  omittedBytes: number;
+}
+
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+export function omissionNotice(lines: number, bytes: number, category: OutputCategory): string {
+  const base = `[... ${lines} lines / ${bytes} bytes omitted ...]`;
+  return category === 'file-content' ? `${base}\n[... use read_file with offset/limit to see more ...]` : base;
+}
+
+function assemble(lines: string[], head: number, tail: number, category: OutputCategory): TruncatedText {
+  const omitted = lines.slice(head, lines.length - tail);
+  const omittedText = omitted.join('\n');
+  const notice = omissionNotice(omitted.length, utf8Length(omittedText) + (omitted.length > 0 ? 1 : 0), category);
+  const parts = [...lines.slice(0, head), notice, ...lines.slice(lines.length - tail)];
+  return { text: parts.join('\n'), keptHead: head, keptTail: tail, omittedLines: omitted.length, omittedBytes: utf8Length(omittedText) };
+}
+
+function split(kept: number, category: OutputCategory): [number, number] {
+  const head = Math.ceil(kept * HEAD_SHARE[category]);
+  return [head, kept - head];
+}
+
+/**
+ * Truncate `text` to at most `capTokens` (as counted by `count`), or return undefined when it
+ * already fits. The result always fits the cap unless the cap cannot even hold the notice.
+ */
+export function truncateToCap(text: string, category: OutputCategory, capTokens: number, count: (s: string) => number): TruncatedText | undefined {
+  if (count(text) <= capTokens) return undefined;
+  const lines = text.split('\n');
+  // Largest number of kept lines (< all) whose assembly fits.
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    const [h, t] = split(mid, category);
+    if (count(assemble(lines, h, t, category).text) <= capTokens) lo = mid;
+    else hi = mid - 1;
+  }
+  if (lo > 0) {
+    const [h, t] = split(lo, category);
+    return assemble(lines, h, t, category);
+  }
+  // Not even one whole line fits: keep a character prefix of the first line.
+  const first = lines[0];
+  const restBytes = utf8Length(text) - utf8Length(first);
+  let a = 0;
+  let b = first.length;
+  const make = (chars: number): string =>
+    first.slice(0, chars) + '\n' + `[... ${lines.length} lines / ${utf8Length(first.slice(chars)) + restBytes} bytes omitted ...]`;
+  while (a < b) {
+    const mid = Math.ceil((a + b) / 2);
+    if (count(make(mid)) <= capTokens) a = mid;
+    else b = mid - 1;
+  }
+  const omittedBytes = utf8Length(first.slice(a)) + restBytes;
+  return { text: make(a), keptHead: a > 0 ? 1 : 0, keptTail: 0, omittedLines: lines.length - (a > 0 ? 1 : 0), omittedBytes };
+}
