@@ -7,6 +7,7 @@
  * To add a format: one file in lib/formats/, one line here, one line in the corpus test.
  */
 import type { FormatModule } from './types';
+import { inspectAiFormat } from './inspect-ai';
 import { sweAgentFormat } from './swe-agent';
 import { miniSweAgentFormat } from './mini-swe-agent';
 import { openhandsFormat } from './openhands';
@@ -19,6 +20,7 @@ import { openaiResponses } from './openai-responses';
 
 export const formats: FormatModule[] = [
   // Entries are added by each format's module, in detection order.
+  inspectAiFormat, // Inspect logs first among JSON (§8 JSON rule 1, zip rule): before Chat (both hold messages)
   sweAgentFormat, // SWE-agent before mini-swe-agent (§8 JSON rule 2)
   miniSweAgentFormat, // before Chat: the bare fixture is a Chat-shaped array with mini-swe-agent's action blocks
   openhandsFormat, // event arrays (§8 JSON rule 9) and eval-output JSONL (§8 JSONL rule 7); no overlap with message arrays

@@ -40,6 +40,11 @@ export interface ParseResult {
 export interface SerializeResult {
   /** The file content. */
   text: string;
+  /**
+   * The file's bytes when it is binary (Inspect `.eval` zip archives): write these instead of `text`.
+   * `text` then holds the readable main entry (the sample JSON).
+   */
+  bytes?: Uint8Array;
   /** Suggested file name. */
   fileName: string;
   mimeType: string;
