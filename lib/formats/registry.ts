@@ -17,6 +17,7 @@ import { claudeCodeWeb } from './claude-code-web';
 import { claudeCodeSdk } from './claude-code-sdk';
 import { anthropicMessages } from './anthropic-messages';
 import { openaiResponses } from './openai-responses';
+import { codexCli } from './codex-cli';
 
 export const formats: FormatModule[] = [
   // Entries are added by each format's module, in detection order.
@@ -26,6 +27,7 @@ export const formats: FormatModule[] = [
   openhandsFormat, // event arrays (§8 JSON rule 9) and eval-output JSONL (§8 JSONL rule 7); no overlap with message arrays
   anthropicMessages, // Anthropic request/response/SSE before OpenAI Chat (§8 JSON rule 6 before 8)
   openaiResponses, // Responses input lists / Response objects / rollouts before OpenAI Chat (§8 JSON rule 7, JSONL rule 5)
+  codexCli, // Codex rollouts before Claude Code: both have `type` (§8 JSONL rule 1 before 2)
   claudeCode, // Claude Code JSONL: after Codex (both have `type`), §8 JSONL rule 2
   claudeCodeWeb, // {"loglines":[…]} web export, §8 JSON rule 5
   claudeCodeSdk, // SDK json array / stream-json (snake session_id), §8 JSONL rule 4, JSON rule 10
