@@ -13,7 +13,7 @@ import { readJsonDocument } from '../read/json-doc';
 import { readJsonl } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
 import { ClaudeSessionReader, serializeClaudeRecords } from './claude-code';
-import { parsedRoot } from './detect';
+import { parsedRoot } from '../read/json-root';
 import { compactedFileName, defaultSeparator, isRecord, joinOutput } from './serialize-util';
 import type { DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
 

@@ -9,7 +9,7 @@ import type { Transcript } from '../model/types';
 import { readJsonDocument } from '../read/json-doc';
 import type { SourceFile } from '../read/source';
 import { ClaudeSessionReader, serializeClaudeRecords } from './claude-code';
-import { parsedRoot } from './detect';
+import { parsedRoot } from '../read/json-root';
 import { compactedFileName, defaultSeparator, isRecord, joinOutput } from './serialize-util';
 import type { DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
 

@@ -6,7 +6,6 @@
 import { unzipSync } from 'fflate';
 import { ImportError } from '../errors';
 import { looksLikeJsonl, readJsonl } from '../read/jsonl';
-import { parseJsonText } from '../read/json-doc';
 import type { SourceFile } from '../read/source';
 import { formats } from './registry';
 import type { DetectInput, FormatModule } from './types';
@@ -19,15 +18,12 @@ export interface Detection {
   input: DetectInput;
 }
 
-/** Parsed JSON documents are cached per SourceFile so parse() does not parse twice. */
-const parsedRoots = new WeakMap<SourceFile, unknown>();
-
-export function parsedRoot(file: SourceFile): unknown {
-  if (parsedRoots.has(file)) return parsedRoots.get(file);
-  const root = parseJsonText(file.text(), file.name);
-  parsedRoots.set(file, root);
-  return root;
-}
+/**
+ * Parsed JSON documents are cached per SourceFile so parse() does not parse twice. The cache lives
+ * in lib/read/json-root.ts so format modules can import it without an import cycle through here.
+ */
+import { parsedRoot } from '../read/json-root';
+export { parsedRoot };
 
 export function makeDetectInput(file: SourceFile): DetectInput {
   if (file.isZip) {

@@ -20,7 +20,7 @@ import { isJsonlFile } from '../read/head';
 import { readJsonDocument, stringifyLike, type JsonPath } from '../read/json-doc';
 import { readJsonl, type RecordSet } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
-import { parsedRoot } from './detect';
+import { parsedRoot } from '../read/json-root';
 import {
   addedBlocks,
   blockOutcomes,
