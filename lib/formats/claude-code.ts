@@ -209,7 +209,7 @@ export class ClaudeSessionReader {
       return;
     }
     if (msg.content !== undefined && typeof msg.content !== 'string' && !Array.isArray(msg.content)) {
-      throw new ImportError('malformed:claude-code', `The message content on line ${line} is a ${typeof msg.content}.`, { file: this.fileName, line, path: '$.message.content' }, 'a string or an array of content blocks');
+      throw new ImportError('malformed:claude-code', `The message content on line ${line} is ${Array.isArray(msg.content) ? 'an array' : msg.content === null ? 'null' : typeof msg.content === 'object' ? 'an object' : `a ${typeof msg.content}`}.`, { file: this.fileName, line, path: '$.message.content' }, 'a string or an array of content blocks');
     }
     const blocks = lineBlocks(value);
     const sidechain = value.isSidechain === true;

@@ -17,7 +17,7 @@ import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/
 import type { ImportWarning, JsonStyle, Message, Role, SourceRecord, Transcript } from '../model/types';
 import { validatePairing } from '../model/pairing';
 import { isJsonlFile } from '../read/head';
-import { readJsonDocument, stringifyLike, type JsonPath } from '../read/json-doc';
+import { lineAt, readJsonDocument, spanAt, stringifyLike, type JsonPath } from '../read/json-doc';
 import { readJsonl, type RecordSet } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
 import { parsedRoot } from '../read/json-root';
@@ -160,6 +160,14 @@ function canonicalCallId(ctx: ConvertContext, id: string): string {
   return canonical;
 }
 
+/** "a string", "an object", "an array", "null": for messages that say what was found. */
+export function describeType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  const t = typeof v;
+  return t === 'object' || t === 'undefined' ? `an ${t}` : `a ${t}`;
+}
+
 function fail(ctx: ConvertContext, path: string, message: string, expected: string): never {
   throw new ImportError('malformed:openai-chat', message, { file: ctx.file, line: ctx.line, path }, expected);
 }
@@ -212,14 +220,14 @@ function contentText(content: unknown, path: string, ctx: ConvertContext): strin
       })
       .join('\n');
   }
-  fail(ctx, path, `The message content is a ${typeof content}.`, 'a string, null, or an array of content parts');
+  fail(ctx, path, `The message content is ${describeType(content)}.`, 'a string, null, or an array of content parts');
 }
 
 function contentBlocks(content: unknown, path: string, ctx: ConvertContext): DraftBlock[] {
   if (content === null || content === undefined) return [];
   if (typeof content === 'string') return content === '' ? [] : [{ kind: 'text', text: content }];
   if (Array.isArray(content)) return content.map((p, i) => partToBlock(p, `${path}[${i}]`, ctx));
-  fail(ctx, path, `The message content is a ${typeof content}.`, 'a string, null, or an array of content parts');
+  fail(ctx, path, `The message content is ${describeType(content)}.`, 'a string, null, or an array of content parts');
 }
 
 function parseArguments(args: unknown): { input: unknown; rawInput?: string } {
@@ -270,7 +278,7 @@ export function chatMessageToDraft(v: unknown, index: number, recordRefs: number
     if (role === 'assistant') {
       if (typeof v.refusal === 'string' && v.refusal !== '') blocks.push({ kind: 'text', text: v.refusal });
       if (v.tool_calls !== undefined && v.tool_calls !== null) {
-        if (!Array.isArray(v.tool_calls)) fail(ctx, `${path}.tool_calls`, `tool_calls is a ${typeof v.tool_calls}.`, 'an array of tool calls');
+        if (!Array.isArray(v.tool_calls)) fail(ctx, `${path}.tool_calls`, `tool_calls is ${describeType(v.tool_calls)}.`, 'an array of tool calls');
         v.tool_calls.forEach((tc, i) => {
           const tcPath = `${path}.tool_calls[${i}]`;
           if (!isRecord(tc)) fail(ctx, tcPath, 'A tool call is not an object.', 'a tool call like {"id","type":"function","function":{"name","arguments"}}');
@@ -358,7 +366,8 @@ function locate(file: SourceFile, options?: ParseOptions): Located {
     return { layout: { kind: 'response', recordsPath: ['choices'] }, set, root, messages, pathOf: (i) => `$.choices[${i}].message`, recordOf: (i) => i };
   }
   if (!Array.isArray(root.messages)) {
-    throw new ImportError('malformed:openai-chat', `"messages" is ${root.messages === undefined ? 'missing' : `a ${typeof root.messages}`}.`, { file: file.name, path: '$.messages' }, 'an array of chat messages');
+    const span = spanAt(text, ['messages']);
+    throw new ImportError('malformed:openai-chat', `"messages" is ${root.messages === undefined ? 'missing' : describeType(root.messages)}.`, { file: file.name, ...(span && { line: lineAt(text, span[0]) }), path: '$.messages' }, 'an array of chat messages');
   }
   const set = readJsonDocument(text, file.name, ['messages'], root, file.bom);
   return { layout: { kind: 'request', recordsPath: ['messages'] }, set, root, messages: root.messages, pathOf: (i) => `$.messages[${i}]`, recordOf: (i) => i };
