@@ -45,10 +45,11 @@ export function omissionNotice(lines: number, bytes: number, category: OutputCat
 
 function assemble(lines: string[], head: number, tail: number, category: OutputCategory): TruncatedText {
   const omitted = lines.slice(head, lines.length - tail);
-  const omittedText = omitted.join('\n');
-  const notice = omissionNotice(omitted.length, utf8Length(omittedText) + (omitted.length > 0 ? 1 : 0), category);
+  // Bytes of the omitted lines with their line breaks.
+  const bytes = utf8Length(omitted.join('\n')) + omitted.length;
+  const notice = omissionNotice(omitted.length, bytes, category);
   const parts = [...lines.slice(0, head), notice, ...lines.slice(lines.length - tail)];
-  return { text: parts.join('\n'), keptHead: head, keptTail: tail, omittedLines: omitted.length, omittedBytes: utf8Length(omittedText) };
+  return { text: parts.join('\n'), keptHead: head, keptTail: tail, omittedLines: omitted.length, omittedBytes: bytes };
 }
 
 function split(kept: number, category: OutputCategory): [number, number] {
