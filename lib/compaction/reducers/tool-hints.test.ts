@@ -46,11 +46,11 @@ describe('tool hints', () => {
     const p = projectTranscript(log, [step(['tool-hints'], { keepLast: 1 })]);
     const b = p.messages.flatMap((m) => m.blocks);
     const call = (name: string) => b.find((x) => x.kind === 'tool_call' && x.name === name)!;
-    const result = (name: string) => b.find((x) => x.kind === 'tool_result' && x.name === name)!;
-    expect(result('Read').kind === 'tool_result' && result('Read').content).toMatch(/^\[compacted\] Read: ok/);
+    const result = (name: string) => b.find((x): x is Extract<typeof x, { kind: 'tool_result' }> => x.kind === 'tool_result' && x.name === name)!;
+    expect(result('Read').content).toMatch(/^\[compacted\] Read: ok/);
     expect(call('Write').kind === 'tool_call' && (call('Write') as { input: { content: string } }).input.content).toMatch(/^\[stripped/);
-    expect(result('Write').kind === 'tool_result' && result('Write').content).toBe('File created successfully at /r/b.ts');
-    expect(result('Edit').kind === 'tool_result' && result('Edit').content).toMatch(/^\[compacted\] Edit/);
+    expect(result('Write').content).toBe('File created successfully at /r/b.ts');
+    expect(result('Edit').content).toMatch(/^\[compacted\] Edit/);
     expect(call('mystery_tool')).toBe(log.messages[7].blocks[0]);
     const profile = projectTranscript(log, [step([{ id: 'tool-hints', options: { request: 'strip', response: 'remove' } }], { keepLast: 1 })]);
     expect(profile.messages.flatMap((m) => m.blocks).some((x) => x.kind === 'tool_call' && x.name === 'mystery_tool')).toBe(false);
