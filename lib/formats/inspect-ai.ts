@@ -115,8 +115,10 @@ export function detectInspect(input: DetectInput): number | null {
     const names = input.zipEntries ?? [];
     return names.includes('header.json') && (names.some((n) => n.startsWith('samples/')) || names.includes('summaries.json') || names.some((n) => n.startsWith('_journal/'))) ? 0.98 : null;
   }
-  if (input.container !== 'json') return null;
+  // A document written on one line (json.dump without indent) reaches detection as one JSONL record.
+  if (input.container !== 'json' && !(input.container === 'jsonl' && input.values.length === 1)) return null;
   const root = input.values[0];
+  if (isObj(root) && Array.isArray(root.messages) && Array.isArray(root.events) && root.epoch !== undefined && root.id !== undefined && root.samples === undefined) return 0.9; // a sample entry
   if (!isObj(root) || typeof root.version !== 'number' || !isObj(root.eval)) return null;
   return Array.isArray(root.samples) || root.results !== undefined ? 0.98 : null;
 }
@@ -360,6 +362,12 @@ function parseJson(file: SourceFile, options: ParseOptions): ParseResult {
   const text = file.text();
   const root = parsedRoot(file);
   const r = requireObj(root, file.name, '$');
+  if (r.samples === undefined && Array.isArray(r.messages) && r.eval === undefined) {
+    // One sample document as stored inside a .eval archive (samples/<id>_epoch_<n>.json, or the
+    // readable `text` of a .eval export).
+    const extra: InspectExtra = { container: 'json', conversation: 0, samplePath: [] };
+    return buildSample({ file: file.name, text, root, samplePath: [], bom: file.bom, evalInfo: {}, extra });
+  }
   if (!Array.isArray(r.samples)) {
     if (r.samples === undefined) throw new ImportError('empty:transcript', 'The log holds no samples (a header-only log): there is no conversation to inspect.', { file: file.name, path: '$.samples' }, 'an eval log with samples');
     throw structureError(file.name, '$.samples', 'an array of samples', r.samples);

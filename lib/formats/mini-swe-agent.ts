@@ -37,7 +37,8 @@ function messagesOf(root: unknown): unknown[] | null {
 }
 
 export function detectMiniSweAgent(input: DetectInput): number | null {
-  if (input.container !== 'json') return null;
+  // A document written on one line (json.dump without indent) reaches detection as one JSONL record.
+  if (input.container !== 'json' && !(input.container === 'jsonl' && input.values.length === 1)) return null;
   const root = input.values[0];
   if (isObj(root)) {
     const tf = str(root.trajectory_format);

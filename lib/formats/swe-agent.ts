@@ -45,7 +45,8 @@ function looksLikeHistory(history: unknown[]): { messageTypes: number; agents: n
 }
 
 export function detectSweAgent(input: DetectInput): number | null {
-  if (input.container !== 'json') return null;
+  // A document written on one line (json.dump without indent) reaches detection as one JSONL record.
+  if (input.container !== 'json' && !(input.container === 'jsonl' && input.values.length === 1)) return null;
   const root = input.values[0];
   if (!isObj(root) || !Array.isArray(root.history)) return null;
   const { messageTypes, agents } = looksLikeHistory(root.history);
