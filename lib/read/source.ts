@@ -78,6 +78,8 @@ export function sourceFromBytes(name: string, input: Uint8Array): SourceFile {
   } else if (startsWith(bytes, [0xfe, 0xff])) {
     encoding = 'utf-16be';
     bomLength = 2;
+  } else {
+    encoding = sniffUtf16WithoutBom(bytes) ?? 'utf-8';
   }
   const bom = bomLength > 0;
   let cached: string | undefined;
@@ -107,6 +109,25 @@ export function sourceFromBytes(name: string, input: Uint8Array): SourceFile {
       return iterateLines(body, encoding);
     },
   };
+}
+
+/**
+ * UTF-16 without a byte-order mark (Windows tools, PowerShell `Out-File`): JSON starts with an
+ * ASCII character, so one of every two of the first bytes is zero. UTF-8 JSON never has NUL there.
+ */
+function sniffUtf16WithoutBom(bytes: Uint8Array): Encoding | undefined {
+  const n = Math.min(bytes.length, 64) & ~1;
+  if (n < 4) return undefined;
+  let evenZeros = 0;
+  let oddZeros = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) evenZeros++;
+    if (bytes[i + 1] === 0) oddZeros++;
+  }
+  const pairs = n / 2;
+  if (oddZeros === pairs && evenZeros === 0) return 'utf-16le';
+  if (evenZeros === pairs && oddZeros === 0) return 'utf-16be';
+  return undefined;
 }
 
 export function sourceFromText(name: string, text: string): SourceFile {
