@@ -1,0 +1,7 @@
+'use client';
+
+import { LibraryPage } from '@/components/library/LibraryPage';
+
+export default function Home() {
+  return <LibraryPage />;
+}

@@ -1,0 +1,181 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useCallback, useState } from 'react';
+import type { TranscriptMeta } from '@/lib/db/schema';
+import { getBridge } from '@/lib/engine/client';
+import { userMessage } from '@/lib/errors';
+import { AppHeader } from '../ui/AppHeader';
+import { Button } from '../ui/Button';
+import { Toast } from '../ui/Toast';
+import { downloadBytes } from '../ui/download';
+import { formatTokens } from '../ui/format';
+import { ConversationPicker } from './ConversationPicker';
+import { DropZone } from './DropZone';
+import { ImportErrors, ImportProgressBar } from './ImportStatus';
+import { StorageMeter } from './StorageMeter';
+import { TranscriptTable } from './TranscriptTable';
+import { fileSource, pastedSource, urlSource, useImport } from './useImport';
+
+export const SAMPLE_URL = '/sample/contextscope-demo.jsonl';
+
+export function LibraryPage() {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const importer = useImport();
+  const [deleted, setDeleted] = useState<TranscriptMeta | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const list = useQuery({ queryKey: ['transcripts'], queryFn: ({ signal }) => getBridge().listTranscripts(signal) });
+  const interrupted = useQuery({ queryKey: ['interrupted'], queryFn: ({ signal }) => getBridge().unfinishedImports(signal) });
+
+  const refresh = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: ['transcripts'] });
+    void queryClient.invalidateQueries({ queryKey: ['storage'] });
+  }, [queryClient]);
+
+  const rename = useMutation({
+    mutationFn: ({ id, title }: { id: string; title: string }) => getBridge().renameTranscript(undefined, id, title),
+    onSuccess: refresh,
+  });
+
+  const remove = useMutation({
+    mutationFn: (meta: TranscriptMeta) => getBridge().deleteTranscript(undefined, meta.id),
+    onSuccess: (_, meta) => {
+      setDeleted(meta);
+      refresh();
+    },
+  });
+
+  const undo = useMutation({
+    mutationFn: (meta: TranscriptMeta) => getBridge().undoDelete(undefined, meta.id),
+    onSuccess: () => {
+      setDeleted(null);
+      refresh();
+    },
+  });
+
+  const expireUndo = useCallback(() => {
+    setDeleted(null);
+    // The undo window closed: free the space now rather than on the next start.
+    void getBridge()
+      .purgeDeleted()
+      .then(refresh, () => {});
+  }, [refresh]);
+
+  const exportOriginal = async (meta: TranscriptMeta) => {
+    try {
+      const file = await getBridge().exportOriginal(undefined, meta.id);
+      downloadBytes(file.bytes, file.fileName, file.mimeType);
+    } catch (e) {
+      setActionError(userMessage(e));
+    }
+  };
+
+  const openSample = async () => {
+    const meta = await importer.importSources([urlSource(SAMPLE_URL, 'contextscope-demo.jsonl')]);
+    if (meta) router.push(`/inspect?id=${encodeURIComponent(meta.id)}`);
+  };
+
+  const rows = list.data ?? [];
+  const busy = importer.progress !== null;
+
+  return (
+    <div className="flex min-h-full flex-col">
+      <AppHeader>
+        <div className="flex justify-end pr-2">
+          <StorageMeter />
+        </div>
+      </AppHeader>
+      <main className="mx-auto w-full max-w-6xl flex-1 space-y-4 px-4 py-6">
+        <DropZone
+          busy={busy}
+          onFiles={(files) => void importer.importSources(files.map(fileSource))}
+          onPaste={(text) => void importer.importSources([pastedSource(text)])}
+          onSample={() => void openSample()}
+        />
+        <ImportProgressBar progress={importer.progress} onCancel={importer.cancel} />
+        <ImportErrors failures={importer.failures} onDismiss={importer.dismissFailure} />
+        {actionError && (
+          <p role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
+            {actionError}{' '}
+            <button type="button" className="underline" onClick={() => setActionError(null)}>
+              Dismiss
+            </button>
+          </p>
+        )}
+        {(interrupted.data ?? []).map((r) => (
+          <p key={r.id} className="flex items-center gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm dark:border-amber-900 dark:bg-amber-950/30" data-testid="import-interrupted">
+            <span className="flex-1">
+              The import of <span className="font-mono">{r.fileName}</span> was interrupted (the tab closed or was cancelled); nothing of it was kept. Drop the file again to retry.
+            </span>
+            <Button
+              variant="ghost"
+              onClick={() => void getBridge().dismissImport(undefined, r.id).then(() => queryClient.invalidateQueries({ queryKey: ['interrupted'] }))}
+            >
+              Dismiss
+            </Button>
+          </p>
+        ))}
+        {importer.lastImported && !busy && (
+          <p className="flex items-center gap-3 rounded-lg border border-emerald-300 bg-emerald-50 px-4 py-2 text-sm dark:border-emerald-900 dark:bg-emerald-950/30" data-testid="import-done" role="status">
+            <span className="flex-1">
+              Imported <strong>{importer.lastImported.title}</strong> — {formatTokens(importer.lastImported.turns)} turns, {formatTokens(importer.lastImported.tokens.total)} tokens.
+            </span>
+            <Link className="font-medium text-blue-700 underline dark:text-blue-400" href={`/inspect?id=${encodeURIComponent(importer.lastImported.id)}`}>
+              Open in the inspector →
+            </Link>
+            <Button variant="ghost" onClick={importer.dismissLastImported} aria-label="Dismiss">
+              ✕
+            </Button>
+          </p>
+        )}
+
+        <section aria-labelledby="library-title" className="space-y-2 pt-2">
+          <div className="flex items-baseline justify-between">
+            <h1 id="library-title" className="text-base font-semibold">
+              Your transcripts {rows.length > 0 && <span className="font-normal text-neutral-500">({rows.length})</span>}
+            </h1>
+          </div>
+          {list.isPending ? (
+            <div className="h-24 animate-pulse rounded-lg bg-neutral-100 dark:bg-neutral-900" aria-label="Loading the library" />
+          ) : list.isError ? (
+            <p role="alert" className="text-sm text-red-700">
+              Could not read the library: {userMessage(list.error)}
+            </p>
+          ) : rows.length === 0 ? (
+            <div className="rounded-lg border border-neutral-200 px-6 py-10 text-center text-sm text-neutral-500 dark:border-neutral-800" data-testid="library-empty">
+              No transcripts yet. Drop one above, or <button type="button" className="font-medium text-blue-700 underline dark:text-blue-400" onClick={() => void openSample()}>open the sample</button> to see a Claude Code session fixing a bug.
+            </div>
+          ) : (
+            <TranscriptTable
+              rows={rows}
+              highlightId={importer.lastImported?.id}
+              onRename={(id, title) => rename.mutate({ id, title })}
+              onDelete={(m) => remove.mutate(m)}
+              onExport={(m) => void exportOriginal(m)}
+            />
+          )}
+        </section>
+      </main>
+      <ConversationPicker
+        picker={importer.picker}
+        onChoose={(i) => void importer.chooseConversation(i)}
+        onImportAll={() => void importer.importAllConversations()}
+        onClose={importer.closePicker}
+      />
+      {deleted && (
+        <Toast key={deleted.id} onExpire={expireUndo} testId="undo-toast">
+          <span>
+            Deleted <strong>{deleted.title}</strong>
+          </span>
+          <button type="button" data-testid="undo-delete" className="font-semibold text-blue-300 underline dark:text-blue-700" onClick={() => undo.mutate(deleted)}>
+            Undo
+          </button>
+        </Toast>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,169 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useRef, useState } from 'react';
+import type { ConversationInfo } from '@/lib/formats/types';
+import type { EngineImportOptions, ImportProgress } from '@/lib/engine/api';
+import { getBridge } from '@/lib/engine/client';
+import type { TranscriptMeta } from '@/lib/db/schema';
+import { isAbortError, serializeError, type SerializedError } from '@/lib/errors';
+
+/** Something to import: a name and a way to (re-)read its bytes (a File, pasted text, the sample). */
+export interface ImportSource {
+  name: string;
+  read: () => Promise<ArrayBuffer>;
+}
+
+export interface ImportInProgress {
+  name: string;
+  stage: ImportProgress['stage'];
+  fraction?: number;
+  /** "3 / 200" when importing every conversation of a container. */
+  batch?: { done: number; total: number };
+}
+
+export interface ImportFailure {
+  key: string;
+  fileName: string;
+  error: SerializedError;
+}
+
+export interface PickerState {
+  source: ImportSource;
+  formatLabel: string;
+  conversations: ConversationInfo[];
+}
+
+export function fileSource(file: File): ImportSource {
+  return { name: file.name, read: () => file.arrayBuffer() };
+}
+
+/** Pasted text gets a name whose extension matches its shape, so detection and export agree. */
+export function pastedSource(text: string): ImportSource {
+  const lines = text.trim().split(/\r?\n/).filter((l) => l.trim() !== '');
+  let jsonl = false;
+  if (lines.length > 1) {
+    try {
+      const first = JSON.parse(lines[0]);
+      jsonl = typeof first === 'object' && first !== null && !Array.isArray(first) && lines[1].trimStart().startsWith('{');
+    } catch {
+      jsonl = false;
+    }
+  }
+  const bytes = new TextEncoder().encode(text);
+  return { name: jsonl ? 'pasted.jsonl' : 'pasted.json', read: async () => bytes.slice().buffer };
+}
+
+export function urlSource(url: string, name: string): ImportSource {
+  return {
+    name,
+    read: async () => {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`Could not load ${name} (${res.status}).`);
+      return res.arrayBuffer();
+    },
+  };
+}
+
+/** The library's import state machine: progress, cancellation, errors that stay, the container picker. */
+export function useImport() {
+  const queryClient = useQueryClient();
+  const [progress, setProgress] = useState<ImportInProgress | null>(null);
+  const [failures, setFailures] = useState<ImportFailure[]>([]);
+  const [picker, setPicker] = useState<PickerState | null>(null);
+  const [lastImported, setLastImported] = useState<TranscriptMeta | null>(null);
+  const controller = useRef<AbortController | null>(null);
+
+  const fail = useCallback((fileName: string, error: SerializedError) => {
+    setFailures((f) => [...f, { key: `${fileName}-${Date.now()}-${f.length}`, fileName, error }]);
+  }, []);
+
+  /** Import one source; returns the stored meta, or null (cancelled, failed, or the picker opened). */
+  const run = useCallback(
+    async (source: ImportSource, options: EngineImportOptions = {}, batch?: ImportInProgress['batch']): Promise<TranscriptMeta | null> => {
+      const ctrl = controller.current && !controller.current.signal.aborted ? controller.current : new AbortController();
+      controller.current = ctrl;
+      setProgress({ name: source.name, stage: 'reading', batch });
+      try {
+        const bytes = await source.read();
+        if (ctrl.signal.aborted) return null;
+        const outcome = await getBridge().importFile(ctrl.signal, bytes, source.name, options, (p) =>
+          setProgress({ name: source.name, stage: p.stage, fraction: p.fraction, batch }),
+        );
+        if (outcome.kind === 'choose') {
+          setPicker({ source, formatLabel: outcome.formatLabel, conversations: outcome.conversations });
+          return null;
+        }
+        if (outcome.kind === 'error') {
+          fail(source.name, outcome.error);
+          return null;
+        }
+        setLastImported(outcome.meta);
+        await queryClient.invalidateQueries({ queryKey: ['transcripts'] });
+        void queryClient.invalidateQueries({ queryKey: ['storage'] });
+        return outcome.meta;
+      } catch (e) {
+        if (!isAbortError(e)) fail(source.name, serializeError(e));
+        return null;
+      } finally {
+        if (!batch || batch.done + 1 >= batch.total) setProgress(null);
+      }
+    },
+    [fail, queryClient],
+  );
+
+  const importSources = useCallback(
+    async (sources: ImportSource[]): Promise<TranscriptMeta | null> => {
+      controller.current = new AbortController();
+      let last: TranscriptMeta | null = null;
+      for (const s of sources) {
+        if (controller.current.signal.aborted) break;
+        last = (await run(s)) ?? last;
+      }
+      return last;
+    },
+    [run],
+  );
+
+  const chooseConversation = useCallback(
+    async (index: number): Promise<TranscriptMeta | null> => {
+      if (!picker) return null;
+      const { source } = picker;
+      setPicker(null);
+      controller.current = new AbortController();
+      return run(source, { conversation: index });
+    },
+    [picker, run],
+  );
+
+  const importAllConversations = useCallback(async (): Promise<void> => {
+    if (!picker) return;
+    const { source, conversations } = picker;
+    setPicker(null);
+    controller.current = new AbortController();
+    for (let i = 0; i < conversations.length; i++) {
+      if (controller.current.signal.aborted) break;
+      await run(source, { conversation: conversations[i].index }, { done: i, total: conversations.length });
+    }
+    setProgress(null);
+  }, [picker, run]);
+
+  const cancel = useCallback(() => {
+    controller.current?.abort();
+    setProgress(null);
+  }, []);
+
+  return {
+    progress,
+    failures,
+    picker,
+    lastImported,
+    importSources,
+    chooseConversation,
+    importAllConversations,
+    closePicker: () => setPicker(null),
+    dismissFailure: (key: string) => setFailures((f) => f.filter((x) => x.key !== key)),
+    dismissLastImported: () => setLastImported(null),
+    cancel,
+  };
+}

@@ -1,0 +1,39 @@
+'use client';
+
+import { useState, type ReactNode } from 'react';
+import { formatTokens } from '../ui/format';
+
+/** Characters shown before "show all": about 15 lines of a tool result. */
+export const COLLAPSE_AT = 1600;
+
+/** Long content collapsed with "show all (N tokens)" (UI.md). `render` draws the visible text. */
+export function CollapsibleText({ text, tokens, render }: { text: string; tokens: number; render: (visible: string) => ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const long = text.length > COLLAPSE_AT * 1.25;
+  const visible = long && !open ? cutAtLine(text, COLLAPSE_AT) : text;
+  return (
+    <div>
+      {render(visible)}
+      {long && (
+        <button
+          type="button"
+          data-testid="show-all"
+          onClick={() => setOpen((o) => !o)}
+          className="mt-1 text-xs font-medium text-blue-700 hover:underline dark:text-blue-400"
+          aria-expanded={open}
+        >
+          {open ? 'show less' : `show all (${formatTokens(tokens)} tokens)`}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function cutAtLine(text: string, at: number): string {
+  const nl = text.lastIndexOf('\n', at);
+  return (nl > at * 0.6 ? text.slice(0, nl) : text.slice(0, at)) + '\n…';
+}
+
+export function PlainText({ text, mono = false }: { text: string; mono?: boolean }) {
+  return <div className={`whitespace-pre-wrap break-words ${mono ? 'font-mono text-xs leading-snug' : 'text-sm leading-relaxed'}`}>{text}</div>;
+}

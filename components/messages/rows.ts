@@ -1,0 +1,69 @@
+/**
+ * Messages → rows for the list (STYLE.md §11 layers: resolve → tree → flatten). Tool results are
+ * attached to their calls, so a user message that only carried results is folded into the
+ * assistant message that made the calls. Pure, unit-tested.
+ */
+import type { Message, ToolResultBlock } from '@/lib/model/types';
+import type { TimelineTurn } from '@/lib/engine/timeline';
+
+export interface AttachedResult {
+  block: ToolResultBlock;
+  /** The message the result came from. */
+  messageIndex: number;
+}
+
+export type Row =
+  | { kind: 'turn'; key: string; turn: number; info?: TimelineTurn }
+  | { kind: 'message'; key: string; turn: number; message: Message; results: Record<string, AttachedResult[]>; hiddenResultIds: string[] };
+
+export function buildRows(messages: readonly Message[], turns: readonly TimelineTurn[]): Row[] {
+  const turnInfo = new Map(turns.map((t) => [t.turn, t]));
+  // Where each call is: results attach to the first message that made the call.
+  const callOwner = new Map<string, number>();
+  for (const m of messages) for (const b of m.blocks) if (b.kind === 'tool_call' && !callOwner.has(b.callId)) callOwner.set(b.callId, m.index);
+
+  const attached = new Map<number, Record<string, AttachedResult[]>>();
+  const attachedBlockIds = new Set<string>();
+  for (const m of messages)
+    for (const b of m.blocks) {
+      if (b.kind !== 'tool_result') continue;
+      const owner = callOwner.get(b.callId);
+      if (owner === undefined || owner > m.index) continue;
+      const byCall = attached.get(owner) ?? {};
+      (byCall[b.callId] ??= []).push({ block: b, messageIndex: m.index });
+      attached.set(owner, byCall);
+      attachedBlockIds.add(b.id);
+    }
+
+  const rows: Row[] = [];
+  let lastTurn = -1;
+  for (const m of messages) {
+    if (m.turn !== lastTurn) {
+      rows.push({ kind: 'turn', key: `t${m.turn}`, turn: m.turn, info: turnInfo.get(m.turn) });
+      lastTurn = m.turn;
+    }
+    const hidden = m.blocks.filter((b) => attachedBlockIds.has(b.id)).map((b) => b.id);
+    // A message whose every block is shown under its call needs no row of its own.
+    if (m.blocks.length > 0 && hidden.length === m.blocks.length) continue;
+    rows.push({ kind: 'message', key: m.id, turn: m.turn, message: m, results: attached.get(m.index) ?? {}, hiddenResultIds: hidden });
+  }
+  return rows;
+}
+
+/** Row index of a turn's header. */
+export function rowOfTurn(rows: readonly Row[], turn: number): number {
+  return rows.findIndex((r) => r.kind === 'turn' && r.turn === turn);
+}
+
+/** Plain text of a row, so find still works when the list is virtualized (STYLE.md §11). */
+export function rowSearchText(row: Row): string[] {
+  if (row.kind === 'turn') return [`Turn ${row.turn + 1}`];
+  const out: string[] = [];
+  for (const b of row.message.blocks) {
+    if (b.kind === 'text' || b.kind === 'reasoning' || b.kind === 'summary' || b.kind === 'opaque') out.push(b.text);
+    else if (b.kind === 'tool_call') out.push(b.name, typeof b.input === 'string' ? b.input : JSON.stringify(b.input) ?? '');
+    else if (b.kind === 'tool_result') out.push(b.content);
+  }
+  for (const list of Object.values(row.results)) for (const r of list) out.push(r.block.content);
+  return out;
+}
