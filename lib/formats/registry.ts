@@ -18,6 +18,8 @@ import { claudeCodeSdk } from './claude-code-sdk';
 import { anthropicMessages } from './anthropic-messages';
 import { openaiResponses } from './openai-responses';
 import { codexCli } from './codex-cli';
+import { geminiApi } from './gemini-api';
+import { geminiCli } from './gemini-cli';
 
 export const formats: FormatModule[] = [
   // Entries are added by each format's module, in detection order.
@@ -28,8 +30,10 @@ export const formats: FormatModule[] = [
   anthropicMessages, // Anthropic request/response/SSE before OpenAI Chat (§8 JSON rule 6 before 8)
   openaiResponses, // Responses input lists / Response objects / rollouts before OpenAI Chat (§8 JSON rule 7, JSONL rule 5)
   codexCli, // Codex rollouts before Claude Code: both have `type` (§8 JSONL rule 1 before 2)
+  geminiCli, // Gemini CLI sessions: header {sessionId, projectHash} / $set lines (§8 JSONL rule 3, JSON rule 4)
   claudeCode, // Claude Code JSONL: after Codex (both have `type`), §8 JSONL rule 2
   claudeCodeWeb, // {"loglines":[…]} web export, §8 JSON rule 5
+  geminiApi, // contents requests, responses, gemini-cli .responses replays (§8 JSON rule 4, JSONL rule 8)
   claudeCodeSdk, // SDK json array / stream-json (snake session_id), §8 JSONL rule 4, JSON rule 10
   // OpenAI Chat goes LAST among the message-array shapes (§8 JSON rule 8, JSONL rule 6): it claims
   // any role/content array, so every more specific format (Anthropic, mini-swe-agent, Inspect, …)
