@@ -316,3 +316,27 @@ describe('claude-code web export and SDK output', () => {
     expect(out[2]).toMatchObject({ type: 'user', message: { content: 'read the file' } });
   });
 });
+
+describe('claude-code: export of a real pipeline projection', () => {
+  it('strip-tool-results + summarize on slopometry: smaller, re-imports, pairing valid, parent chain closed', async () => {
+    const { projectTranscript } = await import('../compaction/project');
+    const { step } = await import('../compaction/testing/steps');
+    const t = load(SLOP);
+    const p = projectTranscript(t, [step(['strip-tool-results', 'strip-reasoning'], { keepLast: 2 }), step(['summarize'], { keepLast: 3 })]);
+    expect(p.messages.some((m) => m.synthetic === 'summary')).toBe(true);
+    const out = claudeCode.serialize(t, p);
+    expect(out.text.length).toBeLessThan(fs.statSync(SLOP).size / 4);
+    const back = loadText('compacted.jsonl', out.text);
+    expect(back.format).toBe('claude-code');
+    expect(back.messages.length).toBe(p.messages.length);
+    expect(validatePairing(back.messages.filter((m) => !m.sidechain))).toEqual([]);
+    const values = out.text.split('\n').filter((l) => l).map((l) => JSON.parse(l) as Record<string, any>);
+    const uuids = new Set(values.map((v) => v.uuid));
+    expect(values.filter((v) => typeof v.parentUuid === 'string' && !uuids.has(v.parentUuid))).toEqual([]);
+    expect(values.filter((v) => v.subtype === 'compact_boundary').map((v) => v.compactMetadata.trigger)).toEqual(['auto', 'manual']);
+    // Kept tail turns are byte-identical lines of the source.
+    const original = new Set(t.records.map((r) => r.text));
+    const lastTurn = t.turnCount - 1;
+    for (const m of t.messages.filter((x) => x.turn === lastTurn)) for (const r of m.recordRefs) expect(original.has(t.records[r].text) && out.text.includes(t.records[r].text)).toBe(true);
+  });
+});
