@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { filler, makeTranscript } from './testing/make';
+import { step } from './testing/steps';
+import { projectTranscript } from './project';
+import { extractIdentifiers, lostIdentifiers } from './lost';
+import { buildAudit } from './audit';
+import { formatReport } from './report';
+
+describe('lost identifiers', () => {
+  it('extracts paths, urls, ids/hashes, error lines', () => {
+    const ids = extractIdentifiers('see https://example.com/a/b. and src/lib/x.ts at 3f9a2c1d\nError: cannot find module ./util.js\nuuid 123e4567-e89b-12d3-a456-426614174000 ok');
+    const by = (k: string) => ids.filter((i) => i.kind === k).map((i) => i.value);
+    expect(by('url')).toEqual(['https://example.com/a/b']);
+    expect(by('path')).toEqual(expect.arrayContaining(['src/lib/x.ts', './util.js']));
+    expect(by('id')).toEqual(expect.arrayContaining(['3f9a2c1d', '123e4567-e89b-12d3-a456-426614174000']));
+    expect(by('error')).toEqual(['Error: cannot find module ./util.js']);
+    expect(extractIdentifiers('plain words 1234567 and deadbeef')).toEqual([]);
+  });
+
+  const log = makeTranscript([
+    { user: 'Refactor src/core/engine.ts and keep the API stable', tools: [{ name: 'Bash', input: { command: 'npm test' }, output: 'FAIL src/core/engine.test.ts\nError: expected 3 got 4\ncommit a1b2c3d4e5' }], answer: 'see https://docs.example.com/api' },
+    { user: 'now fix it', tools: [{ name: 'Read', input: { file_path: 'src/core/engine.ts' }, output: filler(100) }], answer: 'fixed' },
+    { user: 'thanks', answer: 'bye' },
+  ]);
+
+  it('lists what the projection dropped, with turn and kind, and nothing that is still there', () => {
+    const p = projectTranscript(log, [step(['strip-tool-results'], { keepLast: 1 })]);
+    const lost = lostIdentifiers(log, p);
+    // The stub keeps the first line (FAIL src/core/engine.test.ts): that path is not lost.
+    expect(lost.map((l) => `${l.turn}:${l.kind}:${l.value}`)).toEqual(['0:id:a1b2c3d4e5', '0:error:Error: expected 3 got 4']);
+    // src/core/engine.ts survives in the user instruction and the Read call: not lost.
+    expect(lostIdentifiers(log, projectTranscript(log, []))).toEqual([]);
+  });
+
+  it('every user instruction that leaves the context is lost unless a summary carries it', () => {
+    const dropped = projectTranscript(log, [step([{ id: 'emergency', options: { keepN: 0 } }], { keepLast: 1 })]);
+    const lost = lostIdentifiers(log, dropped);
+    expect(lost.filter((l) => l.kind === 'instruction').map((l) => l.value)).toEqual(['Refactor src/core/engine.ts and keep the API stable', 'now fix it']);
+    const summarized = projectTranscript(log, [step(['summarize'], { keepLast: 1 })]);
+    expect(lostIdentifiers(log, summarized).filter((l) => l.kind === 'instruction')).toEqual([]);
+  });
+
+  it('feeds the report and the audit record', () => {
+    const steps = [step(['strip-tool-results'], { keepLast: 1 })];
+    const p = projectTranscript(log, steps);
+    const lost = lostIdentifiers(log, p);
+    const audit = buildAudit({ log, steps, projection: p, lost, budget: 1000 });
+    expect(audit.tokens.after).toBe(p.tokens.after.total);
+    expect(audit.fates.stubbed).toBe(2);
+    expect(Object.keys(audit.changedBlocks)).toHaveLength(2);
+    expect(JSON.parse(JSON.stringify(audit))).toEqual(audit);
+    const text = formatReport(log, steps, p, lost);
+    expect(text).toContain('lost identifiers: 2 (id 1, error 1)');
+    expect(text).toContain('strip-tool-results');
+  });
+});

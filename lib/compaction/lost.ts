@@ -1,0 +1,140 @@
+/**
+ * What was lost: identifiers that appeared in the compacted part of the log (blocks whose fate is
+ * not `kept`) and appear nowhere in the projected context — file paths, URLs, ids and hashes,
+ * error lines, and every user instruction. This answers "auto-compact forgot X", the top
+ * complaint about every peer (DESIGN.md): either X is listed here (compacted out) or it is still
+ * in the context (the model ignored it).
+ *
+ * Presence is checked against identifiers extracted from the projection with the same rules (plus
+ * path suffixes, so `src/a.ts` is found inside `/repo/src/a.ts`), and instructions and error lines
+ * against the projection's normalized text — linear in the size of log + projection.
+ */
+import type { Block, Transcript } from '../model/types';
+import { blockText } from '../tokens/count';
+import type { Projection } from './types';
+
+export type LostKind = 'path' | 'url' | 'id' | 'error' | 'instruction';
+
+export interface Identifier {
+  kind: LostKind;
+  value: string;
+}
+
+export interface LostIdentifier extends Identifier {
+  /** Source turn where it first appeared. */
+  turn: number;
+  /** Source message id where it first appeared. */
+  messageId: string;
+}
+
+const URL_RE = /https?:\/\/[^\s"'<>`)\]}]+/g;
+const PATH_RE = /(?:(?:~|\.{1,2})?\/)?(?:[\w@+-][\w.@+-]*\/)*[\w@+-][\w.@+-]*\.[A-Za-z0-9]{1,10}\b/g;
+const UUID_RE = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+const HEX_RE = /\b[0-9a-f]{7,64}\b/g;
+const ERROR_LINE_RE = /\b(error|exception|traceback|failed|failure|fatal|panic(?:ked)?)\b/i;
+
+function trimUrl(u: string): string {
+  return u.replace(/[.,;:!?'"]+$/, '');
+}
+
+/** Identifiers in a text (no instructions: those are whole user messages). */
+export function extractIdentifiers(text: string): Identifier[] {
+  const out: Identifier[] = [];
+  const urls = new Set<string>();
+  for (const m of text.matchAll(URL_RE)) {
+    const u = trimUrl(m[0]);
+    urls.add(u);
+    out.push({ kind: 'url', value: u });
+  }
+  const withoutUrls = urls.size ? text.replace(URL_RE, ' ') : text;
+  // A path has a directory part: bare names ("index.ts", "e.g.") are too ambiguous to track.
+  for (const m of withoutUrls.matchAll(PATH_RE)) if (m[0].includes('/')) out.push({ kind: 'path', value: m[0] });
+  for (const m of text.matchAll(UUID_RE)) out.push({ kind: 'id', value: m[0].toLowerCase() });
+  for (const m of withoutUrls.replace(UUID_RE, ' ').matchAll(HEX_RE)) {
+    // A hash mixes digits and letters; pure numbers and words are not ids.
+    if (/\d/.test(m[0]) && /[a-f]/.test(m[0])) out.push({ kind: 'id', value: m[0] });
+  }
+  if (ERROR_LINE_RE.test(text)) {
+    for (const line of text.split('\n')) {
+      const l = line.trim();
+      if (l.length >= 8 && ERROR_LINE_RE.test(l)) out.push({ kind: 'error', value: l.length > 200 ? l.slice(0, 200) : l });
+    }
+  }
+  return out;
+}
+
+function textOfBlock(b: Block): string {
+  return blockText(b);
+}
+
+const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** Everything the projected context still says, indexed for lookups. */
+class PresenceIndex {
+  private ids = new Set<string>();
+  private lines = new Set<string>();
+  private text: string;
+
+  constructor(projection: Pick<Projection, 'messages'>) {
+    const parts: string[] = [];
+    for (const m of projection.messages) {
+      if (m.sidechain) continue;
+      for (const b of m.blocks) {
+        const t = textOfBlock(b as Block);
+        parts.push(t);
+        for (const id of extractIdentifiers(t)) {
+          this.ids.add(`${id.kind}:${id.value}`);
+          if (id.kind === 'path') {
+            // Suffixes: src/a.ts is present in /repo/src/a.ts.
+            const segs = id.value.split('/');
+            for (let i = 1; i < segs.length; i++) this.ids.add(`path:${segs.slice(i).join('/')}`);
+          }
+        }
+        if (t.length < 1_000_000) for (const l of t.split('\n')) this.lines.add(l.trim().slice(0, 200));
+      }
+    }
+    this.text = norm(parts.join('\n'));
+  }
+
+  has(id: Identifier): boolean {
+    if (id.kind === 'instruction') return this.text.includes(norm(id.value));
+    if (id.kind === 'error') return this.lines.has(id.value) || this.text.includes(norm(id.value));
+    if (this.ids.has(`${id.kind}:${id.value}`)) return true;
+    // Paths written relative in the log and absolute in a summary (or vice versa).
+    return id.kind === 'path' && this.ids.has(`path:${id.value.replace(/^(?:\.{1,2}\/|\/)+/, '')}`);
+  }
+}
+
+/**
+ * Lost identifiers of a projection, in order of first appearance. Only blocks the projection
+ * changed are searched: kept blocks are in the context by definition.
+ */
+export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>): LostIdentifier[] {
+  const seen = new Set<string>();
+  const candidates: LostIdentifier[] = [];
+  for (const m of log.messages) {
+    if (m.sidechain) continue;
+    for (const b of m.blocks) {
+      const fate = projection.fates[b.id];
+      if (!fate || fate.kind === 'kept') continue;
+      const found: Identifier[] = extractIdentifiers(textOfBlock(b));
+      if (m.role === 'user' && !m.meta && b.kind === 'text' && b.text.trim()) found.push({ kind: 'instruction', value: b.text.trim() });
+      for (const id of found) {
+        const key = `${id.kind}:${id.value}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        candidates.push({ ...id, turn: m.turn, messageId: m.id });
+      }
+    }
+  }
+  if (candidates.length === 0) return [];
+  const present = new PresenceIndex(projection);
+  return candidates.filter((c) => !present.has(c));
+}
+
+/** Counts per kind, for reports. */
+export function countByKind(lost: readonly LostIdentifier[]): Record<LostKind, number> {
+  const out: Record<LostKind, number> = { path: 0, url: 0, id: 0, error: 0, instruction: 0 };
+  for (const l of lost) out[l.kind]++;
+  return out;
+}
