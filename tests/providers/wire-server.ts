@@ -10,6 +10,8 @@ export type Wire = 'openai' | 'anthropic' | 'gemini';
 
 export type Behaviour =
   | { kind: 'ok'; text: string; model?: string }
+  /** Answer computed from the request: the system text and the user prompt as the wire format holds them. */
+  | { kind: 'respond'; answer: (input: { system: string; prompt: string }) => string }
   | { kind: 'stream'; pieces: string[]; model?: string; badEvent?: boolean }
   | { kind: 'slow'; ms: number; text?: string }
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
@@ -67,6 +69,14 @@ function streamEvents(wire: Wire, pieces: string[], model: string): string[] {
   return pieces.map((p, i) => sse({ candidates: [{ content: { role: 'model', parts: [{ text: p }] }, ...(i === pieces.length - 1 ? { finishReason: 'STOP' } : {}) }], modelVersion: model }));
 }
 
+/** The system text and user prompt of a request, per wire format. */
+export function promptOf(wire: Wire, body: unknown): { system: string; prompt: string } {
+  const b = body as Record<string, any>;
+  if (wire === 'openai') return { system: b.messages?.[0]?.content ?? '', prompt: b.messages?.[1]?.content ?? '' };
+  if (wire === 'anthropic') return { system: b.system ?? '', prompt: b.messages?.[0]?.content ?? '' };
+  return { system: b.systemInstruction?.parts?.[0]?.text ?? '', prompt: b.contents?.[0]?.parts?.[0]?.text ?? '' };
+}
+
 export async function startWireServer(wire: Wire, script: Behaviour[] = [{ kind: 'ok', text: 'summary' }]): Promise<WireServer> {
   const requests: SeenRequest[] = [];
   const state = { script };
@@ -91,6 +101,8 @@ export async function startWireServer(wire: Wire, script: Behaviour[] = [{ kind:
       switch (behaviour.kind) {
         case 'ok':
           return json(200, okBody(wire, behaviour.text, behaviour.model ?? model));
+        case 'respond':
+          return json(200, okBody(wire, behaviour.answer(promptOf(wire, body)), model));
         case 'empty':
           return json(200, emptyBody(wire, model));
         case 'malformed':
