@@ -154,6 +154,25 @@ describe('claude-code: markers, flags, pairing', () => {
   });
 });
 
+describe('claude-code: resumed sessions', () => {
+  it('a line replayed by a resumed session (same uuid, same message) is kept as a record but shown once', () => {
+    const f = byName('vibecodingtracker');
+    const lines = rawLines(f);
+    const seen = new Map<string, string>();
+    let replays = 0;
+    for (const l of lines) {
+      if ((l.type !== 'user' && l.type !== 'assistant') || !l.uuid) continue;
+      if (seen.get(l.uuid) === JSON.stringify(l.message)) replays++;
+      else if (!seen.has(l.uuid)) seen.set(l.uuid, JSON.stringify(l.message));
+    }
+    expect(replays).toBe(1);
+    const t = load(f);
+    expect(t.records.length).toBe(lines.length);
+    expect(t.warnings).toContainEqual(expect.objectContaining({ code: 'duplicate:uuid' }));
+    expect(validatePairing(t.messages.filter((m) => !m.sidechain))).toEqual([]);
+  });
+});
+
 describe('claude-code: the file seam on a real session', () => {
   it('chunked decoding gives the same records as unchunked', () => {
     const whole = load(SLOP);

@@ -179,6 +179,9 @@ export class ClaudeSessionReader {
   private mainModel?: string;
   private anyModel?: string;
   sessionId?: string;
+  /** uuid → message of the user/assistant lines read, to recognise replayed lines. */
+  private readonly messageLines = new Map<string, unknown>();
+  private replayedLines = 0;
 
   constructor(private readonly fileName: string) {}
 
@@ -210,6 +213,16 @@ export class ClaudeSessionReader {
     }
     if (msg.content !== undefined && typeof msg.content !== 'string' && !Array.isArray(msg.content)) {
       throw new ImportError('malformed:claude-code', `The message content on line ${line} is ${Array.isArray(msg.content) ? 'an array' : msg.content === null ? 'null' : typeof msg.content === 'object' ? 'an object' : `a ${typeof msg.content}`}.`, { file: this.fileName, line, path: '$.message.content' }, 'a string or an array of content blocks');
+    }
+    // A resumed session can start by replaying lines it already holds (same uuid, same message):
+    // the replay is kept as a record for export but is not a second message (FORMATS.md §4).
+    if (typeof value.uuid === 'string') {
+      const seen = this.messageLines.get(value.uuid);
+      if (seen !== undefined && JSON.stringify(seen) === JSON.stringify(msg)) {
+        this.replayedLines++;
+        return;
+      }
+      if (seen === undefined) this.messageLines.set(value.uuid, msg);
     }
     const blocks = lineBlocks(value);
     const sidechain = value.isSidechain === true;
@@ -315,6 +328,9 @@ export class ClaudeSessionReader {
   /** Finish reading: markers and usage are committed; returns title and model. */
   finish(fallbackTitle: string): ClaudeReadResult {
     this.flushBoundary();
+    if (this.replayedLines > 0) {
+      this.warnings.push({ code: 'duplicate:uuid', message: `${this.replayedLines} line(s) repeat an earlier line (same uuid and message, as a resumed session writes them); they are kept in the file but shown once.` });
+    }
     for (const u of this.usageInOrder) this.builder.addUsage(typeof u === 'string' ? this.usageById.get(u)! : u);
     const ownSummary = this.summaries.find((s) => s.leafUuid !== undefined && this.uuids.has(s.leafUuid));
     const title = this.customTitle ?? ownSummary?.summary ?? this.summaries[0]?.summary ?? this.aiTitle ?? this.firstPrompt ?? fallbackTitle;
