@@ -1,0 +1,192 @@
+/**
+ * Config import: the peers' compaction settings → a plan over our reducers.
+ *
+ *  - JP TOML (RFD D17 / RFD 036): `[conversation.compaction]` strategy / keep_last /
+ *    summarize_threshold, `[conversation.compaction.auto]` enabled / trigger_ratio / min_turns /
+ *    profile, `[conversation.tools.NAME.compaction]` request / response / dedup.
+ *  - sven YAML (seed 003): `agent.compaction_threshold`, `compaction_keep_recent`,
+ *    `compaction_strategy`, `tool_result_token_cap`, `compaction_overhead_reserve`.
+ *
+ * Validated with zod (a wrong value is an error naming the key and what was expected); keys we do
+ * not know are warnings, never silently dropped.
+ */
+import { parse as parseToml } from 'smol-toml';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import type { ToolHints } from './hints';
+import type { AutoOptions } from './pipeline';
+import { isReducerId } from './reducers';
+import type { ReducerId, ReducerSpec, Step } from './types';
+
+export class ConfigError extends Error {
+  readonly code = 'invalid:config';
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly expected?: string,
+  ) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface CompactionPlan {
+  source: 'jp-toml' | 'sven-yaml';
+  /** Strategies in order; `auto` alone when the config says auto (the default). */
+  strategies: ReducerSpec[];
+  keepLast?: number;
+  hints: ToolHints;
+  auto: AutoOptions & { enabled?: boolean; profile?: string };
+  /** RFD 036: fraction of the window above which auto summarizes. */
+  summarizeThreshold?: number;
+  /** Model named for LLM summaries (applied by the summaries layer, not here). */
+  summaryModel?: string;
+  warnings: string[];
+}
+
+const mode2 = z.enum(['keep', 'strip']);
+const mode3 = z.enum(['keep', 'strip', 'remove']);
+const fraction = z.number().gt(0).lte(1);
+
+const jpToolCompaction = z.looseObject({ request: mode2.optional(), response: mode3.optional(), dedup: z.boolean().optional() });
+const jpAuto = z.looseObject({ enabled: z.boolean().optional(), trigger_ratio: fraction.optional(), profile: z.string().optional(), min_turns: z.number().int().min(0).optional() });
+const jpCompaction = z.looseObject({
+  strategy: z.union([z.string(), z.array(z.string())]).optional(),
+  keep_last: z.number().int().min(0).optional(),
+  model: z.string().optional(),
+  summarize_model: z.string().optional(),
+  summarize_threshold: fraction.optional(),
+  fork: z.boolean().optional(),
+  auto: jpAuto.optional(),
+});
+
+const svenAgent = z.looseObject({
+  compaction_threshold: fraction.optional(),
+  compaction_keep_recent: z.number().int().min(0).optional(),
+  compaction_strategy: z.enum(['structured', 'narrative']).optional(),
+  tool_result_token_cap: z.number().int().positive().optional(),
+  compaction_overhead_reserve: z.number().min(0).lt(1).optional(),
+});
+
+function check<T>(schema: z.ZodType<T>, value: unknown, path: string): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const where = [path, ...issue.path.map(String)].filter(Boolean).join('.');
+  throw new ConfigError(`Invalid value at ${where}: ${issue.message}.`, where, issue.message);
+}
+
+function unknownKeys(obj: Record<string, unknown>, known: readonly string[], path: string, warnings: string[]): void {
+  for (const k of Object.keys(obj)) if (!known.includes(k)) warnings.push(`unknown key ${path ? path + '.' : ''}${k} (ignored)`);
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function strategiesFrom(value: string | string[] | undefined, warnings: string[]): ReducerSpec[] {
+  const names = value === undefined ? ['auto'] : Array.isArray(value) ? value : [value];
+  const specs: ReducerSpec[] = [];
+  for (const n of names) {
+    if (isReducerId(n)) specs.push({ id: n as ReducerId });
+    else warnings.push(`unknown strategy "${n}" (ignored)`);
+  }
+  return specs.length ? specs : [{ id: 'auto' }];
+}
+
+export function parseJpToml(text: string): CompactionPlan {
+  let doc: unknown;
+  try {
+    doc = parseToml(text);
+  } catch (e) {
+    throw new ConfigError(`Not valid TOML: ${e instanceof Error ? e.message : String(e)}`, '$', 'a TOML document');
+  }
+  const warnings: string[] = [];
+  const conv = isObj(doc) && isObj(doc.conversation) ? doc.conversation : {};
+  if (isObj(doc)) unknownKeys(doc, ['conversation'], '', warnings);
+  unknownKeys(conv, ['compaction', 'tools'], 'conversation', warnings);
+  const c = check(jpCompaction, conv.compaction ?? {}, 'conversation.compaction');
+  unknownKeys(c, ['strategy', 'keep_last', 'model', 'summarize_model', 'summarize_threshold', 'fork', 'auto'], 'conversation.compaction', warnings);
+  if (c.auto) unknownKeys(c.auto, ['enabled', 'trigger_ratio', 'profile', 'min_turns'], 'conversation.compaction.auto', warnings);
+  const hints: ToolHints = {};
+  const tools = isObj(conv.tools) ? conv.tools : {};
+  for (const [name, cfg] of Object.entries(tools)) {
+    if (!isObj(cfg)) continue;
+    // Other tool settings (command, run, …) are JP's business: only `compaction` is ours.
+    if (cfg.compaction === undefined) continue;
+    const t = check(jpToolCompaction, cfg.compaction, `conversation.tools.${name}.compaction`);
+    unknownKeys(t, ['request', 'response', 'dedup'], `conversation.tools.${name}.compaction`, warnings);
+    hints[name] = { ...(t.request && { request: t.request }), ...(t.response && { response: t.response }), ...(t.dedup !== undefined && { dedup: t.dedup }) };
+  }
+  return {
+    source: 'jp-toml',
+    strategies: strategiesFrom(c.strategy, warnings),
+    ...(c.keep_last !== undefined && { keepLast: c.keep_last }),
+    hints,
+    auto: {
+      ...(c.auto?.enabled !== undefined && { enabled: c.auto.enabled }),
+      ...(c.auto?.trigger_ratio !== undefined && { threshold: c.auto.trigger_ratio }),
+      ...(c.auto?.min_turns !== undefined && { minTurns: c.auto.min_turns }),
+      ...(c.auto?.profile !== undefined && { profile: c.auto.profile }),
+      hints,
+    },
+    ...(c.summarize_threshold !== undefined && { summarizeThreshold: c.summarize_threshold }),
+    ...((c.summarize_model ?? c.model) !== undefined && { summaryModel: c.summarize_model ?? c.model }),
+    warnings,
+  };
+}
+
+export function parseSvenYaml(text: string): CompactionPlan {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (e) {
+    throw new ConfigError(`Not valid YAML: ${e instanceof Error ? e.message : String(e)}`, '$', 'a YAML document');
+  }
+  const warnings: string[] = [];
+  if (!isObj(doc) || !isObj(doc.agent)) throw new ConfigError('A sven config has an `agent` section.', 'agent', 'a mapping');
+  const a = check(svenAgent, doc.agent, 'agent');
+  // sven's agent section has many non-compaction keys (model, tools…): only warn about compaction_* we do not know.
+  for (const k of Object.keys(a)) if (/^compaction_|^tool_result_/.test(k) && !(k in svenAgent.shape)) warnings.push(`unknown key agent.${k} (ignored)`);
+  return {
+    source: 'sven-yaml',
+    strategies: [{ id: 'auto' }],
+    hints: {},
+    auto: {
+      ...(a.compaction_threshold !== undefined && { threshold: a.compaction_threshold }),
+      ...(a.compaction_overhead_reserve !== undefined && { overheadReserve: a.compaction_overhead_reserve }),
+      ...(a.tool_result_token_cap !== undefined && { toolResultCap: a.tool_result_token_cap }),
+      // compaction_keep_recent counts messages: it is emergency's keep_n (keep_last counts turns).
+      ...(a.compaction_keep_recent !== undefined && { keepN: a.compaction_keep_recent }),
+      ...(a.compaction_strategy !== undefined && { style: a.compaction_strategy }),
+    },
+    warnings,
+  };
+}
+
+/** Pick the parser by file name (.toml / .yaml / .yml), else by content. */
+export function parseCompactionConfig(fileName: string, text: string): CompactionPlan {
+  if (/\.toml$/i.test(fileName)) return parseJpToml(text);
+  if (/\.ya?ml$/i.test(fileName)) return parseSvenYaml(text);
+  return /^\s*\[/m.test(text) ? parseJpToml(text) : parseSvenYaml(text);
+}
+
+/** The plan as one step over `after-last-compaction` (RFD D17: from the last compaction to keep_last). */
+export function planToStep(plan: CompactionPlan, opts: { id?: string; budget?: number; keepLast?: number; createdAt?: string } = {}): Step {
+  const reducers: ReducerSpec[] = plan.strategies.map((s) => {
+    if (s.id === 'auto') return { id: 'auto', options: { ...plan.auto } as Record<string, unknown> };
+    const withHints: ReducerId[] = ['tool-hints', 'strip-tool-results', 'dedup-tools', 'truncate-tool-results', 'tool-retention'];
+    const options: Record<string, unknown> = { ...s.options };
+    if (withHints.includes(s.id)) options.hints = plan.hints;
+    if (s.id === 'truncate-tool-results' && plan.auto.toolResultCap) options.cap = plan.auto.toolResultCap;
+    if (s.id === 'summarize' && plan.auto.style) options.style = plan.auto.style;
+    return { id: s.id, options };
+  });
+  return {
+    id: opts.id ?? 'config',
+    range: { kind: 'after-last-compaction' },
+    reducers,
+    keepLast: opts.keepLast ?? plan.keepLast ?? 1,
+    ...(opts.budget !== undefined && { budget: opts.budget }),
+    createdAt: opts.createdAt ?? new Date(0).toISOString(),
+    label: `from ${plan.source}`,
+  };
+}
