@@ -42,10 +42,10 @@ function detect(input: DetectInput): number | null {
   return head.some((v) => isRecord(v) && typeof v.session_id === 'string') ? 0.85 : 0.5;
 }
 
-function parse(file: SourceFile, _options?: ParseOptions): ParseResult {
+function parse(file: SourceFile, options?: ParseOptions): ParseResult {
   const set = isJsonlFile(file) ? readJsonl(file) : readJsonDocument(file.text(), file.name, [], parsedRoot(file), file.bom);
   const reader = new ClaudeSessionReader(file.name);
-  set.records.forEach((r, i) => reader.add(r.value, i, r.line));
+  reader.readAll(set.records, options?.onProgress);
   const result = set.records.map((r) => r.value).find((v) => isRecord(v) && v.type === 'result') as Record<string, unknown> | undefined;
   const { title, model, warnings } = reader.finish(reader.sessionId ? `Claude Code SDK session ${reader.sessionId}` : file.name);
   const transcript = reader.builder.build({

@@ -25,10 +25,10 @@ function detect(input: DetectInput): number | null {
   return typeof first.type === 'string' ? 0.95 : 0.4;
 }
 
-function parse(file: SourceFile, _options?: ParseOptions): ParseResult {
+function parse(file: SourceFile, options?: ParseOptions): ParseResult {
   const set = readJsonDocument(file.text(), file.name, ['loglines'], parsedRoot(file), file.bom);
   const reader = new ClaudeSessionReader(file.name);
-  set.records.forEach((r, i) => reader.add(r.value, i, r.line));
+  reader.readAll(set.records, options?.onProgress);
   const { title, model, warnings } = reader.finish(file.name);
   const transcript = reader.builder.build({
     format: 'claude-code-web',

@@ -185,6 +185,14 @@ export class ClaudeSessionReader {
 
   constructor(private readonly fileName: string) {}
 
+  /** Read every record in order, reporting progress now and then. */
+  readAll(records: readonly SourceRecord[], onProgress?: (fraction: number) => void): void {
+    records.forEach((r, i) => {
+      if (onProgress && i % 2000 === 0) onProgress(i / records.length);
+      this.add(r.value, i, r.line);
+    });
+  }
+
   /** Read one record (line / logline / SDK message). */
   add(value: unknown, recordIndex: number, line: number): void {
     if (!isRecord(value)) {
@@ -566,10 +574,10 @@ function detect(input: DetectInput): number | null {
   return null;
 }
 
-function parse(file: SourceFile, _options?: ParseOptions): ParseResult {
+function parse(file: SourceFile, options?: ParseOptions): ParseResult {
   const set = readJsonl(file);
   const reader = new ClaudeSessionReader(file.name);
-  set.records.forEach((r, i) => reader.add(r.value, i, r.line));
+  reader.readAll(set.records, options?.onProgress);
   const { title, model, warnings } = reader.finish(file.name);
   const transcript = reader.builder.build({
     format: 'claude-code',

@@ -403,7 +403,9 @@ function parse(file: SourceFile, options?: ParseOptions): ParseResult {
   const ctx: ConvertContext = { file: file.name, pathOf: loc.pathOf, line: loc.line, warnings, pendingFunctionCalls: new Map(), syntheticIds: 0, callIdUses: new Map(), currentCallId: new Map(), renamedCallIds: 0 };
   const perRecord = loc.layout.conversation === undefined;
   const slots: number[] = [];
+  const total = loc.messages.length;
   loc.messages.forEach((v, i) => {
+    if (options?.onProgress && i % 2000 === 0) options.onProgress(i / total);
     const ref = loc.recordOf(i);
     if (perRecord) ctx.line = loc.set.records[ref]?.line;
     const d = chatMessageToDraft(v, i, [ref], ctx);
@@ -671,9 +673,12 @@ function fromMessages(input: ConvertInput): SerializeResult {
   // Results by call id, so each call can be answered right after the assistant message making it.
   const results = new Map<string, string>();
   const calls = new Set<string>();
-  for (const m of input.messages) for (const b of m.blocks) if (b.kind === 'tool_call') calls.add(b.callId);
-  for (const m of input.messages) for (const b of m.blocks) if (b.kind === 'tool_result' && calls.has(b.callId) && !results.has(b.callId)) results.set(b.callId, b.isError ? `Error: ${b.content}` : b.content);
-  input.messages.forEach((m, mi) => {
+  // Side chains (sub-agents) were never in the main model's context: they are not part of the request.
+  const messages = input.messages.filter((m) => !m.sidechain);
+  if (messages.length < input.messages.length) dropped.push(`${input.messages.length - messages.length} side-chain (sub-agent) message(s): not part of the main conversation`);
+  for (const m of messages) for (const b of m.blocks) if (b.kind === 'tool_call') calls.add(b.callId);
+  for (const m of messages) for (const b of m.blocks) if (b.kind === 'tool_result' && calls.has(b.callId) && !results.has(b.callId)) results.set(b.callId, b.isError ? `Error: ${b.content}` : b.content);
+  messages.forEach((m, mi) => {
     const texts: string[] = [];
     const toolCalls: Array<Record<string, unknown>> = [];
     for (const b of m.blocks) {
