@@ -173,6 +173,44 @@ describe('claude-code: resumed sessions', () => {
   });
 });
 
+describe('claude-code: rewinds', () => {
+  const line = (o: Record<string, unknown>) => JSON.stringify({ isSidechain: false, sessionId: 's', type: 'user', ...o });
+  const prompt = (uuid: string, parentUuid: string | null, text: string) => line({ uuid, parentUuid, message: { role: 'user', content: text } });
+  const reply = (uuid: string, parentUuid: string, id: string, text: string) => line({ uuid, parentUuid, type: 'assistant', message: { id, role: 'assistant', model: 'claude-x', content: [{ type: 'text', text }], usage: { input_tokens: 5, output_tokens: 3 } } });
+
+  it('the branch abandoned by a rewind is marked as a side chain; the active one is the context', () => {
+    const text = [prompt('u1', null, 'fix A'), reply('a1', 'u1', 'm1', 'A fixed'), prompt('u2', 'a1', 'now B'), reply('a2', 'u2', 'm2', 'B done'), prompt('u3', 'a1', 'actually C'), reply('a3', 'u3', 'm3', 'C done')].join('\n') + '\n';
+    const t = loadText('rewind.jsonl', text);
+    expect(t.messages.map((m) => [(m.blocks[0] as { text: string }).text, !!m.sidechain])).toEqual([
+      ['fix A', false],
+      ['A fixed', false],
+      ['now B', true],
+      ['B done', true],
+      ['actually C', false],
+      ['C done', false],
+    ]);
+    expect(t.turnCount).toBe(2);
+    expect(t.warnings).toContainEqual(expect.objectContaining({ code: 'branch:abandoned' }));
+    expect(claudeCode.serialize(t).text).toBe(text);
+  });
+
+  it('a rewind of the first prompt (two roots) and parallel tool results sharing a parent', () => {
+    const text = [
+      prompt('u1', null, 'first try'),
+      reply('a1', 'u1', 'm1', 'meh'),
+      prompt('u2', null, 'second try'),
+      line({ uuid: 'a2', parentUuid: 'u2', type: 'assistant', message: { id: 'm2', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }, { type: 'tool_use', id: 't2', name: 'Read', input: {} }] } }),
+      line({ uuid: 'r1', parentUuid: 'a2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }] } }),
+      line({ uuid: 'r2', parentUuid: 'a2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'y' }] } }),
+      reply('a3', 'r2', 'm3', 'done'),
+    ].join('\n');
+    const t = loadText('rewind2.jsonl', text);
+    expect(t.messages.filter((m) => m.sidechain).map((m) => (m.blocks[0] as { text: string }).text)).toEqual(['first try', 'meh']);
+    // r1 is not on the chain ending at the leaf, but results are not prompts: no fork there.
+    expect(t.messages.find((m) => m.blocks[0].kind === 'tool_result' && m.blocks[0].callId === 't1')!.sidechain).toBeUndefined();
+  });
+});
+
 describe('claude-code: the file seam on a real session', () => {
   it('chunked decoding gives the same records as unchunked', () => {
     const whole = load(SLOP);

@@ -165,6 +165,12 @@ export class ClaudeSessionReader {
   readonly warnings: ImportWarning[] = [];
   private readonly groups = new Map<string, OpenGroup>();
   private lastAdded: DraftMessage | undefined;
+  /** The parentUuid tree of every record that has a uuid (first occurrence), for rewinds. */
+  private readonly parentOf = new Map<string, string | null>();
+  /** Main-chain message lines: uuid → the draft holding it; and which of them are real prompts. */
+  private readonly draftOfLine = new Map<string, DraftMessage>();
+  private readonly promptLines = new Set<string>();
+  private lastMainLine: string | undefined;
   /** Usage per API response id, last line wins; plus responses without an id. */
   private readonly usageById = new Map<string, UsageRecord>();
   private readonly usageInOrder: Array<UsageRecord | string> = [];
@@ -199,7 +205,15 @@ export class ClaudeSessionReader {
       this.warnings.push({ code: 'skipped:record', message: `Line ${line} is not a JSON object; kept for export.`, line });
       return;
     }
-    if (typeof value.uuid === 'string') this.uuids.add(value.uuid);
+    if (typeof value.uuid === 'string') {
+      this.uuids.add(value.uuid);
+      // Lines without a parentUuid key (hand-written files, old versions) are not part of a tree.
+      if (!this.parentOf.has(value.uuid) && ('parentUuid' in value || 'logicalParentUuid' in value)) {
+        // A compact boundary roots a new chain (parentUuid null) but stays linked logically.
+        const parent = typeof value.parentUuid === 'string' ? value.parentUuid : typeof value.logicalParentUuid === 'string' ? value.logicalParentUuid : null;
+        this.parentOf.set(value.uuid, parent);
+      }
+    }
     if (!this.sessionId) {
       if (typeof value.sessionId === 'string') this.sessionId = value.sessionId;
       else if (typeof value.session_id === 'string') this.sessionId = value.session_id;
@@ -262,6 +276,10 @@ export class ClaudeSessionReader {
         this.lastAdded = draft;
         if (id !== undefined) this.groups.set(id, { draft, index, lastUuid: uuid, sidechain });
       }
+      if (uuid !== undefined && !sidechain) {
+        this.draftOfLine.set(uuid, continues ? open.draft : (this.lastAdded as DraftMessage));
+        this.lastMainLine = uuid;
+      }
       if (isRecord(msg.usage) && real) {
         const u = msg.usage;
         const usage: UsageRecord = {
@@ -291,6 +309,11 @@ export class ClaudeSessionReader {
     }
     const index = this.builder.addMessage(draft);
     this.lastAdded = draft;
+    if (uuid !== undefined && !sidechain) {
+      this.draftOfLine.set(uuid, draft);
+      this.lastMainLine = uuid;
+      if (!meta && !summary && blocks.some((b) => b.kind !== 'tool_result')) this.promptLines.add(uuid);
+    }
     if (summary) this.compactSummary(draft, index, recordIndex);
     else if (!meta && !sidechain && this.firstPrompt === undefined) {
       const text = blocks.find((b) => b.kind === 'text');
@@ -334,8 +357,49 @@ export class ClaudeSessionReader {
   }
 
   /** Finish reading: markers and usage are committed; returns title and model. */
+  /**
+   * Rewinds (Esc Esc, edit a prompt) leave the abandoned branch in the file: a line with two or more
+   * child prompts. The active branch is the chain ending at the last main-chain line; messages of
+   * the other prompts' subtrees are marked as side chains (not in the model's context) and reported.
+   * Only prompt forks count, so parallel tool results sharing a parent are never mistaken for one.
+   */
+  private markAbandonedBranches(): void {
+    if (this.lastMainLine === undefined) return;
+    const children = new Map<string, string[]>();
+    // Roots hang off a virtual '' so a rewind of the very first prompt is a fork too.
+    for (const [uuid, p] of this.parentOf) {
+      const parent = p ?? '';
+      const list = children.get(parent);
+      if (list) list.push(uuid);
+      else children.set(parent, [uuid]);
+    }
+    const forks: string[] = [];
+    for (const [parent, kids] of children) if (kids.filter((k) => this.promptLines.has(k)).length >= 2) forks.push(parent);
+    if (forks.length === 0) return;
+    const active = new Set<string>(['']);
+    for (let cur: string | null | undefined = this.lastMainLine; cur && !active.has(cur); cur = this.parentOf.get(cur)) active.add(cur);
+    const abandoned = new Set<DraftMessage>();
+    for (const fork of forks) {
+      if (!active.has(fork)) continue; // a fork inside an abandoned branch is handled by its root
+      const stack = (children.get(fork) ?? []).filter((k) => !active.has(k));
+      while (stack.length) {
+        const u = stack.pop()!;
+        const d = this.draftOfLine.get(u);
+        if (d) abandoned.add(d);
+        for (const k of children.get(u) ?? []) if (!active.has(k)) stack.push(k);
+      }
+    }
+    // A message with any line on the active branch stays in the context.
+    for (const [u, d] of this.draftOfLine) if (active.has(u)) abandoned.delete(d);
+    for (const d of abandoned) d.sidechain = true;
+    if (abandoned.size > 0) {
+      this.warnings.push({ code: 'branch:abandoned', message: `${abandoned.size} message(s) are on a branch abandoned by a rewind; they are shown as side chains and not counted in the context.` });
+    }
+  }
+
   finish(fallbackTitle: string): ClaudeReadResult {
     this.flushBoundary();
+    this.markAbandonedBranches();
     if (this.replayedLines > 0) {
       this.warnings.push({ code: 'duplicate:uuid', message: `${this.replayedLines} line(s) repeat an earlier line (same uuid and message, as a resumed session writes them); they are kept in the file but shown once.` });
     }
