@@ -173,6 +173,23 @@ describe('openai-chat: shapes', () => {
     expect(JSON.parse(out[2])).toEqual({ messages: [{ role: 'user', content: 'asked a question' }, { role: 'assistant', content: 'answer 2' }], parallel_tool_calls: false });
   });
 
+  it('legacy `functions` declarations are read as tool schemas', () => {
+    const t = loadText('f.json', JSON.stringify({ model: 'gpt-3.5-turbo', functions: [{ name: 'lookup', parameters: { type: 'object' } }], messages: [{ role: 'user', content: 'hi' }] }));
+    expect(t.tools.map((x) => [x.name, x.parameters])).toEqual([['lookup', { type: 'object' }]]);
+    expect(t.tools[0].tokens).toBeGreaterThan(0);
+  });
+
+  it('a BOM + CRLF pretty document: lossless, and a re-written message keeps CRLF and the indent', () => {
+    const request = { model: 'gpt-4o', messages: [{ role: 'user', content: 'question' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'c1', content: 'a long tool output' }, { role: 'assistant', content: 'answer' }] };
+    const text = JSON.stringify(request, null, 4).replace(/\n/g, '\r\n') + '\r\n';
+    const t = importBytes('crlf.json', new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)])).transcript;
+    expect(t.style).toMatchObject({ eol: '\r\n', indent: 4, bom: true });
+    expect(openaiChat.serialize(t).text).toBe(text);
+    const pms = identity(t.messages).map((pm) => stubResults(pm, 'stub'));
+    const out = openaiChat.serialize(t, projectionOf(t, pms)).text;
+    expect(out).toBe(text.replace('"a long tool output"', '"stub"'));
+  });
+
   it('does not claim Anthropic-shaped messages', () => {
     const anthropic = { messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'x', input: {} }] }] };
     const src = sourceFromText('a.json', JSON.stringify(anthropic));

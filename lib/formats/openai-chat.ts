@@ -425,11 +425,13 @@ function parse(file: SourceFile, options?: ParseOptions): ParseResult {
         ? (loc.set.records[loc.layout.conversation].value as Record<string, unknown>)
         : undefined;
   const model = holder && typeof holder.model === 'string' ? holder.model : undefined;
-  if (holder && Array.isArray(holder.tools)) {
-    holder.tools.forEach((t, i) => {
+  // `tools` (function tools) or the legacy `functions` list: both are schemas sent with every request.
+  const toolList = holder && Array.isArray(holder.tools) ? { key: 'tools', list: holder.tools } : holder && Array.isArray(holder.functions) ? { key: 'functions', list: holder.functions } : undefined;
+  if (toolList) {
+    toolList.list.forEach((t, i) => {
       const fn = isRecord(t) && isRecord(t.function) ? t.function : isRecord(t) ? t : undefined;
       if (fn && typeof fn.name === 'string') b.addTool({ name: fn.name, ...(typeof fn.description === 'string' && { description: fn.description }), ...(fn.parameters !== undefined && { parameters: fn.parameters }) });
-      else warnings.push({ code: 'skipped:tool', message: `Tool $.tools[${i}] has no function name.`, path: `$.tools[${i}]` });
+      else warnings.push({ code: 'skipped:tool', message: `Tool $.${toolList.key}[${i}] has no function name.`, path: `$.${toolList.key}[${i}]` });
     });
   }
   if (loc.layout.kind === 'response' && holder && isRecord(holder.usage)) {
