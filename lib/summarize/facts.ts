@@ -5,6 +5,7 @@
  *
  * Transcript text is untrusted: nothing here evaluates it, and every extracted string is bounded.
  */
+import { extractIdentifiers } from '../compaction/lost';
 import type { ProjectedBlock, ProjectedMessage } from '../compaction/types';
 
 export type FileAction = 'read' | 'edited' | 'created' | 'deleted' | 'searched' | 'listed' | 'touched' | 'mentioned';
@@ -62,6 +63,8 @@ export interface SpanFacts {
   plan: PlanItem[];
   planText?: string;
   urls: string[];
+  /** Identifiers seen only in tool output and assistant text (paths, URLs, ids), first appearance first. */
+  seen: { paths: string[]; urls: string[]; ids: string[]; errorLines: string[] };
   /** Backticked terms in assistant text, most frequent first. */
   concepts: string[];
   /** Summaries already present in the span (a source compaction or an earlier step). */
@@ -405,6 +408,9 @@ export function callSubject(name: string, args: unknown): string {
 
 const ERROR_LINE = /\b(\w*Error|ERROR|Traceback|FAILED|FAIL|\w*Exception|fatal:|panic:|errors?|failed|No such file|not found|Permission denied|Segmentation fault)\b/;
 
+/** An error-ish line anywhere in tool output (the lost report's notion of an error line). */
+const SEEN_ERROR_LINE = /\b(error|exception|traceback|failed|failure|fatal|panic(?:ked)?)\b/i;
+
 /** The exit code a shell result reports, when it says. */
 export function exitCodeOf(content: string): number | undefined {
   const m = /(?:exit[_ ]code|exited with code|Exit code|exit status)["'\s:=]*(-?\d+)/i.exec(content);
@@ -569,6 +575,28 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
   let minTurn = Infinity;
   let maxTurn = -Infinity;
 
+  // Identifiers lost.ts would look for in tool output and assistant text: kept as a bounded list.
+  const seenPaths = new Set<string>();
+  const seenUrls = new Set<string>();
+  const seenIds = new Set<string>();
+  const seenErrorLines = new Set<string>();
+  const noteErrorLines = (text: string, failed: boolean) => {
+    if (!text || text.length > 2_000_000 || !SEEN_ERROR_LINE.test(text)) return;
+    // Failed results first (they are what the agent reacted to); others only while there is room.
+    if (!failed && seenErrorLines.size >= 200) return;
+    for (const line of text.split('\n')) {
+      const l = line.trim();
+      if (l.length >= 8 && SEEN_ERROR_LINE.test(l)) seenErrorLines.add(l.length > 200 ? l.slice(0, 200) : l);
+    }
+  };
+  const noteSeen = (text: string) => {
+    if (!text || text.length > 2_000_000) return;
+    for (const id of extractIdentifiers(text)) {
+      if (id.kind === 'path') seenPaths.add(id.value);
+      else if (id.kind === 'url') seenUrls.add(id.value);
+      else if (id.kind === 'id') seenIds.add(id.value);
+    }
+  };
   const log = (turn: number): TurnLog => {
     let t = turnLogs.get(turn);
     if (!t) {
@@ -636,6 +664,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
           } else if (message.role === 'assistant') {
             if (!text.trim()) break;
             lastAssistantText = { turn, text };
+            noteSeen(text);
             log(turn).lastAssistantText = text;
             for (const s of decisionSentences(text)) decisions.push({ turn, text: s });
             for (const c of backticked(text)) conceptCounts.set(c, (conceptCounts.get(c) ?? 0) + 1);
@@ -671,6 +700,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
           break;
         }
         case 'tool_result': {
+          noteSeen(block.content);
           const call = calls.get(block.callId);
           const name = call?.name ?? block.name ?? 'tool';
           const content = block.content ?? '';
@@ -681,6 +711,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
             if (exitCode !== undefined) call.command.exitCode = exitCode;
           }
           const line = errorLine(content);
+          noteErrorLines(content, failed);
           if (failed) {
             const count = toolCounts.get(name) ?? { name, calls: 0, errors: 0 };
             count.errors++;
@@ -733,6 +764,12 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
     plan,
     planText,
     urls: [...urls],
+    seen: {
+      paths: [...seenPaths].filter((p) => !files.has(p)),
+      urls: [...seenUrls].filter((u) => !urls.has(u)),
+      ids: [...seenIds],
+      errorLines: [...seenErrorLines],
+    },
     concepts,
     embeddedSummaries,
     lastAssistantText,

@@ -40,6 +40,11 @@ export interface OfflineLimits {
   maxConstraints: number;
   lastStateChars: number;
   maxUrls: number;
+  /** Paths / URLs / ids seen only in tool output: listed up to these caps. */
+  maxSeenPaths: number;
+  maxSeenUrls: number;
+  maxSeenIds: number;
+  maxSeenErrorLines: number;
   maxConcepts: number;
   planChars: number;
 }
@@ -56,6 +61,10 @@ export const DEFAULT_OFFLINE_LIMITS: OfflineLimits = {
   maxConstraints: 15,
   lastStateChars: 800,
   maxUrls: 30,
+  maxSeenPaths: 60,
+  maxSeenUrls: 30,
+  maxSeenIds: 20,
+  maxSeenErrorLines: 30,
   maxConcepts: 20,
   planChars: 1500,
 };
@@ -175,6 +184,26 @@ function fileSection(facts: SpanFacts, limits: OfflineLimits): string[] {
   if (facts.commands.length) lines.push('', 'Commands run:', ...commandLines(facts, limits));
   if (facts.urls.length) {
     lines.push('', 'URLs:', ...facts.urls.slice(0, limits.maxUrls).map((u) => `- ${u}`), ...moreMarker(Math.min(facts.urls.length, limits.maxUrls), facts.urls.length, 'URLs'));
+  }
+  const { paths, urls, ids } = facts.seen;
+  if (paths.length || urls.length || ids.length) {
+    lines.push('', 'Also seen in tool output:');
+    const list = (label: string, items: string[], cap: number) => {
+      if (!items.length) return;
+      const shown = items.slice(0, cap);
+      lines.push(`- ${label}: ${shown.map((x) => `\`${x}\``).join(', ')}${items.length > cap ? ` [… ${formatCount(items.length - cap)} more]` : ''}`);
+    };
+    list('paths', paths, limits.maxSeenPaths);
+    list('URLs', urls, limits.maxSeenUrls);
+    list('ids', ids, limits.maxSeenIds);
+  }
+  // Error lines already quoted under the errors list are not repeated.
+  const quoted = new Set(facts.errors.flatMap((e) => e.line.split(' | ')));
+  const errorLinesSeen = facts.seen.errorLines.filter((l) => !quoted.has(l));
+  if (errorLinesSeen.length) {
+    const { items, omitted } = headAndTail(errorLinesSeen, limits.maxSeenErrorLines);
+    lines.push('', 'Error lines in tool output:', ...items.map((l) => `- ${l}`));
+    if (omitted) lines.push(`- [… ${formatCount(omitted)} more error lines not listed]`);
   }
   return lines;
 }
