@@ -20,14 +20,11 @@ import type { Transcript } from '../model/types';
 import { DEFAULT_PROMPTS, type PromptTemplate } from './prompts';
 import { createProvider } from './providers';
 import { DEFAULT_BASE_URLS, PROVIDER_LABELS, type ProviderConfig, type ProviderKind, type SummaryProvider } from './providers/types';
+import { DEFAULT_MODELS } from './settings';
 import { fillSummaries, memoryStore, type FillResult, type SummaryProgress, type SummaryStore } from './run';
 import type { SummaryStyle } from './types';
 
-export const DEFAULT_MODELS: Record<ProviderKind, string> = {
-  openai: 'gpt-4o-mini',
-  anthropic: 'claude-haiku-4-5',
-  gemini: 'gemini-2.5-flash',
-};
+export { DEFAULT_MODELS };
 
 const KEY_ENV: Record<ProviderKind, string[]> = {
   openai: ['OPENAI_API_KEY'],
