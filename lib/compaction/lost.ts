@@ -25,6 +25,8 @@ export interface LostIdentifier extends Identifier {
   turn: number;
   /** Source message id where it first appeared. */
   messageId: string;
+  /** The step that compacted it out (`source-marker:<id>` when the source's own compaction did). */
+  stepId: string;
 }
 
 const URL_RE = /https?:\/\/[^\s"'<>`)\]}]+/g;
@@ -123,7 +125,7 @@ export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'm
         const key = `${id.kind}:${id.value}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        candidates.push({ ...id, turn: m.turn, messageId: m.id });
+        candidates.push({ ...id, turn: m.turn, messageId: m.id, stepId: fate.stepId });
       }
     }
   }

@@ -25,8 +25,10 @@ function noticeMessage(ctx: CompactionContext, what: string, turn: number, templ
 /** Drop the window but its newest `keepN` messages. Exported for summarize's failure fallback. */
 export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: ReducerState, keepN: number, untilFits: boolean, template = EMERGENCY_NOTICE, extraNotes: string[] = []): ReduceResult {
   const candidates: number[] = [];
+  const windowEnd = ctx.window?.to ?? -1;
   ctx.messages.forEach((m, mi) => {
-    if (isEditable(ctx, m) && m.role !== 'system') candidates.push(mi);
+    // Earlier summaries and notices up to the range's end go too: emergency is the last resort.
+    if ((isEditable(ctx, m) || (m.synthetic !== undefined && m.turn <= windowEnd)) && m.role !== 'system') candidates.push(mi);
   });
   const attempt = (keep: number): ReduceResult | undefined => {
     let cut = Math.max(0, candidates.length - keep);
@@ -36,7 +38,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     if (drop.length === 0) return undefined;
     const editor = new ContextEditor(ctx, 'emergency');
     removeMessagesSafely(editor, drop, fates.removed('emergency', ctx.step.id));
-    const first = ctx.messages[drop[0]].turn;
+    const first = ctx.messages[drop[0]].span?.[0] ?? ctx.messages[drop[0]].turn;
     const last = ctx.messages[drop[drop.length - 1]].turn;
     const notice = noticeMessage(ctx, `turns ${first + 1}–${last + 1}, ${drop.length} messages`, first, template);
     if (notice.blocks[0].tokens >= editor.saved) return undefined;

@@ -1,0 +1,255 @@
+/**
+ * `npm run -s cli -- compact FILE --budget N [--strategy S]… [--keep-last K] [--config F]
+ *   --out OUT [--report-json R] [--conversation K] [--dry-run]`
+ *
+ * Compacts a transcript to N tokens — counted exactly like `inspect`'s tokens.total
+ * (lib/tokens/totals.ts) — and exports it in its own format (serialize(t, projection)). The
+ * command re-imports what it wrote and checks it: tokens ≤ N and tool pairing valid, else it
+ * exits 1. With no --strategy, `auto`. Formats write a summary their own way, so the re-imported
+ * count can differ a little from the projection's; auto then re-aims below N and tries again.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { userMessage } from '../errors';
+import { importFile } from '../formats/import';
+import { formatById } from '../formats/registry';
+import { sourceFromBytes } from '../read/source';
+import { isFatalForExport, validatePairing } from '../model/pairing';
+import type { Transcript } from '../model/types';
+import { transcriptTotals } from '../tokens/totals';
+import { lookupModel, inputBudgetOf } from '../tokens/catalog';
+import { buildAudit } from '../compaction/audit';
+import { parseCompactionConfig, planToStep, type CompactionPlan } from '../compaction/config';
+import { lostIdentifiers } from '../compaction/lost';
+import { projectTranscript } from '../compaction/project';
+import { isReducerId } from '../compaction/reducers';
+import { formatReport } from '../compaction/report';
+import { proposeTangents } from '../compaction/tangents';
+import type { Projection, ReducerId, Step } from '../compaction/types';
+
+export const summary = 'Compact a transcript to a token budget and export it in its own format (auto, or --strategy …)';
+
+const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]… [--keep-last K] [--config F]
+                              --out OUT [--report-json R] [--conversation K] [--dry-run]
+
+  --budget N        target tokens, counted like \`inspect\` (default: the model's input budget)
+  --strategy S      a reducer (repeatable, applied in order); default auto. One of:
+                    auto, strip-reasoning, dedup-tools, tool-hints, tool-retention,
+                    truncate-tool-results, strip-tool-results, strip-attachments, prune-tools,
+                    sliding-window, summarize, classify-tangents, emergency
+  --keep-last K     turns at the end never touched (default 1, or the config's keep_last)
+  --config F        JP TOML or sven YAML compaction settings
+  --tangents T,T    turns (1-based) for classify-tangents
+  --out OUT         where to write the compacted conversation
+  --report-json R   write the audit record (steps, fates, tokens, lost identifiers)
+  --conversation K  which conversation of a container file (0-based)
+  --dry-run         show what would change; write nothing`;
+
+export interface CompactArgs {
+  file?: string;
+  budget?: number;
+  strategies: ReducerId[];
+  keepLast?: number;
+  config?: string;
+  out?: string;
+  reportJson?: string;
+  conversation?: number;
+  dryRun: boolean;
+  tangents?: number[];
+  help: boolean;
+}
+
+export function parseCompactArgs(args: string[]): CompactArgs {
+  const out: CompactArgs = { strategies: [], dryRun: false, help: false };
+  const value = (i: number, name: string): string => {
+    const v = args[i];
+    if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value.`);
+    return v;
+  };
+  const int = (v: string, name: string, min: number): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new Error(`${name} takes a whole number ≥ ${min} (got "${v}").`);
+    return n;
+  };
+  for (let i = 0; i < args.length; i++) {
+    let a = args[i];
+    let inline: string | undefined;
+    const eq = a.indexOf('=');
+    if (a.startsWith('--') && eq > 0) {
+      inline = a.slice(eq + 1);
+      a = a.slice(0, eq);
+    }
+    const next = () => inline ?? value(++i, a);
+    switch (a) {
+      case '--help':
+      case '-h':
+        out.help = true;
+        break;
+      case '--budget':
+        out.budget = int(next(), '--budget', 1);
+        break;
+      case '--strategy':
+      case '-s': {
+        const s = next();
+        if (!isReducerId(s)) throw new Error(`Unknown strategy "${s}".`);
+        out.strategies.push(s);
+        break;
+      }
+      case '--keep-last':
+        out.keepLast = int(next(), '--keep-last', 0);
+        break;
+      case '--config':
+        out.config = next();
+        break;
+      case '--out':
+      case '-o':
+        out.out = next();
+        break;
+      case '--report-json':
+        out.reportJson = next();
+        break;
+      case '--conversation':
+      case '-c':
+        out.conversation = int(next(), '--conversation', 0);
+        break;
+      case '--tangents':
+        out.tangents = next()
+          .split(',')
+          .map((t) => int(t.trim(), '--tangents', 1) - 1);
+        break;
+      case '--dry-run':
+        out.dryRun = true;
+        break;
+      default:
+        if (a.startsWith('-')) throw new Error(`Unknown option ${a}.`);
+        if (out.file !== undefined) throw new Error(`Only one FILE can be compacted (got "${out.file}" and "${a}").`);
+        out.file = a;
+    }
+  }
+  return out;
+}
+
+export interface CompactOutcome {
+  projection: Projection;
+  steps: Step[];
+  text?: string;
+  fileName?: string;
+  /** tokens.total of the re-imported output (inspect's number). */
+  reimportedTokens?: number;
+  attempts: number;
+}
+
+/** The step the arguments describe. */
+export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, budget: number): Step {
+  if (plan && a.strategies.length === 0) return planToStep(plan, { id: 'cli', budget, ...(a.keepLast !== undefined && { keepLast: a.keepLast }) });
+  const strategies: ReducerId[] = a.strategies.length ? a.strategies : ['auto'];
+  const hints = plan?.hints ?? {};
+  return {
+    id: 'cli',
+    range: { kind: 'after-last-compaction' },
+    reducers: strategies.map((id) => {
+      if (id === 'auto') return { id, options: { ...(plan?.auto ?? {}), hints } };
+      if (id === 'classify-tangents') return { id, options: { turns: a.tangents ?? [] } };
+      return { id, options: { hints } };
+    }),
+    keepLast: a.keepLast ?? plan?.keepLast ?? 1,
+    budget,
+    createdAt: new Date(0).toISOString(),
+  };
+}
+
+/**
+ * Project, serialize, re-import, check. Auto re-aims up to 3 times when the format's own way of
+ * writing a summary or stub costs more than the projection counted.
+ */
+export function compactTranscript(t: Transcript, step: Step, budget: number, opts: { write: boolean; conversation?: number }): CompactOutcome {
+  const format = formatById(t.format);
+  let aim = budget;
+  let projection = projectTranscript(t, [{ ...step, budget: aim }]);
+  let steps = [{ ...step, budget: aim }];
+  if (!opts.write) return { projection, steps, attempts: 1 };
+  if (!format) throw new Error(`No exporter for format "${t.format}".`);
+  const auto = step.reducers.some((r) => r.id === 'auto');
+  for (let attempt = 1; ; attempt++) {
+    const out = format.serialize(t, projection);
+    const re = importFile(sourceFromBytes(out.fileName, new TextEncoder().encode(out.text)), { format: t.format, ...(opts.conversation !== undefined && { conversation: opts.conversation }) }).transcript;
+    const total = transcriptTotals(re).total;
+    // Re-aiming cannot help when the projection itself does not fit (protected turns too big).
+    if (total <= budget || !auto || attempt >= 4 || projection.tokens.after.total > aim) return { projection, steps, text: out.text, fileName: out.fileName, reimportedTokens: total, attempts: attempt };
+    aim = Math.max(1, aim - (total - budget) - Math.ceil(budget * 0.01));
+    steps = [{ ...step, budget: aim }];
+    projection = projectTranscript(t, steps);
+  }
+}
+
+export async function run(args: string[]): Promise<number> {
+  let a: CompactArgs;
+  try {
+    a = parseCompactArgs(args);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (a.help) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (!a.file) {
+    process.stderr.write(`compact needs a FILE.\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (!a.dryRun && !a.out) {
+    process.stderr.write(`compact needs --out OUT (or --dry-run).\n\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    const bytes = fs.readFileSync(a.file);
+    const t = importFile(sourceFromBytes(path.basename(a.file), new Uint8Array(bytes)), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
+    const plan = a.config ? parseCompactionConfig(a.config, fs.readFileSync(a.config, 'utf8')) : undefined;
+    for (const w of plan?.warnings ?? []) process.stderr.write(`config: ${w}\n`);
+    let budget = a.budget;
+    if (budget === undefined) {
+      const info = lookupModel(t.model);
+      if (!info) {
+        process.stderr.write(`No --budget given and the model (${t.model ?? 'not recorded'}) is not in the catalog: pass --budget N.\n`);
+        return 2;
+      }
+      budget = inputBudgetOf(info);
+      process.stderr.write(`budget: ${budget} tokens (${info.label} input budget)\n`);
+    }
+    const step = stepFromArgs(a, plan, budget);
+    if (a.strategies.includes('classify-tangents') && !a.tangents) {
+      const proposed = proposeTangents(t, { keepLast: step.keepLast });
+      process.stdout.write(`tangent candidates (pass --tangents to remove):\n${proposed.map((p) => `  turn ${p.turn + 1}: ${p.reason}`).join('\n') || '  none'}\n`);
+    }
+    const outcome = compactTranscript(t, step, budget, { write: !a.dryRun, ...(a.conversation !== undefined && { conversation: a.conversation }) });
+    const lost = lostIdentifiers(t, outcome.projection);
+    process.stdout.write(formatReport(t, outcome.steps, outcome.projection, lost) + '\n');
+    if (a.reportJson) {
+      const audit = buildAudit({ log: t, steps: outcome.steps, projection: outcome.projection, lost, budget, ...(a.out && outcome.fileName && { output: { fileName: path.basename(a.out), format: t.format, tokens: outcome.reimportedTokens } }) });
+      fs.writeFileSync(a.reportJson, JSON.stringify(audit, null, 2) + '\n');
+    }
+    if (a.dryRun) {
+      const fits = outcome.projection.tokens.after.total <= budget;
+      process.stdout.write(`dry run: ${fits ? 'fits' : 'does NOT fit'} the budget of ${budget}; nothing written\n`);
+      return fits ? 0 : 1;
+    }
+    fs.writeFileSync(a.out!, outcome.text!);
+    const re = importFile(sourceFromBytes(path.basename(a.out!), new Uint8Array(fs.readFileSync(a.out!))), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
+    const total = transcriptTotals(re).total;
+    const fatal = validatePairing(re.messages.filter((m) => !m.sidechain)).filter((i) => isFatalForExport(i, re.messages.length));
+    process.stdout.write(`wrote ${a.out}: re-imported as ${re.format}, ${total} tokens (budget ${budget})${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}\n`);
+    if (fatal.length) {
+      process.stderr.write(`verification failed: ${fatal.length} tool pairing issue(s) in the output (first: ${fatal[0].kind} ${fatal[0].callId}).\n`);
+      return 1;
+    }
+    if (total > budget) {
+      process.stderr.write(`verification failed: the output holds ${total} tokens > budget ${budget}${outcome.projection.tokens.after.total > budget ? ' (the protected turns alone exceed it: lower --keep-last or raise --budget)' : ''}.\n`);
+      return 1;
+    }
+    return 0;
+  } catch (e) {
+    process.stderr.write(userMessage(e) + '\n');
+    return 1;
+  }
+}
