@@ -26,7 +26,12 @@ describe('cli inspect', () => {
     expect(r.usage.calls).toBe(187);
     expect(r.usage.output).toBe(t.usage.reduce((n, u) => n + u.output, 0));
     expect(r.markers).toEqual([expect.objectContaining({ source: 'claude-code-compact', trigger: 'auto', tokensBefore: 155317 })]);
+    // Claude Code records no system prompt or tool schemas: the first call shows what they cost.
+    const first = t.usage[0];
+    expect(r.overhead).toEqual({ recordedAtFirstCall: first.input + first.cacheRead + first.cacheWrite, visibleEstimate: transcriptTotals({ messages: t.messages.slice(0, first.messageIndex), tools: [] }).total, invisible: expect.any(Number) });
+    expect(r.overhead!.invisible).toBeGreaterThan(15000);
     const table = renderTable(r);
+    expect(table).toMatch(new RegExp(`^invisible overhead\\s+${r.overhead!.invisible.toLocaleString('en-US')} `, 'm'));
     expect(table).toMatch(/^file\s+.*slopometry/m);
     expect(table).toMatch(/^recorded calls\s+187$/m);
   });

@@ -12,7 +12,7 @@ import { formatById } from '../formats/registry';
 import type { ConversationInfo } from '../formats/types';
 import type { Transcript } from '../model/types';
 import { sourceFromBytes } from '../read/source';
-import { transcriptTotals, type Totals } from '../tokens/totals';
+import { contextTotals, transcriptTotals, type Totals } from '../tokens/totals';
 
 export const summary = 'Show what a transcript holds: format, model, turns, tokens by kind, markers, usage (--json for machine output)';
 
@@ -31,6 +31,12 @@ export interface InspectReport {
   tokens: Totals;
   markers: Array<{ source: string; atMessage: number; covers?: [number, number]; trigger?: string; tokensBefore?: number; tokensAfter?: number; summaryChars?: number }>;
   usage: { calls: number; input: number; cacheRead: number; cacheWrite: number; output: number; lastContext: number };
+  /**
+   * What the first recorded main-chain call was sent besides the visible messages (system prompt,
+   * tool schemas the file does not record): its recorded input + cache minus the estimate of the
+   * messages before it. Null without recorded usage.
+   */
+  overhead: { recordedAtFirstCall: number; visibleEstimate: number; invisible: number } | null;
   conversations?: ConversationInfo[];
   conversation?: number;
   warnings: Array<{ code: string; message: string; line?: number; path?: string }>;
@@ -86,6 +92,7 @@ export function inspectTranscript(t: Transcript, file: string): InspectReport {
     break;
   }
   return {
+    overhead: invisibleOverhead(t),
     file,
     format: t.format,
     formatLabel: formatById(t.format)?.label ?? t.format,
@@ -112,6 +119,15 @@ export function inspectTranscript(t: Transcript, file: string): InspectReport {
   };
 }
 
+/** DESIGN.md (Tokens): infer the invisible overhead from the first call's recorded input. */
+export function invisibleOverhead(t: Transcript): InspectReport['overhead'] {
+  const u = t.usage.find((x) => t.messages[x.messageIndex] && !t.messages[x.messageIndex].sidechain);
+  if (!u) return null;
+  const recorded = u.input + u.cacheRead + u.cacheWrite;
+  const visible = contextTotals(t.messages.slice(0, u.messageIndex), t.tools).total;
+  return { recordedAtFirstCall: recorded, visibleEstimate: visible, invisible: Math.max(0, recorded - visible) };
+}
+
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 export function renderTable(r: InspectReport): string {
@@ -136,6 +152,7 @@ export function renderTable(r: InspectReport): string {
     rows.push(['  output', fmt(r.usage.output)]);
     rows.push(['  last context', fmt(r.usage.lastContext)]);
   }
+  if (r.overhead) rows.push(['invisible overhead', `${fmt(r.overhead.invisible)} (first call ${fmt(r.overhead.recordedAtFirstCall)} recorded − ${fmt(r.overhead.visibleEstimate)} visible)`]);
   for (const k of r.markers) rows.push(['marker', `${k.source} before message ${k.atMessage}${k.trigger ? `, ${k.trigger}` : ''}${k.tokensBefore ? `, ${fmt(k.tokensBefore)} tokens before` : ''}`]);
   if (r.conversations) rows.push(['conversation', `${(r.conversation ?? 0) + 1} of ${r.conversations.length} (--conversation K, 0-based)`]);
   const byCode = new Map<string, number>();
