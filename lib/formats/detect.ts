@@ -63,10 +63,13 @@ function firstLinesLookLikeJsonl(file: SourceFile, head: string): boolean {
   const firstTwo: string[] = [];
   for (const line of file.lines()) {
     if (line.text.trim() === '') continue;
-    firstTwo.push(line.text);
+    firstTwo.push(line.text.trim());
     if (firstTwo.length === 2) break;
   }
-  return looksLikeJsonl(firstTwo.join('\n'));
+  // Shape only (the line is parsed once, by readJsonl, right after): a complete object on line 1,
+  // and line 2, if any, starts another object.
+  const [first, second] = firstTwo;
+  return first.length > 1 && first.endsWith('}') && (second === undefined || second.startsWith('{'));
 }
 
 function decodeHead(file: SourceFile): string {

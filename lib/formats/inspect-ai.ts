@@ -18,7 +18,7 @@ import { formatPath, readJsonDocument, spanAt, stringifyLike, type JsonPath } fr
 import { joinRecords } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
 import { parsedRoot } from './detect';
-import { cloneJson, isObj, num, own, projectedText, requireObj, serializeRecordDocument, str, structureError, type Obj } from './traj-shared';
+import { cloneJson, decodingWarnings, isObj, num, own, projectedText, requireObj, serializeRecordDocument, str, structureError, type Obj } from './traj-shared';
 import type { ConversationInfo, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
 
 // ---------------------------------------------------------------------------------------------
@@ -120,7 +120,8 @@ export function detectInspect(input: DetectInput): number | null {
   const root = input.values[0];
   if (isObj(root) && Array.isArray(root.messages) && Array.isArray(root.events) && root.epoch !== undefined && root.id !== undefined && root.samples === undefined) return 0.9; // a sample entry
   if (!isObj(root) || typeof root.version !== 'number' || !isObj(root.eval)) return null;
-  return Array.isArray(root.samples) || root.results !== undefined ? 0.98 : null;
+  // {version, eval} is Inspect's own header: a log whose samples are broken is still Inspect's (parse says what is wrong).
+  return Array.isArray(root.samples) || root.results !== undefined ? 0.98 : 0.9;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -319,7 +320,7 @@ function buildSample(args: {
     records: doc.records,
     frame: doc.frame,
     style: doc.style,
-    warnings: args.warnings,
+    warnings: [...(args.warnings ?? []), ...decodingWarnings(text, file)],
     extra: args.extra as unknown as Record<string, unknown>,
   });
   return { transcript, warnings: [] };

@@ -17,7 +17,7 @@ import { joinRecords } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
 import { parsedRoot } from './detect';
 import { addChatLikeMessages, rewriteChatLikeRecord } from './swe-agent';
-import { isObj, num, own, projectedText, serializeRecordDocument, str, structureError, type Obj } from './traj-shared';
+import { decodingWarnings, isObj, num, own, projectedText, serializeRecordDocument, str, structureError, type Obj } from './traj-shared';
 import type { DetectInput, FormatModule, ParseResult, SerializeResult } from './types';
 
 const ACTION_FENCE = /```(mswea_bash_command|bash)[ \t]*\r?\n([\s\S]*?)\r?\n?```/g;
@@ -108,7 +108,7 @@ function parse(file: SourceFile): ParseResult {
   const extra: Record<string, unknown> = { bare };
   if (info && isObj(info.model_stats)) extra.modelStats = { cost: num(info.model_stats.instance_cost) ?? null, apiCalls: num(info.model_stats.api_calls) ?? null };
   const title = (info && str(info.instance_id)) ?? file.name.replace(/\.traj\.json$|\.json$/, '');
-  const transcript = builder.build({ format: 'mini-swe-agent', fileName: file.name, title, model, records: doc.records, frame: doc.frame, style: doc.style, extra });
+  const transcript = builder.build({ format: 'mini-swe-agent', fileName: file.name, title, model, records: doc.records, frame: doc.frame, style: doc.style, extra, warnings: decodingWarnings(text, file.name) });
   return { transcript, warnings: [] };
 }
 

@@ -17,7 +17,7 @@ import { readJsonDocument, stringifyLike } from '../read/json-doc';
 import { joinRecords, readJsonl } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
 import { parsedRoot } from './detect';
-import { cloneJson, isObj, isUntouched, joinWithFrame, num, own, parseArgs, projectedText, requireObj, str, structureError, type Obj } from './traj-shared';
+import { cloneJson, decodingWarnings, isObj, isUntouched, joinWithFrame, num, own, parseArgs, projectedText, requireObj, str, structureError, type Obj } from './traj-shared';
 import type { ConversationInfo, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
 
 /** Events that are bookkeeping, not conversation: no message, record kept. */
@@ -258,7 +258,7 @@ function parseJsonl(file: SourceFile, options: ParseOptions): ParseResult {
     records: set.records,
     frame: set.frame,
     style: set.style,
-    warnings: set.warnings,
+    warnings: [...set.warnings, ...decodingWarnings(rec.text, file.name)],
     extra: extra as unknown as Record<string, unknown>,
   });
   return { transcript, warnings: [] };
@@ -276,7 +276,7 @@ function parseJson(file: SourceFile): ParseResult {
   const first = doc.records.map((r) => r.value).find((e) => isObj(e) && e.source === 'user' && e.action === 'message') as Obj | undefined;
   const title = (isObj(root) && !Array.isArray(root) && str((root as Obj).instance_id)) || (first && str(first.message)?.slice(0, 80)) || file.name;
   const extra: OpenHandsExtra = { container: inHistory ? 'history' : 'array', conversation: 0, messageEvents };
-  const transcript = builder.build({ format: 'openhands', fileName: file.name, title, model, records: doc.records, frame: doc.frame, style: doc.style, extra: extra as unknown as Record<string, unknown> });
+  const transcript = builder.build({ format: 'openhands', fileName: file.name, title, model, records: doc.records, frame: doc.frame, style: doc.style, extra: extra as unknown as Record<string, unknown>, warnings: decodingWarnings(text, file.name) });
   return { transcript, warnings: [] };
 }
 

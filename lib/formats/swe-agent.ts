@@ -17,6 +17,7 @@ import {
   chatContentBlocks,
   cloneJson,
   contentText,
+  decodingWarnings,
   isObj,
   num,
   own,
@@ -259,7 +260,7 @@ function parse(file: SourceFile): ParseResult {
   const model = sweModel(root);
   const rcAgent = isObj(root.replay_config) && isObj(root.replay_config.agent) ? root.replay_config.agent : undefined;
   const title = (info && str(info.instance_id)) ?? (rcAgent && str(rcAgent.name)) ?? file.name.replace(/\.traj(\.json)?$/, '');
-  const transcript = builder.build({ format: 'swe-agent', fileName: file.name, title, model, records: doc.records, frame: doc.frame, style: doc.style, extra });
+  const transcript = builder.build({ format: 'swe-agent', fileName: file.name, title, model, records: doc.records, frame: doc.frame, style: doc.style, extra, warnings: decodingWarnings(text, file.name) });
   return { transcript, warnings: [] };
 }
 

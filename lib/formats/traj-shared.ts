@@ -8,6 +8,8 @@ import type { DraftBlock } from '../model/builder';
 import type { Message, SourceRecord, Transcript } from '../model/types';
 import type { ProjectedMessage, Projection } from '../compaction/types';
 import { stringifyLike } from '../read/json-doc';
+import { countReplacementChars } from '../read/source';
+import type { ImportWarning } from '../model/types';
 
 export type Obj = Record<string, unknown>;
 
@@ -182,4 +184,10 @@ export function joinWithFrame(t: Transcript, texts: readonly string[], depth = 1
 export function modelName(v: unknown): string | undefined {
   const s = str(v);
   return s && s.trim() !== '' ? s : undefined;
+}
+
+/** Invalid UTF-8 in the source was decoded as U+FFFD: say so (the text is usable, the bytes were not). */
+export function decodingWarnings(text: string, file: string): ImportWarning[] {
+  const n = countReplacementChars(text);
+  return n > 0 ? [{ code: 'decoding:invalid-utf8', message: `${file} holds ${n} byte sequence(s) that are not valid UTF-8; they are shown as \uFFFD.` }] : [];
 }

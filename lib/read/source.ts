@@ -150,24 +150,30 @@ function decodeChunked(body: Uint8Array, encoding: Encoding): string {
 function* iterateLines(body: Uint8Array, encoding: Encoding): Generator<Line> {
   const decoder = new TextDecoder(encoding, { fatal: false });
   const size = chunkSize();
-  let carry = '';
+  // Pieces of the unfinished line, joined once when its newline arrives: a single line of
+  // hundreds of MB is copied once, not once per chunk (prepending a growing carry was quadratic).
+  let parts: string[] = [];
   let lineNo = 1;
   for (let off = 0; off < body.length || off === 0; off += size) {
     const end = Math.min(off + size, body.length);
     const last = end >= body.length;
-    const chunk = carry + decoder.decode(body.subarray(off, end), { stream: !last });
+    const chunk = decoder.decode(body.subarray(off, end), { stream: !last });
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf('\n', start);
       if (nl < 0) break;
-      const crlf = nl > start && chunk.charCodeAt(nl - 1) === 13;
-      yield { text: chunk.slice(start, crlf ? nl - 1 : nl), eol: crlf ? '\r\n' : '\n', line: lineNo++ };
+      let text = parts.length > 0 ? parts.join('') + chunk.slice(start, nl) : chunk.slice(start, nl);
+      parts = [];
+      const crlf = text.length > 0 && text.charCodeAt(text.length - 1) === 13;
+      if (crlf) text = text.slice(0, -1);
+      yield { text, eol: crlf ? '\r\n' : '\n', line: lineNo++ };
       start = nl + 1;
     }
-    carry = chunk.slice(start);
+    if (start < chunk.length) parts.push(start === 0 ? chunk : chunk.slice(start));
     if (last) break;
   }
-  if (carry.length > 0) yield { text: carry, eol: '', line: lineNo };
+  const rest = parts.join('');
+  if (rest.length > 0) yield { text: rest, eol: '', line: lineNo };
 }
 
 /** Count of U+FFFD replacement characters: invalid bytes in the source. */
