@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ImportError } from '../../lib/errors';
 import { importBytes } from '../../lib/formats/import';
+import { formatById } from '../../lib/formats/registry';
 import { validatePairing } from '../../lib/model/pairing';
 import type { Transcript } from '../../lib/model/types';
 import { makeCases, type HostileCase } from './make-cases';
@@ -66,6 +67,12 @@ describe('hostile inputs', () => {
       const kinds = new Set(validatePairing(t.messages.filter((m) => !m.sidechain)).map((i) => i.kind));
       for (const k of kinds) expect(t.warnings.map((w) => w.code), `pairing issue ${k} reported`).toContain(`pairing:${k}`);
       t.messages.forEach((m, i) => expect(m.index).toBe(i));
+      if (c.roundtrip) {
+        const original = new TextDecoder().decode(c.bytes()).replace(/^\uFEFF/, '');
+        const out = formatById(t.format)!.serialize(t).text;
+        expect(out.length, 'export length').toBe(original.length);
+        expect(out === original, 'byte-identical export').toBe(true);
+      }
     });
   }
 });

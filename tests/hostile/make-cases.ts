@@ -26,6 +26,8 @@ export interface HostileCase {
   expect: Expectation;
   /** Force a format (skips detection) when the case is about that format's parser. */
   format?: string;
+  /** The import must also export back to the same text (BOM stripped), byte for byte. */
+  roundtrip?: boolean;
   /** Wall-clock bound for a result (default 20 s): a hang detector, generous for the shared CI cores. */
   timeLimitMs?: number;
 }
@@ -181,7 +183,7 @@ export function makeCases(): HostileCase[] {
     ['gemini-cli', 'vibecodingtracker_gemini_session.jsonl'],
   ];
   jsonlDocs.forEach(([family, file], i) =>
-    add({ name: `truncated last line ${family}/${file}`, fileName: file, what: 'a JSONL session cut inside its last line', bytes: () => truncateLastLine(corpus(family, file), 2000 + i), expect: { kind: 'import', warnings: ['truncated:last-line'] } }),
+    add({ name: `truncated last line ${family}/${file}`, fileName: file, what: 'a JSONL session cut inside its last line', bytes: () => truncateLastLine(corpus(family, file), 2000 + i), expect: { kind: 'import', warnings: ['truncated:last-line'] }, roundtrip: true }),
   );
   add({
     name: 'truncated openhands eval output (inside line 2 of 3)',
@@ -373,6 +375,7 @@ export function makeCases(): HostileCase[] {
     what: 'UTF-8 BOM and Windows line endings',
     bytes: () => enc('\uFEFF' + JSON.stringify(sweDoc(), null, 2).replace(/\n/g, '\r\n') + '\r\n'),
     expect: { kind: 'import', format: 'swe-agent' },
+    roundtrip: true,
   });
   add({
     name: 'BOM + CRLF OpenHands eval output',
@@ -380,6 +383,7 @@ export function makeCases(): HostileCase[] {
     what: 'UTF-8 BOM and CRLF between JSONL records',
     bytes: () => enc('\uFEFF' + [{ instance_id: 'a', history: openhandsEvents() }, { instance_id: 'b', history: openhandsEvents() }].map((v) => JSON.stringify(v)).join('\r\n') + '\r\n'),
     expect: { kind: 'import', format: 'openhands' },
+    roundtrip: true,
   });
   add({
     name: 'gzip of garbage',
