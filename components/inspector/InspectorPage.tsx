@@ -102,7 +102,9 @@ export function InspectorPage() {
           <>
             <div className="mb-1 flex items-center justify-between gap-4 px-1">
               <TimelineLegend timeline={data.data.timeline} />
-              <span className="shrink-0 text-[11px] text-neutral-500">estimated context at the end of each turn · click a bar to jump</span>
+              <span className="shrink-0 text-[11px] text-neutral-500" title="Each bar is the estimated context sent at the end of that turn, by kind">
+                context per turn · click a bar to jump
+              </span>
             </div>
             <TimelineChart timeline={data.data.timeline} cursorTurn={cursorTurn} selection={selection} onSelectTurn={showTurn} onCursorChange={showTurn} />
           </>

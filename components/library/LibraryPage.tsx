@@ -89,7 +89,7 @@ export function LibraryPage() {
           <StorageMeter />
         </div>
       </AppHeader>
-      <main className="mx-auto w-full max-w-6xl flex-1 space-y-4 px-4 py-6">
+      <main className="mx-auto w-full max-w-7xl flex-1 space-y-4 px-4 py-6">
         <DropZone
           busy={busy}
           onFiles={(files) => void importer.importSources(files.map(fileSource))}

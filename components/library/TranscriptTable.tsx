@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import type { TranscriptMeta } from '@/lib/db/schema';
 import { Button } from '../ui/Button';
 import { FormatBadge } from '../ui/FormatBadge';
-import { formatBytes, formatDate, formatTokens } from '../ui/format';
+import { formatBytes, formatShortDate, formatTokens } from '../ui/format';
 
 type SortKey = 'title' | 'format' | 'model' | 'turns' | 'tokens' | 'size' | 'importedAt';
 
@@ -97,7 +97,7 @@ export function TranscriptTable({
               data-turns={m.turns}
               className={`align-middle ${m.id === highlightId ? 'bg-blue-50/70 dark:bg-blue-950/30' : 'hover:bg-neutral-50 dark:hover:bg-neutral-900/60'}`}
             >
-              <td className="max-w-[28rem] px-3 py-2">
+              <td className="max-w-[22rem] px-3 py-2">
                 {editing === m.id ? (
                   <form
                     onSubmit={(e) => {
@@ -142,15 +142,15 @@ export function TranscriptTable({
               </td>
               <td className="px-3 py-2 text-right tabular-nums">{formatTokens(m.tokens.total)}</td>
               <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatBytes(m.size)}</td>
-              <td className="whitespace-nowrap px-3 py-2 text-neutral-600 dark:text-neutral-400">{formatDate(m.importedAt)}</td>
-              <td className="whitespace-nowrap px-2 py-1 text-right">
-                <Button variant="ghost" className="px-2" onClick={() => setEditing(m.id)} data-testid="rename" aria-label={`Rename ${m.title}`}>
+              <td className="whitespace-nowrap px-3 py-2 text-neutral-600 dark:text-neutral-400" title={m.importedAt}>{formatShortDate(m.importedAt)}</td>
+              <td className="whitespace-nowrap px-2 py-1 text-right [&_button]:px-1.5 [&_button]:py-1 [&_button]:text-xs">
+                <Button variant="ghost" onClick={() => setEditing(m.id)} data-testid="rename" aria-label={`Rename ${m.title}`}>
                   Rename
                 </Button>
-                <Button variant="ghost" className="px-2" onClick={() => onExport(m)} data-testid="export-original" aria-label={`Export the original file of ${m.title}`}>
+                <Button variant="ghost" onClick={() => onExport(m)} data-testid="export-original" aria-label={`Export the original file of ${m.title}`}>
                   Export
                 </Button>
-                <Button variant="danger" className="px-2" onClick={() => onDelete(m)} data-testid="delete" aria-label={`Delete ${m.title}`}>
+                <Button variant="danger" onClick={() => onDelete(m)} data-testid="delete" aria-label={`Delete ${m.title}`}>
                   Delete
                 </Button>
               </td>

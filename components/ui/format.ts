@@ -29,3 +29,10 @@ export function formatPercent(part: number, whole: number): string {
   if (whole <= 0) return '—';
   return `${((part / whole) * 100).toFixed(part / whole < 0.1 ? 1 : 0)} %`;
 }
+
+/** "Nov 21, 08:35" — the library column; the full timestamp is in the cell's title. */
+export function formatShortDate(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}

@@ -1,0 +1,7 @@
+'use client';
+
+import { SettingsPage } from '@/components/settings/SettingsPage';
+
+export default function Settings() {
+  return <SettingsPage />;
+}

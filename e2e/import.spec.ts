@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import { corpusFile, expect, expectedTurns, test } from './fixtures';
+
+test.describe('upload → inspector → export, on real corpus files', () => {
+  test('Claude Code session: library row, timeline turns, byte-identical export', async ({ library, inspector }) => {
+    const file = corpusFile('claude-code', 'slopometry_transcript_opus45_compact.jsonl');
+    const turns = expectedTurns(file);
+    expect(turns).toBeGreaterThan(1);
+
+    await library.goto();
+    await library.importFile(file);
+    const row = await library.waitForRow('slopometry_transcript_opus45_compact.jsonl');
+    await expect(row).toContainText('Claude Code');
+    expect(await library.rowTurns(row)).toBe(turns);
+
+    await library.open(row);
+    await inspector.waitLoaded();
+    expect(await inspector.turns()).toBe(turns);
+    await expect(inspector.page.getByTestId('turn-header')).not.toHaveCount(0);
+    // 392 messages: the list is virtualized, and the source's compaction is drawn and listed.
+    await expect(inspector.list).toHaveAttribute('data-virtual', 'yes');
+    await expect(inspector.page.getByTestId('side-panel')).toContainText('Compactions in the source');
+
+    // Hover card and click-to-scroll on the canvas.
+    const card = await inspector.hoverTurn(turns - 1);
+    await expect(card).toContainText(`Turn ${turns}`);
+    await inspector.clickTurn(turns - 1);
+    await expect(inspector.page.locator(`[data-testid=turn-header][data-turn="${turns - 1}"]`)).toBeInViewport();
+
+    const exported = await inspector.export();
+    expect(exported.equals(fs.readFileSync(file))).toBe(true);
+  });
+
+  test('OpenAI Chat container (tau-bench): pick conversation 3, timeline turns, byte-identical export', async ({ library, inspector }) => {
+    const file = corpusFile('openai-chat', 'tau-bench_gpt-4o-airline_historical_trajectories.json');
+    const turns = expectedTurns(file, 3);
+
+    await library.goto();
+    await library.importFile(file);
+    await library.chooseConversation(3);
+    const row = await library.waitForRow('conversation 3');
+    await expect(row).toContainText('OpenAI Chat');
+    expect(await library.rowTurns(row)).toBe(turns);
+
+    await library.open(row);
+    await inspector.waitLoaded();
+    expect(await inspector.turns()).toBe(turns);
+    await expect(inspector.title).toContainText('task 3');
+
+    const exported = await inspector.export();
+    expect(exported.equals(fs.readFileSync(file))).toBe(true);
+  });
+});

@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { importBytes } from '../lib/formats/import';
+import { corpusFile, expect, expectedTurns, test } from './fixtures';
+
+test('paste: JSON text becomes "pasted.json" and imports', async ({ library }) => {
+  const file = corpusFile('openai-chat', 'vercel-ai_openai-chat-completion-text.json');
+  const text = fs.readFileSync(file, 'utf8');
+  await library.goto();
+  await library.paste(text);
+  const row = await library.waitForRow('pasted.json');
+  expect(await library.rowTurns(row)).toBe(expectedTurns(file));
+  // The original of a paste is the pasted text, byte for byte.
+  expect((await library.exportOriginal(row)).toString('utf8')).toBe(text);
+});
+
+test('Open a sample: the demo session opens in the inspector with its compaction', async ({ library, inspector, page }) => {
+  const sample = path.join(process.cwd(), 'public/sample/contextscope-demo.jsonl');
+  const t = importBytes('contextscope-demo.jsonl', new Uint8Array(fs.readFileSync(sample))).transcript;
+  expect(t.format).toBe('claude-code');
+  await library.goto();
+  await page.getByTestId('open-sample').click();
+  await inspector.waitLoaded();
+  expect(await inspector.turns()).toBe(t.turnCount);
+  await expect(inspector.title).toHaveText(t.title);
+  await expect(page.getByTestId('side-panel')).toContainText('Compactions in the source');
+  await expect(page.getByTestId('side-panel')).toContainText('Recorded usage');
+  await expect(page.getByTestId('summary-block')).toHaveCount(1);
+});
+
+test('a bad file shows a specific error (file, line, expected) and stores nothing', async ({ library, page }) => {
+  await library.goto();
+  const bad = '{"type":"user","message":{"role":"user","content":"hi"}}\n{"type":"assistant", this is not json\n{"type":"user","message":{"role":"user","content":"again"}}\n{broken\n';
+  await library.importBuffer('broken.jsonl', bad);
+  const error = library.errors.first();
+  await expect(error).toBeVisible();
+  await expect(error).toContainText('broken.jsonl');
+  const code = await error.getAttribute('data-code');
+  expect(code).toMatch(/^(malformed|unsupported):/);
+  await expect(library.empty).toBeVisible();
+  await expect(library.rows).toHaveCount(0);
+
+  // Errors stay until dismissed, even across another import.
+  await library.importBuffer('empty.json', '');
+  await expect(library.errors).toHaveCount(2);
+  await expect(library.errors.nth(1)).toHaveAttribute('data-code', 'empty:file');
+  await library.errors.first().getByTestId('import-error-dismiss').click();
+  await expect(library.errors).toHaveCount(1);
+
+  await page.reload();
+  await expect(library.empty).toBeVisible();
+});
+
+test('delete with undo; the library survives a reload', async ({ library, page }) => {
+  const file = corpusFile('openai-chat', 'vercel-ai_openai-chat-completion-text.json');
+  const other = corpusFile('claude-code', 'simonw_sample_session.jsonl');
+  await library.goto();
+  await library.importFile(file);
+  await library.waitForRow(path.basename(file));
+  await library.importFile(other);
+  await library.waitForRow(path.basename(other));
+  await expect(library.rows).toHaveCount(2);
+
+  await library.delete(library.row(path.basename(file)));
+  await expect(library.rows).toHaveCount(1);
+  await page.getByTestId('undo-delete').click();
+  await expect(library.rows).toHaveCount(2);
+
+  await page.reload();
+  await expect(library.rows).toHaveCount(2);
+
+  // Delete for good: after a reload (the undo window closed) it stays gone.
+  await library.delete(library.row(path.basename(other)));
+  await expect(library.rows).toHaveCount(1);
+  await page.reload();
+  await expect(library.rows).toHaveCount(1);
+  await expect(library.row(path.basename(file))).toHaveCount(1);
+});
+
+test('rename and sort the table', async ({ library, page }) => {
+  await library.goto();
+  await library.importFile(corpusFile('openai-chat', 'vercel-ai_openai-chat-completion-text.json'));
+  await library.waitForRow('vercel-ai_openai-chat-completion-text.json');
+  await library.importFile(corpusFile('claude-code', 'simonw_sample_session.jsonl'));
+  const row = await library.waitForRow('simonw_sample_session.jsonl');
+  await row.getByTestId('rename').click();
+  await page.getByTestId('rename-input').fill('Zebra session');
+  await page.getByTestId('rename-input').press('Enter');
+  await expect(library.row('simonw_sample_session.jsonl')).toContainText('Zebra session');
+  await page.getByTestId('sort-title').click();
+  await expect(library.rows.first()).not.toContainText('Zebra session');
+  await page.getByTestId('sort-title').click();
+  await expect(library.rows.first()).toContainText('Zebra session');
+});

@@ -1,0 +1,77 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import fs from 'node:fs';
+
+/** The library (`/`): import by picker, paste or sample; the table of stored transcripts. */
+export class LibraryPage {
+  readonly dropZone: Locator;
+  readonly fileInput: Locator;
+  readonly rows: Locator;
+  readonly errors: Locator;
+  readonly picker: Locator;
+  readonly empty: Locator;
+
+  constructor(readonly page: Page) {
+    this.dropZone = page.getByTestId('drop-zone');
+    this.fileInput = page.getByTestId('file-input');
+    this.rows = page.getByTestId('transcript-row');
+    this.errors = page.getByTestId('import-error');
+    this.picker = page.getByTestId('conversation-picker');
+    this.empty = page.getByTestId('library-empty');
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto('/');
+    await expect(this.dropZone).toBeVisible();
+    // The worker answered the first list query: either rows or the empty state are shown.
+    await expect(this.rows.first().or(this.empty)).toBeVisible();
+  }
+
+  /** Import a real file by path, through the file button's input (setInputFiles). */
+  async importFile(path: string): Promise<void> {
+    await this.fileInput.setInputFiles(path);
+  }
+
+  async importBuffer(name: string, text: string): Promise<void> {
+    await this.fileInput.setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+  }
+
+  async paste(text: string): Promise<void> {
+    await this.page.getByTestId('paste-toggle').click();
+    await this.page.getByTestId('paste-box').fill(text);
+    await this.page.getByTestId('paste-import').click();
+  }
+
+  async chooseConversation(index: number): Promise<void> {
+    await expect(this.picker).toBeVisible();
+    await this.picker.locator(`[data-testid=conversation-option][data-index="${index}"]`).click();
+  }
+
+  row(fileName: string): Locator {
+    return this.rows.filter({ hasText: fileName });
+  }
+
+  /** Wait until the import finished and its row is listed; returns the row. */
+  async waitForRow(fileName: string): Promise<Locator> {
+    const row = this.row(fileName);
+    await expect(row).toHaveCount(1, { timeout: 30_000 });
+    await expect(this.page.getByTestId('import-progress')).toHaveCount(0);
+    return row;
+  }
+
+  async rowTurns(row: Locator): Promise<number> {
+    return Number(await row.getAttribute('data-turns'));
+  }
+
+  async open(row: Locator): Promise<void> {
+    await row.getByTestId('open-transcript').click();
+  }
+
+  async exportOriginal(row: Locator): Promise<Buffer> {
+    const [download] = await Promise.all([this.page.waitForEvent('download'), row.getByTestId('export-original').click()]);
+    return fs.readFileSync((await download.path())!);
+  }
+
+  async delete(row: Locator): Promise<void> {
+    await row.getByTestId('delete').click();
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * End-to-end tests: the exported app (out/, from `npm run build`) served by scripts/serve.mjs and
+ * driven in Debian's Chromium (TOOLCHAIN.md #8: Playwright cannot download browsers here).
+ */
+import { defineConfig, devices } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+
+/**
+ * A free port, chosen once in the runner process and inherited by the workers through the
+ * environment (the config is evaluated in every worker: they must agree on the port).
+ */
+function freePort(): number {
+  const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close();});";
+  return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+}
+process.env.CONTEXTSCOPE_E2E_PORT ??= String(freePort());
+const port = Number(process.env.CONTEXTSCOPE_E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  // Playwright empties test-results/ at start; our own artefacts live in reports/ (TOOLCHAIN.md #10).
+  outputDir: 'test-results',
+  timeout: 45_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 2,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    viewport: { width: 1280, height: 800 },
+    acceptDownloads: true,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
+  webServer: {
+    command: `node scripts/serve.mjs --port ${port}`,
+    url: `${baseURL}/`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
