@@ -69,7 +69,11 @@ function SummarySettingsForm({ stored }: { stored: SummarySettings }) {
 
   const onSave = async () => {
     if (problems.length) return;
-    await save.mutateAsync(draft);
+    try {
+      await save.mutateAsync(draft);
+    } catch {
+      return; // shown below from save.error
+    }
     setSaved(true);
     setKeyGeneration((g) => g + 1);
   };
