@@ -9,6 +9,7 @@ import type { Message, Transcript } from '../model/types';
 import { anthropicMessages } from './anthropic-messages';
 import { importBytes } from './import';
 import { checkFixture } from './testing/fixture-check';
+import { exportStripped, identity, projectionOf, summaryMessage } from './api-formats.testkit';
 
 const files = corpusFiles('anthropic-messages');
 const byName = (n: string) => files.find((f) => path.basename(f) === n)!;
@@ -18,16 +19,6 @@ const loadText = (name: string, text: string, format?: string) => importBytes(na
 describe('anthropic-messages: corpus', () => {
   for (const f of files) it(path.basename(f), () => void checkFixture(f, expect, { format: 'anthropic-messages' }));
 });
-
-/** A projection that keeps every message as is (blocks are the log's own objects). */
-function identity(t: Transcript, messages: readonly Message[] = t.messages): ProjectedMessage[] {
-  return messages.map((m) => ({ sourceId: m.id, role: m.role, turn: m.turn, blocks: [...m.blocks] }));
-}
-function projectionOf(t: Transcript, messages: ProjectedMessage[]): Projection {
-  const zero = { total: 0, byKind: {}, tools: 0 };
-  return { messages, tools: [...t.tools], fates: {}, report: [], summaries: [], tokens: { before: zero, after: zero } };
-}
-const summaryMessage = (text: string): ProjectedMessage => ({ role: 'user', turn: 0, synthetic: 'summary', span: [0, 0], blocks: [{ kind: 'summary', id: 's.0', tokens: 1, text }] });
 
 /** A real multi-turn Anthropic request, rebuilt from the `message` objects of a real Claude Code session. */
 function realRequestFromClaudeCode(): string {
@@ -186,4 +177,16 @@ describe('anthropic-messages: fromMessages', () => {
     expect(JSON.parse(out.text).messages[1].content.map((p: { type: string }) => p.type)).toEqual(['text']);
     expect(out.dropped.some((d) => d.includes('signature'))).toBe(true);
   });
+});
+
+describe('anthropic-messages: every corpus file, everything stripped', () => {
+  for (const f of files)
+    it(path.basename(f), () => {
+      const o = exportStripped(f, 'anthropic-messages');
+      // web search / fetch results have a body the API validates: they are kept whole and said so
+      const keptWhole = o.dropped.filter((d) => d.includes('kept whole')).length;
+      expect(o.stubbed + keptWhole).toBe(o.results);
+      expect(o.reasoningLeft).toBe(0);
+      expect(o.newPairingIssues).toBe(0);
+    });
 });

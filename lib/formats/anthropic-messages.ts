@@ -4,15 +4,15 @@
  * recorded SSE stream (`*.chunks.txt`: one event JSON per line) reassembled from its deltas.
  */
 import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
-import { ExportError, ImportError } from '../errors';
+import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock } from '../model/builder';
-import { validatePairing, isFatalForExport } from '../model/pairing';
 import type { Block, ImportWarning, Transcript } from '../model/types';
 import { parseJsonText, readJsonDocument, stringifyLike } from '../read/json-doc';
 import { looksLikeJsonl, readJsonl } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
 import {
   againstSource,
+  assertProjectionPairing,
   approxBase64Bytes,
   asText,
   baseName,
@@ -312,7 +312,8 @@ function parseInternal(file: SourceFile): { result: ParseResult; layout: Layout 
   } else {
     const root = parseJsonText(file.text(), file.name);
     docRoot = root;
-    const s = shapeOf(root);
+    // Parsing is lenient where detection is strict: a forced import of `{messages:[…]}` is a request.
+    const s = shapeOf(root) ?? (isObject(root) && Array.isArray(root.messages) ? 'request' : null);
     if (!s) throw new ImportError('malformed:anthropic', 'The document is neither an Anthropic request nor a response.', { file: file.name, path: '$' }, 'an object with "messages" or a response with type "message"');
     shape = s;
     set = readJsonDocument(file.text(), file.name, s === 'request' ? ['messages'] : null, root, file.bom);
@@ -466,18 +467,13 @@ function rewriteMessageValue(orig: AnyObj, site: MessageSite, pas: ReturnType<ty
   return { ...orig, content: next };
 }
 
-function checkPairing(messages: ReadonlyArray<{ role: 'user' | 'assistant' | 'system' | 'tool'; blocks: ReadonlyArray<{ kind: Block['kind']; callId?: string }> }>, what: string): void {
-  const issues = validatePairing(messages).filter((i) => isFatalForExport(i, messages.length));
-  if (issues.length) throw new ExportError('export:pairing', `${what}: tool call/result pairing is broken (${issues[0].kind} ${issues[0].callId} in message ${issues[0].message}).`);
-}
-
 // -------------------------------------------------------------------------------------------------
 // Serialize
 
 function serialize(t: Transcript, projection?: Projection): SerializeResult {
   const name = baseName(t.fileName);
   if (!projection) return { text: verbatim(t), fileName: t.fileName, mimeType: t.fileName.endsWith('.txt') ? 'text/plain' : 'application/json', dropped: [] };
-  checkPairing(projection.messages, 'Projection');
+  assertProjectionPairing(t, projection.messages);
   const shape = (t.extra?.shape as Shape | undefined) ?? 'request';
   const { layout } = parseInternal(sourceOfTranscript(t));
   const dropped: string[] = [];

@@ -5,6 +5,8 @@
  * onto the source items. Owned by formats-api; no format logic lives here.
  */
 import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
+import { ExportError } from '../errors';
+import { isFatalForExport, validatePairing, type PairingIssue } from '../model/pairing';
 import type { Block, JsonStyle, Message, Transcript } from '../model/types';
 import { joinRecords } from '../read/jsonl';
 import type { JsonPath } from '../read/json-doc';
@@ -202,4 +204,16 @@ export function baseName(fileName: string): string {
 /** Messages and tools of a projection in the shape fromMessages takes. */
 export function projectionMessages(projection: Projection): readonly ProjectedMessage[] {
   return projection.messages;
+}
+
+/**
+ * The export-time pairing check: a projection may not break tool call/result pairs. Issues the
+ * source itself already has (a crashed session's unanswered call, a replay file that holds model
+ * turns only) are the log's, not the projection's, and do not block the export.
+ */
+export function assertProjectionPairing(t: Transcript, messages: readonly ProjectedMessage[]): void {
+  const key = (i: PairingIssue) => `${i.kind}:${i.callId}`;
+  const inSource = new Set(validatePairing(t.messages.filter((m) => !m.sidechain)).map(key));
+  const issues = validatePairing(messages).filter((i) => isFatalForExport(i, messages.length) && !inSource.has(key(i)));
+  if (issues.length) throw new ExportError('export:pairing', `The projection breaks tool call/result pairing (${issues[0].kind} ${issues[0].callId} in projected message ${issues[0].message}).`);
 }

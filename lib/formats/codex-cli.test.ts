@@ -9,6 +9,7 @@ import { sourceFromText } from '../read/source';
 import { codexCli } from './codex-cli';
 import { importBytes } from './import';
 import { checkFixture } from './testing/fixture-check';
+import { exportStripped, identity, projectionOf, summaryMessage } from './api-formats.testkit';
 
 const files = corpusFiles('codex-cli');
 const byName = (n: string) => files.find((f) => path.basename(f) === n)!;
@@ -20,15 +21,6 @@ const LOCALPUSH = 'localpush_rollout-2026-02-23_sanitized_compacted.jsonl';
 describe('codex-cli: corpus', () => {
   for (const f of files) it(path.basename(f), () => void checkFixture(f, expect, { format: 'codex-cli' }));
 });
-
-function identity(t: Transcript, messages: readonly Message[] = t.messages): ProjectedMessage[] {
-  return messages.map((m) => ({ sourceId: m.id, role: m.role, turn: m.turn, blocks: [...m.blocks] }));
-}
-function projectionOf(t: Transcript, messages: ProjectedMessage[]): Projection {
-  const zero = { total: 0, byKind: {}, tools: 0 };
-  return { messages, tools: [...t.tools], fates: {}, report: [], summaries: [], tokens: { before: zero, after: zero } };
-}
-const summaryMessage = (text: string): ProjectedMessage => ({ role: 'user', turn: 0, synthetic: 'summary', span: [0, 0], blocks: [{ kind: 'summary', id: 's.0', tokens: 1, text }] });
 
 describe('codex-cli: what the parser reads', () => {
   it('localpush: 316 function_call pairs (FORMATS.md), all answered, plus 49 custom tool calls', () => {
@@ -154,5 +146,22 @@ describe('codex-cli: export of a projection', () => {
     expect(back.messages.length).toBe(pms.length);
     expect(back.markers).toHaveLength(0);
     expect(validatePairing(back.messages)).toEqual([]);
+  });
+});
+
+describe('codex-cli: every corpus file, everything stripped', () => {
+  for (const f of files)
+    it(path.basename(f), () => {
+      const o = exportStripped(f, 'codex-cli');
+      expect(o.stubbed).toBe(o.results);
+      expect(o.results).toBeGreaterThan(0);
+      expect(o.reasoningLeft).toBe(0);
+      expect(o.newPairingIssues).toBe(0);
+    });
+  it('an identity projection re-emits every file byte for byte', () => {
+    for (const f of files) {
+      const t = load(f);
+      expect(codexCli.serialize(t, projectionOf(t, identity(t))).text === fs.readFileSync(f, 'utf8'), path.basename(f)).toBe(true);
+    }
   });
 });

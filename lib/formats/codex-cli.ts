@@ -5,15 +5,14 @@
  * `event_msg.token_count`; `compacted` lines are markers whose `replacement_history` is the new
  * model-visible history.
  */
-import type { ProjectedMessage, Projection } from '../compaction/types';
-import { ExportError, ImportError } from '../errors';
+import type { Projection } from '../compaction/types';
+import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftMessage } from '../model/builder';
-import { isFatalForExport, validatePairing } from '../model/pairing';
 import type { Transcript, UsageRecord } from '../model/types';
 import { stringifyLike, type JsonPath } from '../read/json-doc';
 import { readJsonl, type RecordSet } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
-import { againstSource, baseName, cloneJson, getAt, isObject, num, setAt, str, syntheticText, verbatim, writeJsonl, type MessageSite } from './api-projection';
+import { againstSource, assertProjectionPairing, baseName, cloneJson, getAt, isObject, num, setAt, str, syntheticText, verbatim, writeJsonl, type MessageSite } from './api-projection';
 import { convertItem, lineStyle, rewriteItem, summaryItem } from './openai-responses';
 import type { DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
 
@@ -174,11 +173,6 @@ function parse(file: SourceFile, _options?: ParseOptions): ParseResult {
 // -------------------------------------------------------------------------------------------------
 // Export: the way Codex itself writes a compaction
 
-function checkPairing(messages: readonly ProjectedMessage[]): void {
-  const issues = validatePairing(messages).filter((i) => isFatalForExport(i, messages.length));
-  if (issues.length) throw new ExportError('export:pairing', `Projection: tool call/result pairing is broken (${issues[0].kind} ${issues[0].callId} in message ${issues[0].message}).`);
-}
-
 /**
  * With a projection: records of kept messages verbatim (rewritten where a block changed), records of
  * removed messages dropped, records without a message (session_meta, turn_context, event_msg…) kept.
@@ -188,7 +182,7 @@ function checkPairing(messages: readonly ProjectedMessage[]): void {
  */
 function serialize(t: Transcript, projection?: Projection): SerializeResult {
   if (!projection) return { text: verbatim(t), fileName: t.fileName, mimeType: 'application/x-ndjson', dropped: [] };
-  checkPairing(projection.messages);
+  assertProjectionPairing(t, projection.messages);
   const set = readRollout(sourceFromText(t.fileName, verbatim(t)));
   const layout = layoutOf(set, t.fileName);
   const dropped: string[] = [];

@@ -8,6 +8,7 @@ import type { Message, Transcript } from '../model/types';
 import { geminiApi } from './gemini-api';
 import { importBytes } from './import';
 import { checkFixture } from './testing/fixture-check';
+import { exportStripped, identity, projectionOf, stubFirstResult, summaryMessage } from './api-formats.testkit';
 
 const files = corpusFiles('gemini-api');
 const byName = (n: string) => files.find((f) => path.basename(f) === n)!;
@@ -18,22 +19,6 @@ const GEMINI_CLI_SESSION = path.join(path.dirname(files[0]), '../gemini-cli/vibe
 describe('gemini-api: corpus', () => {
   for (const f of files) it(path.basename(f), () => void checkFixture(f, expect, { format: 'gemini-api' }));
 });
-
-function identity(t: Transcript, messages: readonly Message[] = t.messages): ProjectedMessage[] {
-  return messages.map((m) => ({ sourceId: m.id, role: m.role, turn: m.turn, blocks: [...m.blocks] }));
-}
-function projectionOf(t: Transcript, messages: ProjectedMessage[]): Projection {
-  const zero = { total: 0, byKind: {}, tools: 0 };
-  return { messages, tools: [...t.tools], fates: {}, report: [], summaries: [], tokens: { before: zero, after: zero } };
-}
-const summaryMessage = (text: string): ProjectedMessage => ({ role: 'user', turn: 0, synthetic: 'summary', span: [0, 0], blocks: [{ kind: 'summary', id: 's.0', tokens: 1, text }] });
-function stubFirstResult(pms: ProjectedMessage[], content: string): number {
-  const target = pms.findIndex((pm) => pm.blocks.some((b) => b.kind === 'tool_result'));
-  const bi = pms[target].blocks.findIndex((b) => b.kind === 'tool_result');
-  const old = pms[target].blocks[bi];
-  pms[target] = { ...pms[target], blocks: pms[target].blocks.map((b, i) => (i === bi && old.kind === 'tool_result' ? { ...old, content, sourceBlockId: old.id } : b)) };
-  return target;
-}
 
 /** A real multi-turn Gemini request: the Gemini CLI session, written as `contents` by fromMessages. */
 function realRequest(): { source: Transcript; text: string } {
@@ -166,4 +151,15 @@ describe('gemini-api: fromMessages', () => {
     expect(count(back, 'tool_result')).toBe(count(source, 'tool_result'));
     expect(validatePairing(back.messages)).toEqual([]);
   });
+});
+
+describe('gemini-api: every corpus file, everything stripped', () => {
+  for (const f of files)
+    it(path.basename(f), () => {
+      const o = exportStripped(f, 'gemini-api');
+      expect(o.stubbed).toBe(o.results);
+      // removing a signature-only reasoning block takes the thoughtSignature off its part
+      expect(o.reasoningLeft).toBe(0);
+      expect(o.newPairingIssues).toBe(0);
+    });
 });

@@ -5,14 +5,13 @@
  * (`{method, response: chunk | chunk[]}` per model call).
  */
 import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
-import { ExportError, ImportError } from '../errors';
+import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
-import { isFatalForExport, validatePairing } from '../model/pairing';
 import type { Block, Transcript, UsageRecord } from '../model/types';
 import { parseJsonText, readJsonDocument, stringifyLike, type JsonPath } from '../read/json-doc';
 import { looksLikeJsonl, readJsonl, type RecordSet } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
-import { againstSource, approxBase64Bytes, asText, baseName, isObject, num, rewriteParts, str, syntheticText, verbatim, writeDocumentRecords, type MessageSite, type ProjectedAgainstSource } from './api-projection';
+import { againstSource, assertProjectionPairing, approxBase64Bytes, asText, baseName, isObject, num, rewriteParts, str, syntheticText, verbatim, writeDocumentRecords, type MessageSite, type ProjectedAgainstSource } from './api-projection';
 import type { ConvertInput, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
 
 type AnyObj = Record<string, unknown>;
@@ -346,14 +345,16 @@ function patchPart(part: unknown, b: ProjectedBlock, src: Block, snake: boolean,
 }
 
 function rewriteContent(content: AnyObj, site: MessageSite, pas: ProjectedAgainstSource, snake: boolean, dropped: string[]): AnyObj | null {
-  const parts = Array.isArray(content.parts) ? content.parts : [];
+  const present = new Set(pas.blocks.map((x) => x.sourceIndex));
+  // A removed signature-only reasoning block takes the thoughtSignature off the part it rode on.
+  const unsigned = new Set(pas.source ? pas.source.blocks.flatMap((b, i) => (b.kind === 'reasoning' && b.opaque !== undefined && b.text === '' && !present.has(i) ? [site.parts[i]] : [])) : []);
+  const parts = (Array.isArray(content.parts) ? content.parts : []).map((p, j) => {
+    if (!unsigned.has(j) || !isObject(p)) return p;
+    const { thoughtSignature: _a, thought_signature: _b, ...rest } = p;
+    return rest;
+  });
   const next = rewriteParts(parts, site, pas, (p, b, src) => patchPart(p, b, src, snake, dropped), (b) => freshPart(b, snake, dropped));
   return next.length ? { ...content, parts: next } : null;
-}
-
-function checkPairing(messages: readonly ProjectedMessage[]): void {
-  const issues = validatePairing(messages).filter((i) => isFatalForExport(i, messages.length));
-  if (issues.length) throw new ExportError('export:pairing', `Projection: tool call/result pairing is broken (${issues[0].kind} ${issues[0].callId} in message ${issues[0].message}).`);
 }
 
 const summaryContent = (pm: ProjectedMessage): AnyObj => ({ role: 'user', parts: [{ text: syntheticText(pm) }] });
@@ -361,7 +362,7 @@ const summaryContent = (pm: ProjectedMessage): AnyObj => ({ role: 'user', parts:
 function serialize(t: Transcript, projection?: Projection): SerializeResult {
   const name = baseName(t.fileName);
   if (!projection) return { text: verbatim(t), fileName: t.fileName, mimeType: t.style.container === 'jsonl' ? 'application/x-ndjson' : 'application/json', dropped: [] };
-  checkPairing(projection.messages);
+  assertProjectionPairing(t, projection.messages);
   const layout = layoutOf(sourceFromText(t.fileName, verbatim(t)));
   const dropped: string[] = [];
   const contents: Array<{ value: AnyObj; text?: string }> = [];

@@ -9,6 +9,7 @@ import { sourceFromText } from '../read/source';
 import { geminiCli } from './gemini-cli';
 import { importBytes } from './import';
 import { checkFixture } from './testing/fixture-check';
+import { exportStripped, identity, projectionOf, stubFirstResult, summaryMessage } from './api-formats.testkit';
 
 const files = corpusFiles('gemini-cli');
 const JSONL = files.find((f) => f.endsWith('vibecodingtracker_gemini_session.jsonl'))!;
@@ -20,22 +21,6 @@ const rawLines = () => fs.readFileSync(JSONL, 'utf8').split('\n').filter((l) => 
 describe('gemini-cli: corpus', () => {
   for (const f of files) it(path.basename(f), () => void checkFixture(f, expect, { format: 'gemini-cli' }));
 });
-
-function identity(t: Transcript, messages: readonly Message[] = t.messages): ProjectedMessage[] {
-  return messages.map((m) => ({ sourceId: m.id, role: m.role, turn: m.turn, blocks: [...m.blocks] }));
-}
-function projectionOf(t: Transcript, messages: ProjectedMessage[]): Projection {
-  const zero = { total: 0, byKind: {}, tools: 0 };
-  return { messages, tools: [...t.tools], fates: {}, report: [], summaries: [], tokens: { before: zero, after: zero } };
-}
-const summaryMessage = (text: string): ProjectedMessage => ({ role: 'user', turn: 0, synthetic: 'summary', span: [0, 0], blocks: [{ kind: 'summary', id: 's.0', tokens: 1, text }] });
-function stubFirstResult(pms: ProjectedMessage[], content: string): number {
-  const target = pms.findIndex((pm) => pm.blocks.some((b) => b.kind === 'tool_result'));
-  const bi = pms[target].blocks.findIndex((b) => b.kind === 'tool_result');
-  const old = pms[target].blocks[bi];
-  pms[target] = { ...pms[target], blocks: pms[target].blocks.map((b, i) => (i === bi && old.kind === 'tool_result' ? { ...old, content, sourceBlockId: old.id } : b)) };
-  return target;
-}
 
 describe('gemini-cli: what the parser reads', () => {
   it('JSONL: last write wins by id, messages in order of first appearance', () => {
@@ -132,5 +117,22 @@ describe('gemini-cli: export of a projection', () => {
     expect(validatePairing(back.messages)).toEqual([]);
     expect(out.text.includes(t.records[0].text)).toBe(true); // the untouched user message, verbatim
     expect(JSON.parse(out.text).sessionId).toBe(JSON.parse(fs.readFileSync(LEGACY, 'utf8')).sessionId);
+  });
+});
+
+describe('gemini-cli: every corpus file, everything stripped', () => {
+  for (const f of files)
+    it(path.basename(f), () => {
+      const o = exportStripped(f, 'gemini-cli');
+      expect(o.stubbed).toBe(o.results);
+      expect(o.results).toBeGreaterThan(0);
+      expect(o.reasoningLeft).toBe(0);
+      expect(o.newPairingIssues).toBe(0);
+    });
+  it('an identity projection re-emits every file byte for byte', () => {
+    for (const f of files) {
+      const t = load(f);
+      expect(geminiCli.serialize(t, projectionOf(t, identity(t))).text === fs.readFileSync(f, 'utf8'), path.basename(f)).toBe(true);
+    }
   });
 });

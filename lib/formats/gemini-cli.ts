@@ -7,14 +7,13 @@
  * right after it, so pairing and turn logic stay the same as everywhere else.
  */
 import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
-import { ExportError, ImportError } from '../errors';
+import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
-import { isFatalForExport, validatePairing } from '../model/pairing';
 import type { Transcript, UsageRecord } from '../model/types';
 import { parseJsonText, readJsonDocument, stringifyLike, type JsonPath } from '../read/json-doc';
 import { looksLikeJsonl, readJsonl, type RecordSet } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
-import { againstSource, asText, baseName, cloneJson, getAt, isObject, num, setAt, str, syntheticText, verbatim, writeDocumentRecords, writeJsonl } from './api-projection';
+import { againstSource, assertProjectionPairing, asText, baseName, cloneJson, getAt, isObject, num, setAt, str, syntheticText, verbatim, writeDocumentRecords, writeJsonl } from './api-projection';
 import { lineStyle } from './openai-responses';
 import type { DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
 
@@ -248,11 +247,6 @@ function parse(file: SourceFile, _options?: ParseOptions): ParseResult {
 // -------------------------------------------------------------------------------------------------
 // Export
 
-function checkPairing(messages: readonly ProjectedMessage[]): void {
-  const issues = validatePairing(messages).filter((i) => isFatalForExport(i, messages.length));
-  if (issues.length) throw new ExportError('export:pairing', `Projection: tool call/result pairing is broken (${issues[0].kind} ${issues[0].callId} in message ${issues[0].message}).`);
-}
-
 /** NOTE mutates `record`: apply the changed blocks of one message to its MessageRecord. */
 function applyBlocks(record: AnyObj, slots: readonly Slot[], pas: ReturnType<typeof againstSource>, dropped: string[]): void {
   const keep = new Set<number>();
@@ -316,7 +310,7 @@ function summaryRecord(pm: ProjectedMessage, n: number, timestamp: string | unde
 
 function serialize(t: Transcript, projection?: Projection): SerializeResult {
   if (!projection) return { text: verbatim(t), fileName: t.fileName, mimeType: t.style.container === 'jsonl' ? 'application/x-ndjson' : 'application/json', dropped: [] };
-  checkPairing(projection.messages);
+  assertProjectionPairing(t, projection.messages);
   const layout = layoutOf(sourceFromText(t.fileName, verbatim(t)));
   const dropped: string[] = [];
 

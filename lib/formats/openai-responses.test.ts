@@ -9,6 +9,7 @@ import { sourceFromBytes } from '../read/source';
 import { importBytes } from './import';
 import { openaiResponses } from './openai-responses';
 import { checkFixture } from './testing/fixture-check';
+import { exportStripped, identity, projectionOf, stubFirstResult, summaryMessage } from './api-formats.testkit';
 
 const files = corpusFiles('openai-responses');
 const byName = (n: string) => files.find((f) => path.basename(f) === n)!;
@@ -26,22 +27,6 @@ describe('openai-responses: corpus', () => {
       for (const c of convs.slice(1)) checkFixture(f, expect, { format: 'openai-responses', conversation: c.index });
     });
 });
-
-function identity(t: Transcript, messages: readonly Message[] = t.messages): ProjectedMessage[] {
-  return messages.map((m) => ({ sourceId: m.id, role: m.role, turn: m.turn, blocks: [...m.blocks] }));
-}
-function projectionOf(t: Transcript, messages: ProjectedMessage[]): Projection {
-  const zero = { total: 0, byKind: {}, tools: 0 };
-  return { messages, tools: [...t.tools], fates: {}, report: [], summaries: [], tokens: { before: zero, after: zero } };
-}
-const summaryMessage = (text: string): ProjectedMessage => ({ role: 'user', turn: 0, synthetic: 'summary', span: [0, 0], blocks: [{ kind: 'summary', id: 's.0', tokens: 1, text }] });
-function stubFirstResult(pms: ProjectedMessage[], content: string): number {
-  const target = pms.findIndex((pm) => pm.blocks.some((b) => b.kind === 'tool_result'));
-  const bi = pms[target].blocks.findIndex((b) => b.kind === 'tool_result');
-  const old = pms[target].blocks[bi];
-  pms[target] = { ...pms[target], blocks: pms[target].blocks.map((b, i) => (i === bi && old.kind === 'tool_result' ? { ...old, content, sourceBlockId: old.id } : b)) };
-  return target;
-}
 
 describe('openai-responses: what the parser reads', () => {
   it('pairs function_call and function_call_output by call_id (not the item id)', () => {
@@ -146,5 +131,21 @@ describe('openai-responses: fromMessages', () => {
     expect(validatePairing(back.messages)).toEqual([]);
     const calls = (tt: Transcript) => tt.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call').map((b) => (b.kind === 'tool_call' ? b.callId : ''));
     expect(calls(back)).toEqual(calls(t));
+  });
+});
+
+describe('openai-responses: every corpus file, everything stripped', () => {
+  for (const f of files)
+    it(path.basename(f), () => {
+      const o = exportStripped(f, 'openai-responses');
+      expect(o.stubbed).toBe(o.results);
+      expect(o.reasoningLeft).toBe(0);
+      expect(o.newPairingIssues).toBe(0);
+    });
+  it('an identity projection re-emits every file byte for byte', () => {
+    for (const f of files) {
+      const t = load(f);
+      expect(openaiResponses.serialize(t, projectionOf(t, identity(t))).text, path.basename(f)).toBe(fs.readFileSync(f, 'utf8'));
+    }
   });
 });

@@ -5,15 +5,15 @@
  * per line). Items are also the body of Codex rollouts (codex-cli.ts reuses `convertItem`).
  */
 import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
-import { ExportError, ImportError } from '../errors';
+import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
-import { isFatalForExport, validatePairing } from '../model/pairing';
 import type { JsonStyle, Role, Transcript } from '../model/types';
 import { detectJsonStyle, parseJsonText, readJsonDocument, stringifyLike, type JsonPath } from '../read/json-doc';
 import { looksLikeJsonl, readJsonl, type RecordSet } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
 import {
   againstSource,
+  assertProjectionPairing,
   asText,
   baseName,
   cloneJson,
@@ -410,11 +410,6 @@ export function rewriteItem(item: unknown, site: MessageSite, pas: ProjectedAgai
   return [...(next ? [next] : []), ...extra];
 }
 
-function checkPairing(messages: readonly ProjectedMessage[]): void {
-  const issues = validatePairing(messages).filter((i) => isFatalForExport(i, messages.length));
-  if (issues.length) throw new ExportError('export:pairing', `Projection: tool call/result pairing is broken (${issues[0].kind} ${issues[0].callId} in message ${issues[0].message}).`);
-}
-
 export function summaryItem(pm: ProjectedMessage): AnyObj {
   return { type: 'message', role: 'user', content: [{ type: 'input_text', text: syntheticText(pm) }] };
 }
@@ -423,7 +418,7 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
   const name = baseName(t.fileName);
   const jsonl = t.style.container === 'jsonl';
   if (!projection) return { text: verbatim(t), fileName: t.fileName, mimeType: jsonl ? 'application/x-ndjson' : 'application/json', dropped: [] };
-  checkPairing(projection.messages);
+  assertProjectionPairing(t, projection.messages);
   const conversation = typeof t.extra?.conversation === 'number' ? t.extra.conversation : 0;
   const { r, conv } = layoutOf(sourceFromText(t.fileName, verbatim(t)), conversation);
   const dropped: string[] = [];
@@ -469,7 +464,9 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
   const params = line.responses_create_params as AnyObj;
   if (Array.isArray(params?.input) || input.length > 0) setAt(line, ['responses_create_params', 'input'], input);
   if (isObject(line.response)) setAt(line, ['response', 'output'], output);
-  const lines = r.set.records.map((rec, i) => (i === conversation ? stringifyLike(line, lineStyle(rec.text, t.style)) : rec.text));
+  // Nothing changed in this conversation: the line stays byte for byte.
+  const same = JSON.stringify(line) === JSON.stringify(r.set.records[conversation].value);
+  const lines = r.set.records.map((rec, i) => (i === conversation && !same ? stringifyLike(line, lineStyle(rec.text, t.style)) : rec.text));
   return { text: writeJsonl(t.style, lines, t.frame[0]), fileName: `${name}.compacted.jsonl`, mimeType: 'application/x-ndjson', dropped };
 }
 

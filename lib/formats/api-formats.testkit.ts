@@ -1,0 +1,67 @@
+/**
+ * Test helpers shared by the API-format tests (formats-api): hand-built projections of real
+ * transcripts, the way the compaction pipeline would hand them to `serialize`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ProjectedMessage, Projection } from '../compaction/types';
+import { validatePairing } from '../model/pairing';
+import type { Message, Transcript } from '../model/types';
+import { importBytes } from './import';
+import { formatById } from './registry';
+
+/** Every message kept, every block the log's own object. */
+export function identity(t: Transcript, messages: readonly Message[] = t.messages): ProjectedMessage[] {
+  return messages.map((m) => ({ sourceId: m.id, role: m.role, turn: m.turn, blocks: [...m.blocks] }));
+}
+
+export function projectionOf(t: Transcript, messages: ProjectedMessage[]): Projection {
+  const zero = { total: 0, byKind: {}, tools: 0 };
+  return { messages, tools: [...t.tools], fates: {}, report: [], summaries: [], tokens: { before: zero, after: zero } };
+}
+
+export const summaryMessage = (text: string): ProjectedMessage => ({ role: 'user', turn: 0, synthetic: 'summary', span: [0, 0], blocks: [{ kind: 'summary', id: 's.0', tokens: 1, text }] });
+
+/** NOTE mutates `pms`: replaces the first tool_result block with a stub (a new object). Returns the message index. */
+export function stubFirstResult(pms: ProjectedMessage[], content: string): number {
+  const target = pms.findIndex((pm) => pm.blocks.some((b) => b.kind === 'tool_result'));
+  const bi = pms[target].blocks.findIndex((b) => b.kind === 'tool_result');
+  const old = pms[target].blocks[bi];
+  pms[target] = { ...pms[target], blocks: pms[target].blocks.map((b, i) => (i === bi && old.kind === 'tool_result' ? { ...old, content, sourceBlockId: old.id } : b)) };
+  return target;
+}
+
+/** What strip-reasoning + strip-tool-results would produce: every result stubbed, every reasoning block removed. */
+export function stripAll(t: Transcript, stub: string): ProjectedMessage[] {
+  return t.messages
+    .map((m) => ({ sourceId: m.id, role: m.role, turn: m.turn, blocks: m.blocks.filter((b) => b.kind !== 'reasoning').map((b) => (b.kind === 'tool_result' ? { ...b, content: stub, sourceBlockId: b.id } : b)) }))
+    .filter((m) => m.blocks.length > 0);
+}
+
+export interface StripOutcome {
+  back: Transcript;
+  results: number;
+  stubbed: number;
+  reasoningLeft: number;
+  dropped: string[];
+  /** Pairing issues of the re-import that the source did not already have. */
+  newPairingIssues: number;
+}
+
+/** Export a corpus file with everything stripped, re-import it with the same format. */
+export function exportStripped(file: string, format: string, conversation?: number): StripOutcome {
+  const name = path.basename(file);
+  const t = importBytes(name, new Uint8Array(fs.readFileSync(file)), { format, conversation }).transcript;
+  const out = formatById(format)!.serialize(t, projectionOf(t, stripAll(t, '[stub]')));
+  const back = importBytes(name, new TextEncoder().encode(out.text), { format, conversation }).transcript;
+  const blocks = back.messages.flatMap((m) => m.blocks);
+  const before = new Set(validatePairing(t.messages).map((i) => `${i.kind}:${i.callId}`));
+  return {
+    back,
+    results: blocks.filter((b) => b.kind === 'tool_result').length,
+    stubbed: blocks.filter((b) => b.kind === 'tool_result' && b.content === '[stub]').length,
+    reasoningLeft: blocks.filter((b) => b.kind === 'reasoning').length,
+    dropped: out.dropped,
+    newPairingIssues: validatePairing(back.messages).filter((i) => !before.has(`${i.kind}:${i.callId}`)).length,
+  };
+}
