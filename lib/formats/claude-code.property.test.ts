@@ -12,6 +12,9 @@ import type { Transcript } from '../model/types';
 import { claudeCode } from './claude-code';
 import { importBytes } from './import';
 
+/** The value type an arbitrary generates. */
+type ArbValue<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
 const text = fc.string({ minLength: 1, maxLength: 30, unit: fc.constantFrom('a', 'z', 'ü', '中', '"', '\\', '\n', ' ', '😀') });
 
 const turn = fc.record({
@@ -24,7 +27,7 @@ const turn = fc.record({
 
 const session = fc.record({ turns: fc.array(turn, { minLength: 2, maxLength: 5 }), summaryLine: fc.boolean() });
 
-function build(s: fc.infer<typeof session>): string {
+function build(s: ArbValue<typeof session>): string {
   const lines: Array<Record<string, unknown>> = [];
   let n = 0;
   let parent: string | null = null;

@@ -14,6 +14,9 @@ import { openaiChat } from './openai-chat';
 
 type ChatMessage = Record<string, unknown>;
 
+/** The value type an arbitrary generates. */
+type ArbValue<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
 const text = fc.string({ minLength: 1, maxLength: 40, unit: fc.constantFrom('a', 'b', 'é', '中', '"', '\\', '\n', ' ', '{', '😀', '\u2028') });
 
 /** One turn: a prompt, 0–2 rounds of parallel tool calls answered in any order, a final answer. */
@@ -31,7 +34,7 @@ const conversation = fc.record({
   wrapped: fc.boolean(),
 });
 
-function build(c: fc.infer<typeof conversation>): string {
+function build(c: ArbValue<typeof conversation>): string {
   const messages: ChatMessage[] = [];
   if (c.system) messages.push({ role: 'system', content: c.system });
   c.turns.forEach((t, ti) => {
