@@ -31,7 +31,7 @@ const RATIO_CHECK_FROM = 1024 * 1024;
 export const MAX_ZIP_RATIO = 1000;
 
 /** Inflate the entries whose names pass `want`, refusing archives that would expand past the limits. */
-export function readZipEntries(bytes: Uint8Array, fileName: string, want: (name: string) => boolean): Map<string, Uint8Array> {
+function inflateEntries(bytes: Uint8Array, fileName: string, want: (name: string) => boolean): Map<string, Uint8Array> {
   let total = 0;
   let refused: ImportError | null = null;
   let out: Record<string, Uint8Array>;
@@ -339,7 +339,7 @@ function parseEval(file: SourceFile, options: ParseOptions): ParseResult {
   if (!names.includes('header.json')) throw new ImportError('malformed:structure', 'The archive has no header.json: it is not an Inspect .eval log.', { file: file.name }, 'an Inspect .eval archive (header.json + samples/)');
   const k = pickConversation(options.conversation, samples.length, file.name);
   const entry = samples[k];
-  const got = readZipEntries(file.bytes, file.name, (n) => n === 'header.json' || n === entry);
+  const got = inflateEntries(file.bytes, file.name, (n) => n === 'header.json' || n === entry);
   const headerText = decodeUtf8(got.get('header.json')!);
   let header: unknown;
   try {
@@ -386,7 +386,7 @@ function parse(file: SourceFile, options: ParseOptions = {}): ParseResult {
 function listConversations(file: SourceFile): ConversationInfo[] {
   if (file.isZip) {
     const entries = sampleEntries(zipEntryNames(file.bytes, file.name));
-    const got = readZipEntries(file.bytes, file.name, (n) => entries.includes(n));
+    const got = inflateEntries(file.bytes, file.name, (n) => entries.includes(n));
     return entries.map((name, index) => {
       let messages = 0;
       try {
@@ -498,7 +498,7 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
   const archive = fromBase64(extra.archiveBase64 ?? '');
   if (!projection) return { text: joinRecords(t.frame, t.records.map((r) => r.text)), bytes: archive, fileName: t.fileName, mimeType: 'application/zip', dropped: [] };
   const sampleText = serializeSample(t, projection, extra);
-  const entries = readZipEntries(archive, t.fileName, () => true);
+  const entries = inflateEntries(archive, t.fileName, () => true);
   const files: Record<string, Uint8Array> = {};
   for (const [name, data] of entries) files[name] = name === extra.entry ? new TextEncoder().encode(sampleText) : data;
   const bytes = zipSync(files, { level: 6 });

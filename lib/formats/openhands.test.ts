@@ -64,6 +64,21 @@ describe('openhands semantics', () => {
     expect(t.messages[3].blocks[0]).toMatchObject({ kind: 'summary', text: 'looked at files', markerId: 'k0' });
   });
 
+  it('reads reasoning_content of the model response once per response', () => {
+    const resp = { id: 'r1', model: 'deepseek-r1', choices: [{ message: { content: 'x', reasoning_content: 'because', tool_calls: [] } }] };
+    const events = [
+      { id: 0, source: 'user', message: 'go', action: 'message', args: { content: 'go' } },
+      { id: 1, source: 'agent', message: 'a', action: 'run', args: { command: 'ls', thought: 't' }, tool_call_metadata: { function_name: 'execute_bash', tool_call_id: 'c1', model_response: resp, total_calls_in_response: 2 } },
+      { id: 2, source: 'agent', cause: 1, observation: 'run', content: 'out', extras: {} },
+      { id: 3, source: 'agent', message: 'b', action: 'run', args: { command: 'pwd', thought: '' }, tool_call_metadata: { function_name: 'execute_bash', tool_call_id: 'c2', model_response: resp, total_calls_in_response: 2 } },
+      { id: 4, source: 'agent', cause: 3, observation: 'run', content: '/', extras: {} },
+    ];
+    const t = importBytes('t.json', new TextEncoder().encode(JSON.stringify(events, null, 2))).transcript;
+    expect(t.messages[1].blocks.map((b) => b.kind)).toEqual(['reasoning', 'text', 'tool_call']);
+    expect(t.messages[3].blocks.map((b) => b.kind)).toEqual(['tool_call']);
+    expect(t.model).toBe('deepseek-r1');
+  });
+
   for (const f of files) {
     it(`exports a projection of ${path.basename(f)}: stubbed results, summary as a condensation action`, () => {
       const t = load(f);

@@ -88,6 +88,7 @@ function buildFromEvents(src: EventSource, file: string, builder: TranscriptBuil
   let model: string | undefined;
   let prevUsage = { prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0 };
   const seenResponses = new Set<string>();
+  const reasoningShown = new Set<string>();
   let markerCount = 0;
 
   src.events.forEach((raw, i) => {
@@ -165,6 +166,14 @@ function buildFromEvents(src: EventSource, file: string, builder: TranscriptBuil
         const { thought: _thought, ...restArgs } = args;
         const input = rawArgs !== undefined ? parseArgs(rawArgs) : action === 'think' ? { thought: args.thought } : restArgs;
         const blocks: DraftBlock[] = [];
+        // Model reasoning (non-OpenAI servers put it in reasoning_content), once per response.
+        const respId = resp ? str(resp.id) : undefined;
+        const choiceMsg = resp && Array.isArray(resp.choices) && isObj(resp.choices[0]) && isObj(resp.choices[0].message) ? resp.choices[0].message : undefined;
+        const reasoning = choiceMsg ? str(choiceMsg.reasoning_content) : undefined;
+        if (reasoning && respId !== undefined && !reasoningShown.has(respId)) {
+          reasoningShown.add(respId);
+          blocks.push({ kind: 'reasoning', text: reasoning });
+        }
         const thought = argText('thought');
         if (thought && action !== 'think') blocks.push({ kind: 'text', text: thought });
         blocks.push({ kind: 'tool_call', callId, name, input, ...(rawArgs !== undefined && { rawInput: rawArgs }) });
