@@ -271,7 +271,9 @@ export class ClaudeSessionReader {
         if (model && !open.draft.model) open.draft.model = model;
         index = open.index;
       } else {
-        const draft: DraftMessage = { role: 'assistant', blocks: [...blocks], recordRefs: [recordIndex], ...(time && { time }), ...(model && { model }), ...(sidechain && { sidechain }) };
+        // model "<synthetic>": written by Claude Code itself (API errors, "No response requested."), not by the model.
+        const harness = model === '<synthetic>' || value.isApiErrorMessage === true;
+        const draft: DraftMessage = { role: 'assistant', blocks: [...blocks], recordRefs: [recordIndex], ...(time && { time }), ...(model && { model }), ...(harness && { meta: true }), ...(sidechain && { sidechain }) };
         index = this.builder.addMessage(draft);
         this.lastAdded = draft;
         if (id !== undefined) this.groups.set(id, { draft, index, lastUuid: uuid, sidechain });
