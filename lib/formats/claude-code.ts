@@ -165,6 +165,8 @@ export class ClaudeSessionReader {
   readonly warnings: ImportWarning[] = [];
   private readonly groups = new Map<string, OpenGroup>();
   private lastAdded: DraftMessage | undefined;
+  /** Index of the last user message per chain (main = false, side = true). */
+  private readonly lastUserAt = new Map<boolean, number>();
   /** The parentUuid tree of every record that has a uuid (first occurrence), for rewinds. */
   private readonly parentOf = new Map<string, string | null>();
   /** Main-chain message lines: uuid → the draft holding it; and which of them are real prompts. */
@@ -262,7 +264,12 @@ export class ClaudeSessionReader {
       const open = id !== undefined ? this.groups.get(id) : undefined;
       // Same response: chained to the group's last line by parentUuid, or (files without uuids)
       // the very next message.
-      const continues = open !== undefined && open.sidechain === sidechain && (parentUuid !== undefined && open.lastUuid !== undefined ? parentUuid === open.lastUuid : this.lastAdded === open.draft);
+      // A user line on the same chain in between (a prompt or a tool result) ends the response.
+      const continues =
+        open !== undefined &&
+        open.sidechain === sidechain &&
+        (this.lastUserAt.get(sidechain) ?? -1) < open.index &&
+        (parentUuid !== undefined && open.lastUuid !== undefined ? parentUuid === open.lastUuid : this.lastAdded === open.draft);
       let index: number;
       if (continues) {
         open.draft.blocks.push(...blocks);
@@ -311,6 +318,7 @@ export class ClaudeSessionReader {
     }
     const index = this.builder.addMessage(draft);
     this.lastAdded = draft;
+    this.lastUserAt.set(sidechain, index);
     if (uuid !== undefined && !sidechain) {
       this.draftOfLine.set(uuid, draft);
       this.lastMainLine = uuid;
