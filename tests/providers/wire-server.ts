@@ -77,11 +77,26 @@ export function promptOf(wire: Wire, body: unknown): { system: string; prompt: s
   return { system: b.systemInstruction?.parts?.[0]?.text ?? '', prompt: b.contents?.[0]?.parts?.[0]?.text ?? '' };
 }
 
-export async function startWireServer(wire: Wire, script: Behaviour[] = [{ kind: 'ok', text: 'summary' }]): Promise<WireServer> {
+export interface WireServerOptions {
+  /** Answer CORS preflights and allow any origin (what a browser page needs to call the server). */
+  cors?: boolean;
+}
+
+export async function startWireServer(wire: Wire, script: Behaviour[] = [{ kind: 'ok', text: 'summary' }], options: WireServerOptions = {}): Promise<WireServer> {
   const requests: SeenRequest[] = [];
   const state = { script };
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
+    if (options.cors) {
+      res.setHeader('access-control-allow-origin', '*');
+      res.setHeader('access-control-allow-headers', 'content-type, authorization, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access, x-goog-api-key');
+      res.setHeader('access-control-allow-methods', 'POST, OPTIONS');
+      res.setHeader('access-control-expose-headers', 'retry-after');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204);
+        return res.end();
+      }
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
