@@ -87,9 +87,13 @@ export function useImport() {
       try {
         const bytes = await source.read();
         if (ctrl.signal.aborted) return null;
-        const outcome = await getBridge().importFile(ctrl.signal, bytes, source.name, options, (p) =>
-          setProgress({ name: source.name, stage: p.stage, fraction: p.fraction, batch }),
-        );
+        let finished = false;
+        const outcome = await getBridge()
+          .importFile(ctrl.signal, bytes, source.name, options, (p) => {
+            // Progress messages are fire-and-forget and can arrive after the result: ignore late ones.
+            if (!finished) setProgress({ name: source.name, stage: p.stage, fraction: p.fraction, batch });
+          })
+          .finally(() => (finished = true));
         if (outcome.kind === 'choose') {
           setPicker({ source, formatLabel: outcome.formatLabel, conversations: outcome.conversations });
           return null;

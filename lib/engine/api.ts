@@ -186,7 +186,8 @@ async function importFile(
     return { kind: 'imported', meta: stored, duplicate: false, warnings: transcript.warnings.length };
   } catch (e) {
     const error = serializeError(e);
-    if (journal) await r.failImport(journal, error.code).catch(() => {});
+    // The user reads this error now; the journal only exists to detect imports that never ended.
+    if (journal) await r.dismissImport(journal).catch(() => {});
     return { kind: 'error', error: { ...error, where: { file: name, ...error.where } } };
   }
 }

@@ -35,6 +35,7 @@ const defaultFactory: WorkerFactory = () => new Worker(new URL('../../workers/en
 export class WorkerBridge {
   private lanes = new Map<Lane, LaneState>();
   private recovery: Promise<RecoveryReport> | null = null;
+  private recoverySettled = false;
   /** Workers started so far (tests assert a new one after an abort). */
   startedWorkers = 0;
 
@@ -56,7 +57,14 @@ export class WorkerBridge {
       this.lanes.set(lane, state);
       // Recovery runs once per page load, not per worker: a restarted worker must not purge the
       // soft-deleted transcripts whose undo toast is still on screen.
-      if (!this.recovery) this.recovery = remote.init();
+      if (!this.recovery) {
+        const recovery = remote.init();
+        this.recovery = recovery;
+        recovery.then(
+          () => (this.recoverySettled = true),
+          () => (this.recoverySettled = true),
+        );
+      }
     }
     return state;
   }
@@ -72,6 +80,8 @@ export class WorkerBridge {
       if (lane && name !== lane) continue;
       state.worker.terminate();
       this.lanes.delete(name);
+      // Recovery that died with this worker must run again on the next one (or every call would wait forever).
+      if (!this.recoverySettled) this.recovery = null;
       for (const reject of state.pending) reject(abortError());
       state.pending.clear();
     }

@@ -1,0 +1,108 @@
+import 'fake-indexeddb/auto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expose } from 'comlink';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { corpusFiles } from '../../tests/corpus';
+import { freshDbName } from '../db/test-helpers';
+import { engine, useEngineDatabase, type ImportProgress } from './api';
+import { WorkerBridge } from './client';
+
+/**
+ * A Worker stand-in: the real engine exposed with Comlink over a MessageChannel, so the bridge's
+ * Comlink path (transfer, proxy callbacks, structured clone) runs for real in Node.
+ */
+class ChannelWorker extends EventTarget {
+  terminated = false;
+  private readonly port: MessagePort;
+  constructor(target: object = engine) {
+    super();
+    const { port1, port2 } = new MessageChannel();
+    expose(target, port1);
+    this.port = port2;
+    port2.start();
+  }
+  postMessage(message: unknown, transfer?: Transferable[]): void {
+    if (!this.terminated) this.port.postMessage(message, transfer ?? []);
+  }
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
+    if (type === 'message') this.port.addEventListener('message', listener as EventListener);
+    else super.addEventListener(type, listener);
+  }
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
+    if (type === 'message') this.port.removeEventListener('message', listener as EventListener);
+    else super.removeEventListener(type, listener);
+  }
+  terminate(): void {
+    this.terminated = true;
+    this.port.close();
+  }
+}
+
+const chatFile = corpusFiles('openai-chat').find((f) => f.includes('completion-text'))!;
+const bufferOf = (p: string) => {
+  const b = fs.readFileSync(p);
+  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+};
+
+beforeEach(() => useEngineDatabase(freshDbName()));
+
+describe('WorkerBridge', () => {
+  it('imports through Comlink with progress callbacks and a transferred buffer', async () => {
+    const workers: ChannelWorker[] = [];
+    const bridge = new WorkerBridge(() => {
+      const w = new ChannelWorker();
+      workers.push(w);
+      return w as unknown as Worker;
+    });
+    const stages: ImportProgress['stage'][] = [];
+    const buffer = bufferOf(chatFile);
+    const size = buffer.byteLength;
+    const out = await bridge.importFile(undefined, buffer, path.basename(chatFile), {}, (p) => {
+      if (stages[stages.length - 1] !== p.stage) stages.push(p.stage);
+    });
+    expect(out.kind).toBe('imported');
+    // Transferred, not copied: the caller's buffer is detached.
+    expect(buffer.byteLength).toBe(0);
+    // Progress callbacks are fire-and-forget messages: they may still arrive after the result.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(stages).toEqual(['reading', 'parsing', 'counting', 'storing', 'done']);
+    const list = await bridge.listTranscripts();
+    expect(list).toHaveLength(1);
+    expect(list[0].size).toBe(size);
+    // Start-up recovery ran once, on the first worker.
+    expect(await bridge.recovered()).toMatchObject({ removedPartial: [] });
+    // Two lanes: import and query each have their worker.
+    expect(bridge.startedWorkers).toBe(2);
+    bridge.terminate();
+    expect(workers.every((w) => w.terminated)).toBe(true);
+  });
+
+  it('on abort terminates the lane worker, rejects with AbortError, and starts a new worker next time', async () => {
+    let never: () => void = () => {};
+    // The first worker never answers (stuck in CPU-bound work): not even its start-up recovery.
+    const hanging = { ...engine, init: () => new Promise<never>(() => {}), listTranscripts: () => new Promise<never>((resolve) => (never = resolve as () => void)) };
+    const workers: ChannelWorker[] = [];
+    const bridge = new WorkerBridge(() => {
+      const w = new ChannelWorker(workers.length === 0 ? hanging : engine);
+      workers.push(w);
+      return w as unknown as Worker;
+    });
+    const controller = new AbortController();
+    const pending = bridge.listTranscripts(controller.signal);
+    await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(workers[0].terminated).toBe(true);
+    never();
+
+    // Already-aborted signals never start work.
+    await expect(bridge.listTranscripts(controller.signal)).rejects.toMatchObject({ name: 'AbortError' });
+    expect(bridge.startedWorkers).toBe(1);
+
+    // The next call gets a fresh worker, which answers.
+    expect(await bridge.listTranscripts(new AbortController().signal)).toEqual([]);
+    expect(bridge.startedWorkers).toBe(2);
+    bridge.terminate();
+  });
+});
