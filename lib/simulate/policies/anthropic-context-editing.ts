@@ -1,0 +1,33 @@
+/**
+ * Anthropic context editing (API): clear_tool_uses_20250919 fires above 100k input tokens by
+ * default, replaces the oldest tool results with a placeholder, keeps the last 3 tool uses and
+ * `exclude_tools`; clear_thinking_20251015 drops thinking blocks but the last assistant turn's.
+ */
+import { planStep, type PeerPolicy } from '../types';
+
+export const anthropicClearToolUses: PeerPolicy = {
+  id: 'anthropic-clear-tool-uses',
+  label: 'Anthropic clear_tool_uses',
+  triggerTokens: () => 100_000,
+  action: 'oldest tool results → placeholder (inputs optionally too)',
+  keeps: 'last 3 tool uses; exclude_tools',
+  plan: () => [planStep('anthropic-clear-tool-uses', [{ id: 'tool-retention', options: { mode: 'count', keep: 3, scope: 'all', useHints: false, placeholder: '[cleared to save context]' } }], 0)],
+};
+
+export const anthropicClearThinking: PeerPolicy = {
+  id: 'anthropic-clear-thinking',
+  label: 'Anthropic clear_thinking',
+  triggerTokens: () => 0,
+  action: 'older thinking blocks removed',
+  keeps: "the last assistant turn's thinking",
+  plan: () => [planStep('anthropic-clear-thinking', [{ id: 'strip-reasoning' }], 1)],
+};
+
+export const anthropicCompact: PeerPolicy = {
+  id: 'anthropic-compact',
+  label: 'Anthropic compact_20260112',
+  triggerTokens: () => 150_000,
+  action: 'server summary in a compaction block; earlier blocks dropped',
+  keeps: '—',
+  plan: () => [planStep('anthropic-compact', [{ id: 'summarize', options: { producer: 'anthropic-compact' } }], 0)],
+};

@@ -1,0 +1,102 @@
+/**
+ * Where each peer's trigger would fire on a transcript, and what its policy would leave.
+ *
+ * The context size per model call is the recorded usage where the source has it (input + cache
+ * read + cache write, the whole prompt), else the estimate: tool schemas + every message before
+ * the call that the model still saw (messages a source marker covers drop out after it).
+ */
+import type { Transcript } from '../model/types';
+import { lookupModel, type ModelInfo } from '../tokens/catalog';
+import { projectTranscript } from '../compaction/project';
+import type { Projection } from '../compaction/types';
+import { PEER_POLICIES, policyById } from './policies';
+import type { ModelLimits } from './types';
+
+export interface ContextPoint {
+  /** Index of the assistant message the call produced. */
+  messageIndex: number;
+  turn: number;
+  tokens: number;
+  source: 'recorded' | 'estimate';
+}
+
+/** The context size before each assistant message (one point per model call). */
+export function contextCurve(log: Transcript): ContextPoint[] {
+  const turnOf = (i: number) => log.messages[Math.min(i, log.messages.length - 1)]?.turn ?? 0;
+  if (log.usage.length > 0) {
+    return log.usage.map((u) => ({ messageIndex: u.messageIndex, turn: turnOf(u.messageIndex), tokens: u.input + u.cacheRead + u.cacheWrite, source: 'recorded' as const }));
+  }
+  const coveredAt = new Map<number, number[]>(); // message index where a marker takes effect → covered indices
+  for (const k of log.markers) if (k.covers) coveredAt.set(k.atMessage, [...(coveredAt.get(k.atMessage) ?? []), ...Array.from({ length: Math.max(0, k.covers[1] - k.covers[0]) }, (_, i) => k.covers![0] + i)]);
+  const msgTokens = log.messages.map((m) => (m.sidechain ? 0 : m.blocks.reduce((n, b) => n + b.tokens, 0)));
+  const points: ContextPoint[] = [];
+  let running = log.tools.reduce((n, t) => n + t.tokens, 0);
+  for (let i = 0; i < log.messages.length; i++) {
+    for (const c of coveredAt.get(i) ?? []) running -= msgTokens[c] ?? 0;
+    const m = log.messages[i];
+    // One call per run of assistant messages.
+    if (m.role === 'assistant' && !m.sidechain && log.messages[i - 1]?.role !== 'assistant') points.push({ messageIndex: i, turn: m.turn, tokens: running, source: 'estimate' });
+    running += msgTokens[i];
+  }
+  return points;
+}
+
+export interface TriggerPoint {
+  peer: string;
+  label: string;
+  /** Token threshold for this model, when the trigger is a token count. */
+  thresholdTokens?: number;
+  thresholdEvents?: number;
+  /** First turn (0-based) whose call crossed it; null when it never fires on this transcript. */
+  firesAtTurn: number | null;
+  firesAtMessage: number | null;
+  action: string;
+}
+
+export interface ModelChoice {
+  model: ModelLimits & { id?: string; label?: string };
+  /** The model was not recognised: a 200k / 32k default was assumed. */
+  assumed: boolean;
+}
+
+export function resolveModel(log: Transcript, model?: string | ModelInfo): ModelChoice {
+  const info = typeof model === 'object' ? model : lookupModel(model ?? log.model);
+  if (info) return { model: info, assumed: false };
+  const recordedWindow = log.usage.find((u) => u.contextWindow)?.contextWindow;
+  if (recordedWindow) return { model: { contextWindow: recordedWindow, maxOutput: Math.min(32_000, Math.floor(recordedWindow / 4)) }, assumed: true };
+  return { model: { contextWindow: 200_000, maxOutput: 32_000 }, assumed: true };
+}
+
+/** For each peer: its threshold for the model and where on this transcript it would fire. */
+export function triggersFor(log: Transcript, model?: string | ModelInfo): TriggerPoint[] {
+  const { model: limits } = resolveModel(log, model);
+  const curve = contextCurve(log);
+  return PEER_POLICIES.map((p) => {
+    const threshold = p.triggerTokens(limits);
+    let at: ContextPoint | undefined;
+    let atEvent: number | undefined;
+    if (threshold !== undefined) at = curve.find((c) => c.tokens >= threshold);
+    else if (p.triggerEvents !== undefined && log.messages.length >= p.triggerEvents) atEvent = p.triggerEvents - 1;
+    const messageIndex = at?.messageIndex ?? atEvent ?? null;
+    return {
+      peer: p.id,
+      label: p.label,
+      ...(threshold !== undefined && { thresholdTokens: threshold }),
+      ...(p.triggerEvents !== undefined && { thresholdEvents: p.triggerEvents }),
+      firesAtTurn: messageIndex === null ? null : log.messages[messageIndex]?.turn ?? null,
+      firesAtMessage: messageIndex,
+      action: p.action,
+    };
+  });
+}
+
+/** Run a peer's policy (as a plan over our reducers) on the transcript. */
+export function replayPolicy(log: Transcript, peerId: string, model?: string | ModelInfo): Projection {
+  const p = policyById(peerId);
+  if (!p?.plan) throw new Error(`No replayable plan for peer "${peerId}".`);
+  return projectTranscript(log, p.plan(log, resolveModel(log, model).model));
+}
+
+export function replayablePeers(): string[] {
+  return PEER_POLICIES.filter((p) => p.plan).map((p) => p.id);
+}
