@@ -9,7 +9,8 @@ import type { Message, Transcript } from '../model/types';
 import { anthropicMessages } from './anthropic-messages';
 import { importBytes } from './import';
 import { checkFixture } from './testing/fixture-check';
-import { exportStripped, identity, projectionOf, summaryMessage } from './api-formats.testkit';
+import { ImportError } from '../errors';
+import { exportStripped, hostileVariants, identity, projectionOf, summaryMessage } from './api-formats.testkit';
 
 const files = corpusFiles('anthropic-messages');
 const byName = (n: string) => files.find((f) => path.basename(f) === n)!;
@@ -57,6 +58,15 @@ describe('anthropic-messages: what the parser reads', () => {
       [60385, 592],
       [682, 1320],
     ]);
+  });
+
+  it('context_management.applied_edits become a marker and a warning (the cleared content is not in the file)', () => {
+    const raw = JSON.parse(fs.readFileSync(byName('vercel-ai_anthropic-compaction.1.json'), 'utf8'));
+    raw.context_management = { applied_edits: [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 3, cleared_input_tokens: 1200 }] };
+    const t = loadText('edited.json', JSON.stringify(raw, null, 2));
+    const edit = t.markers.find((m) => m.trigger === 'context_management');
+    expect(edit?.summary).toContain('clear_tool_uses_20250919 cleared 3 tool uses (1200 tokens)');
+    expect(t.warnings.some((w) => w.code === 'context-management')).toBe(true);
   });
 
   it('reassembles the SSE stream: compaction delta, text deltas, usage from message_start + message_delta', () => {
@@ -189,4 +199,23 @@ describe('anthropic-messages: every corpus file, everything stripped', () => {
       expect(o.reasoningLeft).toBe(0);
       expect(o.newPairingIssues).toBe(0);
     });
+});
+
+describe('anthropic-messages: hostile input', () => {
+  it('mutated and truncated real files import or fail with an ImportError, never crash', () => {
+    let imported = 0;
+    let rejected = 0;
+    for (const f of files.filter((x) => fs.statSync(x).size < 300_000))
+      for (const text of hostileVariants(fs.readFileSync(f, 'utf8'))) {
+        try {
+          anthropicMessages.parse(sourceFromText(path.basename(f), text));
+          imported++;
+        } catch (e) {
+          if (!(e instanceof ImportError)) throw new Error(`${path.basename(f)}: ${(e as Error).stack}`);
+          rejected++;
+        }
+      }
+    expect(imported).toBeGreaterThan(0);
+    expect(rejected).toBeGreaterThan(0);
+  });
 });

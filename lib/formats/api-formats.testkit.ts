@@ -65,3 +65,41 @@ export function exportStripped(file: string, format: string, conversation?: numb
     newPairingIssues: validatePairing(back.messages).filter((i) => !before.has(`${i.kind}:${i.callId}`)).length,
   };
 }
+
+const HOSTILE_VALUES: unknown[] = [null, 5, 'x', [], {}, [null], { type: 'message' }, true];
+
+/**
+ * Real records with one value replaced by something hostile (null, a number, an empty object…),
+ * plus the file cut short: each variant must import or fail with an ImportError, never crash.
+ */
+export function* hostileVariants(text: string, maxPaths = 40): Generator<string> {
+  for (const cut of [0.1, 0.5, 0.9]) yield text.slice(0, Math.floor(text.length * cut));
+  const lines = text.split('\n');
+  const jsonl = lines.filter((l) => l.trim()).length > 1 && lines[0].trim().startsWith('{') && lines[0].trim().endsWith('}');
+  const units = jsonl ? lines.map((l, i) => [l, i] as const).filter(([l]) => l.trim()).slice(0, 4) : [[text, -1] as const];
+  for (const [unit, lineIndex] of units) {
+    const value = JSON.parse(unit);
+    for (const p of valuePaths(value).slice(0, maxPaths))
+      for (const h of HOSTILE_VALUES) {
+        const mutated = JSON.stringify(replaceAt(value, p, h));
+        yield jsonl ? lines.map((l, i) => (i === lineIndex ? mutated : l)).join('\n') : mutated;
+      }
+  }
+}
+
+function valuePaths(v: unknown, depth = 0, path: Array<string | number> = [], out: Array<Array<string | number>> = []): Array<Array<string | number>> {
+  if (depth > 6) return out;
+  out.push(path);
+  if (Array.isArray(v)) v.slice(0, 3).forEach((x, i) => valuePaths(x, depth + 1, [...path, i], out));
+  else if (v !== null && typeof v === 'object') for (const k of Object.keys(v).slice(0, 12)) valuePaths((v as Record<string, unknown>)[k], depth + 1, [...path, k], out);
+  return out;
+}
+
+function replaceAt(root: unknown, path: ReadonlyArray<string | number>, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const copy = structuredClone(root) as Record<string | number, unknown>;
+  let o = copy;
+  for (const seg of path.slice(0, -1)) o = o[seg] as Record<string | number, unknown>;
+  o[path[path.length - 1]] = value;
+  return copy;
+}

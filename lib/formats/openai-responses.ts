@@ -230,7 +230,10 @@ function conversationOf(r: Read, index: number, fileName: string): Conversation 
     if (typeof params.input === 'string') drafts.push({ draft: { role: 'user', blocks: [{ kind: 'text', text: params.input }], recordRefs: [index] }, site: { record: index, path: ['responses_create_params', 'input'], parts: [-1] } });
     else if (Array.isArray(params.input)) params.input.forEach((it, i) => addItem(it, index, ['responses_create_params', 'input', i]));
     if (Array.isArray(response.output)) response.output.forEach((it, i) => addItem(it, index, ['response', 'output', i]));
-    return { drafts, model: str(response.model) ?? str(params.model), tools: Array.isArray(params.tools) ? params.tools : Array.isArray(response.tools) ? response.tools : [], usage: response.usage };
+    // Rollouts without a user prompt (SWE tasks) are named by their task instance.
+    const meta = isObject(params.metadata) ? params.metadata : {};
+    const instance = str(meta.instance_id) ?? str(v.instance_id);
+    return { drafts, model: str(response.model) ?? str(params.model), tools: Array.isArray(params.tools) ? params.tools : Array.isArray(response.tools) ? response.tools : [], usage: response.usage, ...(instance !== undefined && { title: instance }) };
   }
   const root = r.root as AnyObj;
   if (r.shape === 'response' && typeof root.instructions === 'string' && root.instructions) drafts.push({ draft: { role: 'system', blocks: [{ kind: 'text', text: root.instructions }], recordRefs: [] }, site: null });
@@ -312,7 +315,7 @@ function listConversations(file: SourceFile): ConversationInfo[] {
   if (r.shape !== 'rollouts') return [{ index: 0, title: 'Conversation', messages: conversationOf(r, 0, file.name).drafts.length }];
   return r.set.records.map((_, i) => {
     const c = conversationOf(r, i, file.name);
-    return { index: i, title: titleOf(c.drafts) ?? `Rollout ${i + 1}`, messages: c.drafts.length };
+    return { index: i, title: titleOf(c.drafts) ?? c.title ?? `Rollout ${i + 1}`, messages: c.drafts.length };
   });
 }
 
