@@ -12,6 +12,9 @@ import { makeCases, type HostileCase } from './make-cases';
 
 const cases = makeCases();
 
+/** Errors about the file as a whole carry no line or path. */
+const FILE_LEVEL = /^(empty:file|unsupported:format|malformed:zip|malformed:gzip|too-large:text)$/;
+
 function isDeepFrozen(t: Transcript): boolean {
   if (!Object.isFrozen(t) || !Object.isFrozen(t.messages) || !Object.isFrozen(t.records)) return false;
   return t.messages.every((m) => Object.isFrozen(m) && Object.isFrozen(m.blocks) && m.blocks.every((b) => Object.isFrozen(b)));
@@ -47,6 +50,8 @@ describe('hostile inputs', () => {
         if (!(error instanceof ImportError)) throw new Error(`${c.name}: expected an ImportError, got ${(error as Error)?.name}: ${(error as Error)?.message}`);
         expect(error.where.file, 'error names the file').toBe(c.fileName);
         expect(error.message.length).toBeGreaterThan(10);
+        // Located: a line or a JSON path, unless the error is about the file as a whole.
+        if (!FILE_LEVEL.test(error.code)) expect(error.where.line ?? error.where.path, `${error.code} is located`).toBeDefined();
         if (c.expect.kind === 'import') throw new Error(`${c.name}: expected a usable import, got ${error.code}: ${error.message}`);
         if (c.expect.kind === 'error') {
           if (typeof c.expect.code === 'string') expect(error.code).toBe(c.expect.code);
