@@ -10,8 +10,36 @@ import type { RecordSet } from './jsonl';
 
 export type JsonPath = ReadonlyArray<string | number>;
 
+/**
+ * Deepest nesting accepted. Real transcripts nest a few dozen levels; hostile input nests 100,000
+ * (`[[[[…`), which JSON.parse accepts but every recursive walk after it (deep-freeze, structured
+ * clone, rendering) overflows the stack on. Refused here, at the seam, with a located error.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/** Offset where nesting first exceeds `max` (strings skipped), or -1. */
+export function depthExceededAt(text: string, max = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      i = skipString(text, i) - 1;
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return i;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return -1;
+}
+
+export function tooDeepError(fileName: string, line: number): ImportError {
+  return new ImportError('too-deep:json', `The JSON nests more than ${MAX_JSON_DEPTH} levels deep.`, { file: fileName, line }, `JSON nested at most ${MAX_JSON_DEPTH} levels deep`);
+}
+
 /** Parse the whole document, with the error located by line and column. */
 export function parseJsonText(text: string, fileName: string): unknown {
+  const tooDeep = depthExceededAt(text);
+  if (tooDeep >= 0) throw tooDeepError(fileName, lineAt(text, tooDeep));
   try {
     return JSON.parse(text);
   } catch (e) {

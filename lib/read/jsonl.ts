@@ -4,6 +4,7 @@
  * Tolerates blank lines, CRLF, and a truncated last line (sessions are appended live).
  */
 import { ImportError } from '../errors';
+import { depthExceededAt, tooDeepError } from './json-doc';
 import type { ImportWarning, JsonStyle, SourceRecord } from '../model/types';
 import type { SourceFile } from './source';
 
@@ -51,6 +52,7 @@ export function readJsonl(file: SourceFile, options: JsonlOptions = {}): RecordS
       continue;
     }
     let value: unknown;
+    if (depthExceededAt(line.text) >= 0) throw tooDeepError(file.name, line.line);
     try {
       value = JSON.parse(line.text);
     } catch (e) {
