@@ -20,6 +20,8 @@ export interface ModelInfo {
   hosted?: boolean;
   /** Other ids that mean this model (prefix match after normalization). */
   aliases?: string[];
+  /** Set on lookups that fell back to a family's newest entry (an unknown newer version). */
+  approximate?: boolean;
 }
 
 const A = (id: string, label: string, win: number, out: number, input: number, output: number, aliases: string[] = []): ModelInfo => ({
@@ -174,8 +176,19 @@ export function lookupModel(model: string | undefined): ModelInfo | undefined {
       if (v.startsWith(e.key) || v.replace(/[._]/g, '-').startsWith(k)) return e.info;
     }
   for (const v of variants) for (const e of ENTRIES) if (e.key.length >= 5 && v.replace(/[._]/g, '-').includes(e.key.replace(/[._]/g, '-'))) return e.info;
+  // A newer version of a known family (claude-opus-5, gemini-3.1-pro): the family's newest entry,
+  // marked approximate so the UI can say "assumed".
+  for (const [re, id] of FAMILIES) if (re.test(n)) return { ...MODEL_CATALOG.find((m) => m.id === id)!, approximate: true };
   return undefined;
 }
+
+const FAMILIES: Array<[RegExp, string]> = [
+  [/^claude-.*opus/, 'claude-opus-4-5'],
+  [/^claude-.*sonnet/, 'claude-sonnet-4-5'],
+  [/^claude-.*haiku/, 'claude-haiku-4-5'],
+  [/^gemini-.*pro/, 'gemini-3-pro'],
+  [/^gemini-.*flash/, 'gemini-3-flash'],
+];
 
 /** The usable input ceiling: window − max output (sven `input_budget()`). */
 export function inputBudgetOf(info: Pick<ModelInfo, 'contextWindow' | 'maxOutput'>): number {
