@@ -56,6 +56,25 @@ describe('mini-swe-agent semantics', () => {
     expect(miniSweAgentFormat.serialize(r.transcript).text).toBe(new TextDecoder().decode(enc(doc)));
   });
 
+  it('reads v2 tool-call trajectories (tool_calls + role tool) in the model\'s native shape', () => {
+    const doc = {
+      info: { mini_version: '2.0.0', config: { model: { model_name: 'claude-sonnet-4-5' } } },
+      messages: [
+        { role: 'system', content: 'sys' },
+        { role: 'user', content: 'fix' },
+        { role: 'assistant', content: 'run it', tool_calls: [{ id: 't1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }], extra: { actions: [{ command: 'ls' }], response: { usage: { input_tokens: 50, output_tokens: 5, cache_read_input_tokens: 10 } } } },
+        { role: 'tool', tool_call_id: 't1', content: '<returncode>0</returncode>' },
+      ],
+      trajectory_format: 'mini-swe-agent-1.1',
+    };
+    const t = importBytes('v2.traj.json', enc(doc)).transcript;
+    expect(t.format).toBe('mini-swe-agent');
+    expect(t.messages[2].blocks.map((b) => b.kind)).toEqual(['text', 'tool_call']);
+    expect(t.messages[3].blocks[0]).toMatchObject({ kind: 'tool_result', callId: 't1', name: 'bash' });
+    expect(t.usage[0]).toMatchObject({ messageIndex: 2, input: 50, cacheRead: 10, output: 5 });
+    expect(fatalPairing(t)).toEqual([]);
+  });
+
   it('exports a projection: stubbed outputs stay paired, summary as a user message', () => {
     const p = testProjection(t, { stubResults: '<returncode>0</returncode>\n<output>[cleared]</output>' });
     const out = miniSweAgentFormat.serialize(t, p);

@@ -87,15 +87,15 @@ function parse(file: SourceFile): ParseResult {
     model = str(resp.model) ?? model;
     const u = resp.usage;
     if (!isObj(u)) return;
-    const prompt = num(u.prompt_tokens) ?? num(u.input_tokens) ?? 0;
+    const promptTokens = num(u.prompt_tokens);
     const details = isObj(u.prompt_tokens_details) ? u.prompt_tokens_details : {};
     const cacheRead = num(details.cached_tokens) ?? num(u.cache_read_input_tokens) ?? 0;
     const cacheWrite = num(u.cache_creation_input_tokens) ?? 0;
     builder.addUsage({
       messageIndex: messageOf[i],
       ...(str(resp.model) && { model: str(resp.model) }),
-      // OpenAI prompt_tokens include cached tokens; the canonical input is the uncached part.
-      input: Math.max(0, prompt - cacheRead),
+      // OpenAI prompt_tokens include cached tokens; Anthropic input_tokens do not. Canonical input is the uncached part.
+      input: promptTokens !== undefined ? Math.max(0, promptTokens - cacheRead) : num(u.input_tokens) ?? 0,
       cacheRead,
       cacheWrite,
       output: num(u.completion_tokens) ?? num(u.output_tokens) ?? 0,

@@ -74,6 +74,42 @@ describe('swe-agent semantics', () => {
     });
   }
 
+  it('thinking_blocks are reasoning with their signature; stripping them drops the signature on export', () => {
+    const doc = {
+      trajectory: [],
+      history: [
+        { role: 'system', content: 'sys', agent: 'main', message_type: 'system_prompt' },
+        { role: 'user', content: 'task', agent: 'main', message_type: 'observation' },
+        {
+          role: 'assistant',
+          content: 'let me look',
+          thought: 'let me look',
+          action: 'ls',
+          agent: 'main',
+          message_type: 'action',
+          thinking_blocks: [{ type: 'thinking', thinking: 'hmm', signature: 'SIG1' }, { type: 'redacted_thinking', data: 'ENC' }],
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }],
+        },
+        { role: 'tool', content: 'out', agent: 'main', message_type: 'observation', tool_call_ids: ['c1'] },
+        { role: 'user', content: 'demo', agent: 'main', is_demo: true },
+        { role: 'assistant', content: 'sub', agent: 'reviewer' },
+      ],
+      info: { model_stats: { api_calls: 1 } },
+    };
+    const t = importBytes('t.traj', new TextEncoder().encode(JSON.stringify(doc, null, 2))).transcript;
+    expect(t.messages[2].blocks.map((b) => b.kind)).toEqual(['reasoning', 'reasoning', 'text', 'tool_call']);
+    expect(t.messages[2].blocks[0]).toMatchObject({ text: 'hmm', opaque: 'SIG1' });
+    expect(t.messages[2].blocks[1]).toMatchObject({ redacted: true, opaque: 'ENC' });
+    expect(t.messages[4].meta).toBe(true);
+    expect(t.messages[5].sidechain).toBe(true);
+    const out = sweAgentFormat.serialize(t, testProjection(t, { stripReasoning: true })).text;
+    expect(out).not.toContain('SIG1');
+    expect(out).not.toContain('ENC');
+    const back = importBytes('t.traj', new TextEncoder().encode(out)).transcript;
+    expect(back.messages[2].blocks.map((b) => b.kind)).toEqual(['text', 'tool_call']);
+    expect(fatalPairing(back)).toEqual([]);
+  });
+
   it('rejects a history that is not an array with a located error', () => {
     const bytes = new TextEncoder().encode(JSON.stringify({ trajectory: [], history: { role: 'user' } }));
     expect(() => importBytes('bad.traj', bytes, { format: 'swe-agent' })).toThrow(/history/);
