@@ -32,6 +32,8 @@ export interface StoredSummary {
   model: string;
   template: string;
   usage?: { input?: number; output?: number };
+  /** The user edited the text before applying it (DESIGN.md: a summary is editable). */
+  edited?: boolean;
 }
 
 /** Where artifacts live between runs: a Map in the CLI and tests, a Dexie-backed Map in the app. */
