@@ -4,7 +4,7 @@
  * export of a projection (DESIGN.md "export of a compacted conversation") maps projected blocks back
  * onto the source items. Owned by formats-api; no format logic lives here.
  */
-import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedBlock, ProjectedMessage } from '../compaction/types';
 import { ExportError } from '../errors';
 import { isFatalForExport, validatePairing, type PairingIssue } from '../model/pairing';
 import type { Block, JsonStyle, Message, Transcript } from '../model/types';
@@ -199,11 +199,6 @@ export function verbatim(t: Transcript): string {
 
 export function baseName(fileName: string): string {
   return fileName.replace(/\.gz$/i, '').replace(/(\.chunks)?\.(jsonl|json|txt|responses)$/i, '');
-}
-
-/** Messages and tools of a projection in the shape fromMessages takes. */
-export function projectionMessages(projection: Projection): readonly ProjectedMessage[] {
-  return projection.messages;
 }
 
 /**

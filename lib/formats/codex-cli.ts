@@ -149,10 +149,10 @@ function parse(file: SourceFile, _options?: ParseOptions): ParseResult {
   const layout = layoutOf(set, file.name);
   const b = new TranscriptBuilder();
   for (const d of layout.drafts) b.addMessage(d.draft);
-  layout.markers.forEach((m, k) => {
+  // Everything before a compaction is display-only from then on: the marker covers it.
+  for (const m of layout.markers) {
     b.addMarker({ source: 'codex-compacted', atMessage: m.atMessage, ...(m.atMessage > 0 && { covers: [0, m.atMessage] as [number, number] }), ...(m.summary && { summary: m.summary }), recordRef: m.recordRef, ...(m.trigger && { trigger: m.trigger }) });
-    void k;
-  });
+  }
   for (const u of layout.usage) b.addUsage(u);
   const meta = set.records.find((r) => isObject(r.value) && r.value.type === 'session_meta');
   const sessionId = meta && isObject(meta.value) && isObject(meta.value.payload) ? str(meta.value.payload.id) : undefined;

@@ -388,8 +388,8 @@ export function rewriteItem(item: unknown, site: MessageSite, pas: ProjectedAgai
     const src = pas.source!.blocks[sourceIndex];
     if (b === src || next === null) continue;
     if (b.kind === 'tool_result' && src.kind === 'tool_result') {
-      if (type === 'mcp_call') next = { ...next, output: b.content };
-      else next = { ...next, output: b.content };
+      // function_call_output, custom_tool_call_output and mcp_call all hold the result in `output`.
+      next = { ...next, output: b.content };
     } else if (b.kind === 'tool_call' && src.kind === 'tool_call') {
       if (type === 'custom_tool_call') next = { ...next, input: typeof b.input === 'string' ? b.input : JSON.stringify(b.input) };
       else if (type === 'function_call' || type === 'mcp_call') next = { ...next, arguments: b.rawInput ?? JSON.stringify(b.input ?? {}) };
