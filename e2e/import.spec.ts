@@ -1,5 +1,8 @@
 import fs from 'node:fs';
-import { corpusFile, expect, expectedTurns, test } from './fixtures';
+import path from 'node:path';
+import { corpusFile, expect, expectedTurns, SCREENSHOTS, test } from './fixtures';
+
+test.beforeAll(() => fs.mkdirSync(SCREENSHOTS, { recursive: true }));
 
 test.describe('upload → inspector → export, on real corpus files', () => {
   test('Claude Code session: library row, timeline turns, byte-identical export', async ({ library, inspector }) => {
@@ -8,13 +11,17 @@ test.describe('upload → inspector → export, on real corpus files', () => {
     expect(turns).toBeGreaterThan(1);
 
     await library.goto();
+    const started = Date.now();
     await library.importFile(file);
     const row = await library.waitForRow('slopometry_transcript_opus45_compact.jsonl');
+    test.info().annotations.push({ type: 'import-ms', description: `${Date.now() - started} ms for ${fs.statSync(file).size} bytes` });
     await expect(row).toContainText('Claude Code');
     expect(await library.rowTurns(row)).toBe(turns);
 
+    const opening = Date.now();
     await library.open(row);
     await inspector.waitLoaded();
+    test.info().annotations.push({ type: 'open-ms', description: `${Date.now() - opening} ms to timeline and first messages` });
     expect(await inspector.turns()).toBe(turns);
     await expect(inspector.page.getByTestId('turn-header')).not.toHaveCount(0);
     // 392 messages: the list is virtualized, and the source's compaction is drawn and listed.
@@ -37,6 +44,8 @@ test.describe('upload → inspector → export, on real corpus files', () => {
 
     await library.goto();
     await library.importFile(file);
+    await expect(library.picker).toBeVisible();
+    await library.page.screenshot({ path: path.join(SCREENSHOTS, 'conversation-picker.png') });
     await library.chooseConversation(3);
     const row = await library.waitForRow('conversation 3');
     await expect(row).toContainText('OpenAI Chat');

@@ -28,27 +28,37 @@ test('Open a sample: the demo session opens in the inspector with its compaction
   await expect(page.getByTestId('summary-block')).toHaveCount(1);
 });
 
-test('a bad file shows a specific error (file, line, expected) and stores nothing', async ({ library, page }) => {
+test('a bad file shows a specific error (file, line or field, expected) and stores nothing', async ({ library, page }) => {
   await library.goto();
-  const bad = '{"type":"user","message":{"role":"user","content":"hi"}}\n{"type":"assistant", this is not json\n{"type":"user","message":{"role":"user","content":"again"}}\n{broken\n';
-  await library.importBuffer('broken.jsonl', bad);
-  const error = library.errors.first();
-  await expect(error).toBeVisible();
-  await expect(error).toContainText('broken.jsonl');
-  const code = await error.getAttribute('data-code');
-  expect(code).toMatch(/^(malformed|unsupported):/);
+  // Mine but unusable: an OpenAI Chat document whose message content has the wrong type.
+  await library.importBuffer('wrong-field.json', '{"messages": [{"role": "user", "content": 5}]}');
+  const fieldError = library.errors.first();
+  await expect(fieldError).toBeVisible();
+  await expect(fieldError).toHaveAttribute('data-code', 'malformed:openai-chat');
+  await expect(fieldError).toContainText('wrong-field.json');
+  await expect(fieldError).toContainText('$.messages[0].content');
+  await expect(fieldError).toContainText('Expected a string, null, or an array of content parts.');
+
+  // Not JSON at all: a document cut off mid-way.
+  await library.importBuffer('truncated.json', '{"messages": [{"role": "user", "content": "hi"} ');
+  await expect(library.errors).toHaveCount(2);
+  await expect(library.errors.nth(1)).toHaveAttribute('data-code', 'malformed:json');
+  await expect(library.errors.nth(1)).toContainText('line 1');
+
+  // Nobody's format.
+  await library.importBuffer('notes.jsonl', '{"hello": "world"}\n{"again": 1}\n');
+  await expect(library.errors.nth(2)).toHaveAttribute('data-code', 'unsupported:format');
+
   await expect(library.empty).toBeVisible();
   await expect(library.rows).toHaveCount(0);
 
-  // Errors stay until dismissed, even across another import.
-  await library.importBuffer('empty.json', '');
-  await expect(library.errors).toHaveCount(2);
-  await expect(library.errors.nth(1)).toHaveAttribute('data-code', 'empty:file');
+  // Errors stay until dismissed.
   await library.errors.first().getByTestId('import-error-dismiss').click();
-  await expect(library.errors).toHaveCount(1);
+  await expect(library.errors).toHaveCount(2);
 
   await page.reload();
   await expect(library.empty).toBeVisible();
+  await expect(page.getByTestId('import-interrupted')).toHaveCount(0);
 });
 
 test('delete with undo; the library survives a reload', async ({ library, page }) => {

@@ -24,4 +24,8 @@ test('screenshots: library, inspector light and dark', async ({ library, inspect
   await inspector.clickTurn(26);
   await page.mouse.move(10, 10);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-dark.png') });
+
+  await inspector.backToLibrary();
+  await expect(library.rows).toHaveCount(1);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'library-dark.png') });
 });
