@@ -62,9 +62,9 @@ export const DEFAULT_OFFLINE_LIMITS: OfflineLimits = {
   lastStateChars: 800,
   maxUrls: 30,
   maxSeenPaths: 60,
-  maxSeenUrls: 30,
+  maxSeenUrls: 60,
   maxSeenIds: 20,
-  maxSeenErrorLines: 30,
+  maxSeenErrorLines: 60,
   maxConcepts: 20,
   planChars: 1500,
 };
