@@ -91,6 +91,17 @@ describe('anthropic-messages: what the parser reads', () => {
     expect(validatePairing(t.messages)).toEqual([]);
   });
 
+  it('splits a user message holding the last turn\'s results and a new prompt, so no turn starts between a call and its result', () => {
+    const t = loadText('request.json', realRequestFromClaudeCode());
+    const doc = JSON.parse(realRequestFromClaudeCode());
+    const mixed = doc.messages.findIndex((m: { role: string; content: Array<{ type: string }> }) => m.role === 'user' && m.content[0]?.type === 'tool_result' && m.content.some((p) => p.type !== 'tool_result'));
+    expect(mixed).toBeGreaterThan(0);
+    const halves = t.messages.filter((m) => m.recordRefs[0] === mixed);
+    expect(halves.map((m) => m.blocks.every((b) => b.kind === 'tool_result'))).toEqual([true, false]);
+    expect(halves[1].turn).toBe(halves[0].turn + 1);
+    for (let k = 1; k < t.turnCount; k++) expect(validatePairing(t.messages.filter((m) => m.turn !== k)), `dropping turn ${k}`).toEqual([]);
+  });
+
   it('parses a request with top-level system, tool_use ↔ tool_result by id', () => {
     const t = loadText('request.json', realRequestFromClaudeCode());
     expect(t.format).toBe('anthropic-messages');
@@ -133,8 +144,12 @@ describe('anthropic-messages: export of a projection', () => {
     expect(back.messages.length).toBe(1 + 1 + kept.length); // system + summary + kept
     expect(turn1.length).toBeGreaterThan(0);
     // untouched records re-emitted byte for byte (in the same document style)
-    const untouched = pms.filter((_, i) => i !== target).map((pm) => t.records[t.messages.find((m) => m.id === pm.sourceId)!.recordRefs[0]].text);
-    for (const r of untouched) expect(out.text.includes(r)).toBe(true);
+    // (a record split into results + prompt is untouched only when both halves are kept)
+    const keptIds = new Set(pms.filter((_, i) => i !== target).map((pm) => pm.sourceId));
+    const untouched = [...new Set(kept.flatMap((m) => m.recordRefs))].filter((r) => t.messages.filter((m) => m.recordRefs.includes(r)).every((m) => keptIds.has(m.id)));
+    expect(untouched.length).toBeGreaterThan(10);
+    for (const r of untouched) expect(out.text.includes(t.records[r].text), `messages[${r}]`).toBe(true);
+    expect(dropTurn).toBe(1);
     // the system prompt and other top-level fields survive in the frame
     expect(JSON.parse(out.text).system).toBe('You are Claude Code.');
   });

@@ -350,6 +350,22 @@ function parseInternal(file: SourceFile): { result: ParseResult; layout: Layout 
         return;
       }
       const conv = convertContent(m.content);
+      // A user message that answers the previous turn's calls and then says something new is two
+      // messages here: the results (closing the last turn) and the new prompt (opening the next), so
+      // a turn boundary never falls between a call and its result. Export joins them again.
+      const lead = m.role === 'user' ? conv.blocks.findIndex((x) => x.kind !== 'tool_result') : -1;
+      if (lead > 0 && !conv.blocks.slice(lead).some((x) => x.kind === 'tool_result')) {
+        b.addMessage({ role: 'user', blocks: conv.blocks.slice(0, lead), recordRefs: [i] });
+        sites.push({ record: i, path: [], parts: conv.parts.slice(0, lead) });
+        const rest = { blocks: conv.blocks.slice(lead), parts: conv.parts.slice(lead) };
+        b.addMessage({ role: 'user', blocks: rest.blocks, recordRefs: [i] });
+        sites.push({ record: i, path: [], parts: rest.parts });
+        if (!title) {
+          const t = rest.blocks.find((x) => x.kind === 'text');
+          if (t && t.kind === 'text') title = t.text.replace(/\s+/g, ' ').trim().slice(0, 80);
+        }
+        return;
+      }
       const idx = b.addMessage({ role: m.role, blocks: conv.blocks, recordRefs: [i] });
       sites.push({ record: i, path: [], parts: conv.parts });
       for (const c of conv.compactions) b.addMarker({ source: 'anthropic-compaction', atMessage: idx, ...(idx > 0 && { covers: [0, idx] as [number, number] }), summary: c, recordRef: i });
@@ -481,22 +497,40 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
   if (shape === 'request') {
     // Rewrite the messages array in place; `system`, `tools` and every other field stay in the frame.
     const depth = t.style.indent === 0 ? 0 : 2;
-    const texts: string[] = [];
+    // Projected messages read from the same record (a split results + prompt message) write one record.
+    const groups: Array<{ record: number; parts: Array<ReturnType<typeof againstSource>> } | { synthetic: ProjectedMessage }> = [];
     for (const pm of projection.messages) {
       if (pm.role === 'system' && pm.sourceId !== undefined) continue; // top-level system: in the frame
       const pas = againstSource(t, pm);
       const site = pas.source ? layout.sites[pas.source.index] : null;
-      if (pas.source && site && pas.unchanged) {
-        texts.push(t.records[site.record].text);
+      if (!pas.source || !site) {
+        groups.push({ synthetic: pm });
         continue;
       }
-      if (pas.source && site) {
-        const v = rewriteMessageValue(t.records[site.record].value as AnyObj, site, pas, dropped);
-        if (v) texts.push(stringifyLike(v, t.style, depth));
+      const last = groups[groups.length - 1];
+      if (last && 'record' in last && last.record === site.record) last.parts.push(pas);
+      else groups.push({ record: site.record, parts: [pas] });
+    }
+    const texts: string[] = [];
+    for (const g of groups) {
+      if ('synthetic' in g) {
+        const value = synthesizedMessage(g.synthetic, dropped);
+        if (value) texts.push(stringifyLike(value, t.style, depth));
         continue;
       }
-      const value = synthesizedMessage(pm, dropped);
-      if (value) texts.push(stringifyLike(value, t.style, depth));
+      const messagesOfRecord = layout.sites.filter((x) => x?.record === g.record).length;
+      if (g.parts.length === messagesOfRecord && g.parts.every((p) => p.unchanged)) {
+        texts.push(t.records[g.record].text);
+        continue;
+      }
+      const orig = t.records[g.record].value as AnyObj;
+      const content = g.parts.flatMap((p) => {
+        const v = rewriteMessageValue(orig, layout.sites[p.source!.index]!, p, dropped);
+        return v === null ? [] : typeof v.content === 'string' ? [{ type: 'text', text: v.content }] : (v.content as AnyObj[]);
+      });
+      if (content.length === 0) continue;
+      const single = typeof orig.content === 'string' && content.length === 1 && content[0].type === 'text';
+      texts.push(stringifyLike({ ...orig, content: single ? content[0].text : content }, t.style, depth));
     }
     return { text: writeDocumentRecords(t, texts, depth), fileName: `${name}.compacted.json`, mimeType: 'application/json', dropped };
   }
