@@ -49,7 +49,7 @@ export function roundtripBytes(name: string, bytes: Uint8Array, options: { conve
   }
   if (back.records.length !== t.records.length) return { kind: 'fail', reason: `${back.records.length} records after round-trip, ${t.records.length} before` };
   for (let i = 0; i < t.records.length; i++) {
-    if (back.records[i].text !== t.records[i].text) return { kind: 'fail', reason: `record ${i} (line ${t.records[i].line}) differs` };
+    if (back.records[i].text !== t.records[i].text) return { kind: 'fail', reason: `record ${i} differs (line ${t.records[i].line})` };
   }
   if (back.messages.length !== t.messages.length) return { kind: 'fail', reason: `${back.messages.length} messages after round-trip, ${t.messages.length} before` };
   // Byte for byte (zip archives are compared by records only: the export is their main entry).
@@ -83,12 +83,12 @@ export async function run(args: string[]): Promise<number> {
     const r = roundtripFile(file);
     if (r.kind === 'ok') {
       passed++;
-      process.stdout.write(`ok    ${file}  (${r.records} records, ${r.format})\n`);
+      process.stdout.write(`ok  ${file}  (${r.records} records)\n`);
     } else if (r.kind === 'skip') {
       process.stdout.write(`skip  ${file}: ${r.reason} (not counted)\n`);
     } else {
       failed++;
-      process.stdout.write(`FAIL  ${file}: ${r.reason}\n`);
+      process.stdout.write(`FAIL ${file}: ${r.reason}\n`);
     }
   }
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
