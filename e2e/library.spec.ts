@@ -102,3 +102,21 @@ test('rename and sort the table', async ({ library, page }) => {
   await page.getByTestId('sort-title').click();
   await expect(library.rows.first()).toContainText('Zebra session');
 });
+
+test('an import in progress can be cancelled; nothing is stored and the next import works', async ({ library, page }) => {
+  // A large synthetic OpenAI Chat document (not a corpus file): big enough that parsing takes a while.
+  const messages = Array.from({ length: 24_000 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i} `.padEnd(1200, 'lorem ipsum ') }));
+  const big = JSON.stringify({ model: 'gpt-4o', messages });
+  await library.goto();
+  await library.importBuffer('big.json', big);
+  await expect(page.getByTestId('import-progress')).toBeVisible();
+  await page.getByTestId('import-cancel').click();
+  await expect(page.getByTestId('import-progress')).toHaveCount(0);
+  await expect(library.errors).toHaveCount(0);
+  await expect(library.rows).toHaveCount(0);
+
+  const file = corpusFile('openai-chat', 'vercel-ai_openai-chat-completion-text.json');
+  await library.importFile(file);
+  await library.waitForRow(path.basename(file));
+  await expect(library.rows).toHaveCount(1);
+});
