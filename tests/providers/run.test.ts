@@ -15,6 +15,8 @@ import { validatePairing } from '../../lib/model/pairing';
 import type { Transcript } from '../../lib/model/types';
 import { createProvider, ProviderError, type ProviderKind } from '../../lib/summarize/providers';
 import { classifyTangentsWithProvider, fillSummaries, memoryStore, type SummaryProgress } from '../../lib/summarize/run';
+import { fillFromSettings, summarizeReducerFromSettings } from '../../lib/summarize/from-settings';
+import { DEFAULT_SUMMARY_SETTINGS } from '../../lib/summarize/settings';
 import { corpusFiles } from '../corpus';
 import { startWireServer, type WireServer } from './wire-server';
 
@@ -231,3 +233,29 @@ describe('classify-tangents with a provider', () => {
   });
 });
 
+
+describe('fillFromSettings (the app engine’s call)', () => {
+  let server: WireServer;
+  beforeAll(async () => {
+    server = await startWireServer('openai', [{ kind: 'stream', pieces: ['## Active Task\n', 'STREAMED ', 'SUMMARY'] }]);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('uses the Settings’ provider, streams with progress, and offline settings send nothing', async () => {
+    const settings = { ...DEFAULT_SUMMARY_SETTINGS, provider: 'openai' as const, baseUrl: server.baseUrl, model: 'local', apiKey: SECRET, stream: true, onFailure: 'leave' as const };
+    const step: Step = { ...summarizeStep(), reducers: [summarizeReducerFromSettings(settings, { chunkTurns: 100 })] };
+    const progress: SummaryProgress[] = [];
+    const result = await fillFromSettings({ project: (lookup) => projectTranscript(log, [step], { summaries: lookup }), settings, store: memoryStore(), onProgress: (p) => progress.push(p) });
+    expect(result.failures).toEqual([]);
+    expect(result.produced[0].text).toBe('## Active Task\nSTREAMED SUMMARY');
+    expect(progress.filter((p) => p.phase === 'delta').map((p) => (p as { chars: number }).chars)).toEqual([15, 24, 31]);
+    expect((server.requests[0].body as { stream?: boolean }).stream).toBe(true);
+
+    const before = server.requests.length;
+    const offline = await fillFromSettings({ project: (lookup) => projectTranscript(log, [step], { summaries: lookup }), settings: DEFAULT_SUMMARY_SETTINGS, store: memoryStore() });
+    expect(server.requests.length).toBe(before);
+    expect(offline.projection.messages.some((m) => m.synthetic === 'summary')).toBe(true);
+  });
+});
