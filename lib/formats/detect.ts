@@ -60,14 +60,26 @@ export function makeDetectInput(file: SourceFile): DetectInput {
  */
 function firstLinesLookLikeJsonl(file: SourceFile, head: string): boolean {
   if (head.includes('\n') || file.bytes.length <= 64 * 1024 || !head.trimStart().startsWith('{')) return false;
+  // Shape only, on the bytes (no decoding of a line that can be hundreds of MB; readJsonl parses it
+  // right after): line 1 ends with "}", and line 2, if any, starts another object.
+  if (file.encoding === 'utf-8') {
+    const b = file.bytes;
+    const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
+    const nl = b.indexOf(0x0a);
+    let end = (nl < 0 ? b.length : nl) - 1;
+    while (end >= 0 && isSpace(b[end])) end--;
+    if (end < 0 || b[end] !== 0x7d) return false;
+    if (nl < 0) return true;
+    let next = nl + 1;
+    while (next < b.length && isSpace(b[next])) next++;
+    return next >= b.length || b[next] === 0x7b;
+  }
   const firstTwo: string[] = [];
   for (const line of file.lines()) {
     if (line.text.trim() === '') continue;
     firstTwo.push(line.text.trim());
     if (firstTwo.length === 2) break;
   }
-  // Shape only (the line is parsed once, by readJsonl, right after): a complete object on line 1,
-  // and line 2, if any, starts another object.
   const [first, second] = firstTwo;
   return first.length > 1 && first.endsWith('}') && (second === undefined || second.startsWith('{'));
 }

@@ -326,8 +326,9 @@ export function makeCases(): HostileCase[] {
     },
     expect: { kind: 'error-or-import' },
   });
-  // 15–22 s measured on the shared 2-core machine under load (detect and parse each read the line); 60 s bound.
-  add({ name: 'a single 200 MB line', fileName: 'big.jsonl', what: 'one JSONL line of 200 MB (a huge pasted output)', bytes: () => bigLine(200), expect: { kind: 'import' }, timeLimitMs: 60_000 });
+  // 13–22 s measured on the shared 2-core machine (load 10+), once 59 s at load 14: the bound is a
+  // hang detector, not a benchmark.
+  add({ name: 'a single 200 MB line', fileName: 'big.jsonl', what: 'one JSONL line of 200 MB (a huge pasted output)', bytes: () => bigLine(200), expect: { kind: 'import' }, timeLimitMs: 120_000 });
   add({ name: 'zip bomb .eval (2 GB declared)', fileName: 'bomb.eval', what: 'an entry declaring 2 GB uncompressed', bytes: () => zipDeclaring(2_000_000_000), expect: { kind: 'error', code: 'too-large:zip', where: ['path'] } });
   add({ name: 'zip with a 3 GB entry', fileName: 'huge.eval', what: 'an entry declaring 3 GB (past 32-bit sizes in spirit)', bytes: () => zipDeclaring(3_000_000_000), expect: { kind: 'error', code: 'too-large:zip', where: ['path'] } });
   add({ name: 'zip with a 400 MB entry from ~1 KB', fileName: 'ratio.eval', what: 'under the size cap, but a compression ratio no log has', bytes: () => zipDeclaring(400_000_000), expect: { kind: 'error', code: 'malformed:zip-bomb', where: ['path'] } });
