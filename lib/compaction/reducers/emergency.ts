@@ -2,7 +2,8 @@
  * emergency (sven): drop every non-system message of the window except the newest `keepN`,
  * prepend a canned notice, no model call — it always succeeds. The cut is moved back so the kept
  * part never starts between a tool call and its result (sven "split safety"); pairs that would
- * still straddle the cut keep both halves. With `untilFits`, keepN shrinks until the budget holds.
+ * still straddle the cut keep both halves. With `untilFits` (auto), it keeps as many of the newest
+ * messages as the budget holds instead of a fixed keep_n.
  */
 import type { ProjectedMessage } from '../types';
 import { ContextEditor, contextTokens, fates, isBool, isEditable, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState, type ReduceResult } from '../context';
@@ -45,13 +46,23 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     editor.insertBefore(drop[0], notice);
     return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`]);
   };
-  let keep = keepN;
-  let result = attempt(keep);
-  while (untilFits && keep > 0 && (!result || contextTokens(result.ctx) > budget.total)) {
-    keep--;
-    result = attempt(keep) ?? result;
+  if (!untilFits) return attempt(keepN) ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
+  // Under a budget keep as many of the newest messages as fit (at least keep_n when they fit):
+  // the kept total grows with the count, so binary search (O(n log n)).
+  const fits = (r: ReduceResult | undefined) => r !== undefined && contextTokens(r.ctx) <= budget.total;
+  let best = attempt(0);
+  if (!fits(best)) return best ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
+  let lo = 0;
+  let hi = candidates.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    const r = attempt(mid);
+    if (fits(r)) {
+      lo = mid;
+      best = r;
+    } else hi = mid - 1;
   }
-  return result ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
+  return best!;
 }
 
 export function emergency(options: Record<string, unknown> = {}): Reducer {

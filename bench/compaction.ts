@@ -1,0 +1,237 @@
+/**
+ * The auto pipeline on generated 1k / 10k / 100k-turn transcripts, next to LangChain
+ * `trimMessages` (@langchain/core/messages) and the AI SDK `pruneMessages` (ai) on the same
+ * transcripts, same budget (25 % of the transcript), same token counting (each block's tokens as
+ * imported: chars/4 here). Columns: time, growth ratio vs the previous size (linear ≈ 10×),
+ * fits budget, pairing valid, identifiers retained (lost.ts rules over the whole log).
+ * Figures are ratios on one noisy shared machine: compare columns, not absolute numbers.
+ */
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages, type BaseMessage } from '@langchain/core/messages';
+import { pruneMessages, type ModelMessage } from 'ai';
+import { validatePairing } from '../lib/model/pairing';
+import type { Transcript } from '../lib/model/types';
+import { projectTranscript } from '../lib/compaction/project';
+import { lostIdentifiers } from '../lib/compaction/lost';
+import type { Fate, ProjectedMessage } from '../lib/compaction/types';
+import { makeTranscript, type TurnSpec } from '../lib/compaction/testing/make';
+
+const TOOLS = ['Read', 'Bash', 'Grep', 'Edit'];
+
+/** A coding-agent-like session: prompts naming files, reads, test runs with errors, edits. */
+export function generateSession(turns: number): Transcript {
+  const specs: TurnSpec[] = [];
+  for (let i = 0; i < turns; i++) {
+    const file = `src/mod${i % 97}/file${i % 31}.ts`;
+    const name = TOOLS[i % TOOLS.length];
+    const output =
+      name === 'Bash'
+        ? `> npm test -- ${file}\n${Array.from({ length: 12 }, (_, k) => `  ✓ case ${k} (${(i * 7 + k) % 90} ms)`).join('\n')}\n${i % 5 === 0 ? `Error: expected ${i} to equal ${i + 1} at ${file}:${i % 200}` : 'all passed'}\ncommit ${(0x1000000 + i * 2654435761).toString(16).slice(-8)}`
+        : Array.from({ length: 16 }, (_, k) => `${k + 1}\texport const v${k} = ${i * k}; // ${file}`).join('\n');
+    const input = name === 'Bash' ? { command: `npm test -- ${file}` } : name === 'Edit' ? { file_path: file, old_string: `v${i % 7}`, new_string: `w${i % 7}` } : { file_path: file };
+    specs.push({ user: `Step ${i}: look at ${file} and fix the failing test`, ...(i % 3 === 0 && { reasoning: `I should check ${file} first. `.repeat(3) }), tools: [{ name, input, output }], answer: `Done with ${file}.` });
+  }
+  return makeTranscript(specs, { system: 'You are a coding agent working in a TypeScript repo.' });
+}
+
+function tokensOfLog(t: Transcript): number {
+  let n = 0;
+  for (const m of t.messages) for (const b of m.blocks) n += b.tokens;
+  return n;
+}
+
+// --- adapters -------------------------------------------------------------------------------
+
+const tokenOf = new WeakMap<object, number>();
+
+function toLangChain(t: Transcript): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  for (const m of t.messages) {
+    const text = m.blocks.filter((b) => b.kind === 'text' || b.kind === 'reasoning').map((b) => (b.kind === 'text' || b.kind === 'reasoning' ? b.text : '')).join('\n');
+    const tokens = m.blocks.reduce((n, b) => n + b.tokens, 0);
+    let msg: BaseMessage;
+    if (m.role === 'system') msg = new SystemMessage(text);
+    else if (m.role === 'assistant') {
+      const calls = m.blocks.flatMap((b) => (b.kind === 'tool_call' ? [{ id: b.callId, name: b.name, args: b.input as Record<string, unknown>, type: 'tool_call' as const }] : []));
+      msg = new AIMessage({ content: text, tool_calls: calls });
+    } else {
+      const r = m.blocks.find((b) => b.kind === 'tool_result');
+      msg = r && r.kind === 'tool_result' ? new ToolMessage({ content: r.content, tool_call_id: r.callId }) : new HumanMessage(text);
+    }
+    tokenOf.set(msg, tokens);
+    out.push(msg);
+  }
+  return out;
+}
+
+/** LangChain's output, recounted the way the builder counts blocks (chars/4 of text; name + JSON args for calls). */
+function langChainToProjected(msgs: BaseMessage[]): ProjectedMessage[] {
+  return msgs.map((m, i) => {
+    const type = m.getType();
+    const blocks: ProjectedMessage['blocks'] = [];
+    const content = typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
+    if (type === 'tool') blocks.push({ kind: 'tool_result', id: `lc${i}`, tokens: chars4(content), callId: (m as ToolMessage).tool_call_id, content, isError: false });
+    else {
+      blocks.push({ kind: 'text', id: `lc${i}`, tokens: chars4(content), text: content });
+      for (const c of (m as AIMessage).tool_calls ?? []) blocks.push({ kind: 'tool_call', id: `lc${i}.${c.id}`, tokens: chars4(c.name + ' ' + JSON.stringify(c.args)), callId: c.id ?? '', name: c.name, input: c.args });
+    }
+    return { role: type === 'ai' ? 'assistant' : type === 'tool' ? 'tool' : type === 'system' ? 'system' : 'user', turn: 0, blocks };
+  });
+}
+
+function toModelMessages(t: Transcript): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const m of t.messages) {
+    if (m.role === 'system') {
+      out.push({ role: 'system', content: m.blocks.map((b) => (b.kind === 'text' ? b.text : '')).join('\n') });
+    } else if (m.role === 'assistant') {
+      out.push({
+        role: 'assistant',
+        content: m.blocks.map((b) =>
+          b.kind === 'tool_call'
+            ? { type: 'tool-call' as const, toolCallId: b.callId, toolName: b.name, input: b.input }
+            : b.kind === 'reasoning'
+              ? { type: 'reasoning' as const, text: b.text }
+              : { type: 'text' as const, text: b.kind === 'text' ? b.text : '' },
+        ),
+      });
+    } else if (m.blocks.some((b) => b.kind === 'tool_result')) {
+      out.push({
+        role: 'tool',
+        content: m.blocks.flatMap((b) => (b.kind === 'tool_result' ? [{ type: 'tool-result' as const, toolCallId: b.callId, toolName: b.name ?? '', output: { type: 'text' as const, value: b.content } }] : [])),
+      });
+    } else out.push({ role: 'user', content: m.blocks.map((b) => (b.kind === 'text' ? b.text : '')).join('\n') });
+  }
+  return out;
+}
+
+const chars4 = (s: string) => Math.ceil(s.length / 4);
+
+function modelMessagesToProjected(msgs: ModelMessage[]): ProjectedMessage[] {
+  return msgs.map((m, i) => {
+    const parts = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : (m.content as Array<Record<string, unknown>>);
+    const blocks: ProjectedMessage['blocks'] = parts.map((p, j) => {
+      const id = `ai${i}.${j}`;
+      if (p.type === 'tool-call') return { kind: 'tool_call', id, tokens: chars4(String(p.toolName) + ' ' + JSON.stringify(p.input)), callId: String(p.toolCallId), name: String(p.toolName), input: p.input };
+      if (p.type === 'tool-result') {
+        const value = String((p.output as { value?: unknown })?.value ?? '');
+        return { kind: 'tool_result', id, tokens: chars4(value), callId: String(p.toolCallId), content: value, isError: false };
+      }
+      const text = String(p.text ?? '');
+      return p.type === 'reasoning' ? { kind: 'reasoning', id, tokens: chars4(text), text } : { kind: 'text', id, tokens: chars4(text), text };
+    });
+    return { role: m.role, turn: 0, blocks };
+  });
+}
+
+// --- measures ---------------------------------------------------------------------------------
+
+function allRemoved(t: Transcript): Record<string, Fate> {
+  const f: Record<string, Fate> = {};
+  for (const m of t.messages) for (const b of m.blocks) f[b.id] = { kind: 'removed', by: 'emergency', stepId: 'bench' };
+  return f;
+}
+
+/** Share of the log's identifiers (paths, URLs, ids, error lines, user instructions) still in the output. */
+function retained(t: Transcript, fates: Record<string, Fate>, totalIds: number, messages: ProjectedMessage[]): number {
+  const lost = lostIdentifiers(t, { messages, fates }).length;
+  return totalIds === 0 ? 1 : 1 - lost / totalIds;
+}
+
+function contextTokens(messages: readonly ProjectedMessage[]): number {
+  let n = 0;
+  for (const m of messages) for (const b of m.blocks) n += b.tokens;
+  return n;
+}
+
+interface Row {
+  turns: number;
+  tool: string;
+  ms: number;
+  growth?: number;
+  fits: boolean | 'no budget';
+  tokens: number;
+  pairing: boolean;
+  retained: number;
+  note?: string;
+}
+
+function timeIt<T>(fn: () => T): { ms: number; value: T } {
+  const t0 = performance.now();
+  const value = fn();
+  return { ms: performance.now() - t0, value };
+}
+
+async function timeAsync<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t0, value };
+}
+
+export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_000]): Promise<Row[]> {
+  console.log('\n## Compaction: auto pipeline vs LangChain trimMessages vs AI SDK pruneMessages (budget = 25 % of the transcript)');
+  const rows: Row[] = [];
+  const prev = new Map<string, number>();
+  let langchainTooSlow = false;
+  for (const n of sizes) {
+    const log = generateSession(n);
+    const total = tokensOfLog(log);
+    const budget = Math.floor(total * 0.25);
+    const fates = allRemoved(log);
+    const totalIds = lostIdentifiers(log, { messages: [], fates }).length;
+    const push = (r: Row) => {
+      const p = prev.get(r.tool);
+      if (p !== undefined) r.growth = r.ms / p;
+      prev.set(r.tool, r.ms);
+      rows.push(r);
+    };
+
+    // Ours: auto, keep_last 1, offline summaries.
+    const ours = timeIt(() => projectTranscript(log, [{ id: 'bench', range: { kind: 'after-last-compaction' }, reducers: [{ id: 'auto' }], keepLast: 1, budget, createdAt: '' }]));
+    push({
+      turns: n,
+      tool: 'contextscope auto',
+      ms: ours.ms,
+      fits: ours.value.tokens.after.total <= budget,
+      tokens: ours.value.tokens.after.total,
+      pairing: validatePairing(ours.value.messages).length === 0,
+      retained: retained(log, fates, totalIds, ours.value.messages),
+    });
+
+    // LangChain trimMessages: keep the last messages within the budget, start on a human message.
+    if (!langchainTooSlow) {
+      const lcIn = toLangChain(log);
+      const counter = (msgs: BaseMessage[]) => msgs.reduce((s, m) => s + (tokenOf.get(m) ?? chars4(String(m.content))), 0); // the same per-message counts as ours
+      const lc = await timeAsync(() => trimMessages(lcIn, { maxTokens: budget, strategy: 'last', tokenCounter: counter, includeSystem: true, startOn: 'human' }));
+      const lcOut = langChainToProjected(lc.value);
+      push({ turns: n, tool: 'langchain trimMessages', ms: lc.ms, fits: contextTokens(lcOut) <= budget, tokens: contextTokens(lcOut), pairing: validatePairing(lcOut).length === 0, retained: retained(log, fates, totalIds, lcOut) });
+      if (lc.ms > 60_000) langchainTooSlow = true;
+    } else {
+      rows.push({ turns: n, tool: 'langchain trimMessages', ms: NaN, fits: false, tokens: NaN, pairing: false, retained: NaN, note: 'not run: > 60 s at the previous size' });
+    }
+
+    // AI SDK pruneMessages: no budget; drop reasoning and tool calls before the last 2 messages.
+    const aiIn = toModelMessages(log);
+    const ai = timeIt(() => pruneMessages({ messages: aiIn, reasoning: 'before-last-message', toolCalls: 'before-last-2-messages', emptyMessages: 'remove' }));
+    const aiOut = modelMessagesToProjected(ai.value);
+    push({ turns: n, tool: 'ai-sdk pruneMessages', ms: ai.ms, fits: contextTokens(aiOut) <= budget ? true : 'no budget', tokens: contextTokens(aiOut), pairing: validatePairing(aiOut).length === 0, retained: retained(log, fates, totalIds, aiOut) });
+
+    console.log(`  ${n.toLocaleString('en-US')} turns: ${log.messages.length.toLocaleString('en-US')} messages, ${total.toLocaleString('en-US')} tokens, budget ${budget.toLocaleString('en-US')}, ${totalIds.toLocaleString('en-US')} identifiers`);
+  }
+  const header = ['turns', 'tool', 'time ms', 'growth', 'fits', 'tokens out', 'pairing', 'ids retained'];
+  const table = rows.map((r) => [
+    r.turns.toLocaleString('en-US'),
+    r.tool,
+    Number.isNaN(r.ms) ? '—' : r.ms.toFixed(0),
+    r.growth === undefined ? '' : `${r.growth.toFixed(1)}×`,
+    r.note ? r.note : r.fits === true ? 'yes' : r.fits === false ? 'NO' : 'no budget',
+    Number.isNaN(r.tokens) ? '—' : r.tokens.toLocaleString('en-US'),
+    r.note ? '—' : r.pairing ? 'valid' : 'BROKEN',
+    Number.isNaN(r.retained) ? '—' : `${(r.retained * 100).toFixed(1)} %`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
+  console.log('\n' + header.map((h, i) => h.padEnd(widths[i])).join('  '));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of table) console.log(row.map((c, i) => (i === 1 || i === 4 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+  console.log('growth = time / time at the previous size (10× more turns): ≈ 10× is linear, ≈ 13× is n log n.');
+  return rows;
+}
