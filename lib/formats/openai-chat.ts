@@ -675,6 +675,8 @@ function fromMessages(input: ConvertInput): SerializeResult {
   // Results by call id, so each call can be answered right after the assistant message making it.
   const results = new Map<string, string>();
   const calls = new Set<string>();
+  const reasoningAt: number[] = [];
+  let signedReasoning = 0;
   // Side chains (sub-agents) were never in the main model's context: they are not part of the request.
   const messages = input.messages.filter((m) => !m.sidechain);
   if (messages.length < input.messages.length) dropped.push(`${input.messages.length - messages.length} side-chain (sub-agent) message(s): not part of the main conversation`);
@@ -694,7 +696,8 @@ function fromMessages(input: ConvertInput): SerializeResult {
           dropped.push(`message ${mi}: ${b.type} block written as text`);
           break;
         case 'reasoning':
-          dropped.push(`message ${mi}: reasoning${b.opaque ? ' (with its signature)' : ''} cannot be carried in a Chat request`);
+          reasoningAt.push(mi);
+          if (b.opaque) signedReasoning++;
           break;
         case 'attachment':
           dropped.push(`message ${mi}: ${b.mediaType} attachment${b.name ? ` ${b.name}` : ''} (its data is not in the transcript)`);
@@ -729,6 +732,10 @@ function fromMessages(input: ConvertInput): SerializeResult {
     // user / tool messages: results were written after their calls; other text stays a user message.
     if (text) rest.push({ role: 'user', content: text });
   });
+  if (reasoningAt.length) {
+    const where = [...new Set(reasoningAt)];
+    dropped.push(`${reasoningAt.length} reasoning block(s)${signedReasoning ? ` (${signedReasoning} signed)` : ''} cannot be carried in a Chat request (message${where.length > 1 ? 's' : ''} ${where.slice(0, 8).join(', ')}${where.length > 8 ? ', …' : ''})`);
+  }
   const request: Record<string, unknown> = { model: input.model ?? 'gpt-4o', messages: [...system, ...rest] };
   if (input.tools.length) {
     request.tools = input.tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description && { description: t.description }), parameters: t.parameters ?? { type: 'object', properties: {} } } }));
