@@ -651,14 +651,13 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
           if (message.synthetic === 'notice') break;
           if (message.role === 'user') {
             if (!text.trim()) break;
-            const instruction = { turn, text, harness: isHarnessText(text) };
+            // Harness-injected (meta) and sub-agent (side chain) user text is not the user's instruction.
+            const instruction = { turn, text, harness: isHarnessText(text) || message.meta === true || message.sidechain === true };
             instructions.push(instruction);
             log(turn).instructions.push(instruction);
-            if (!instruction.harness) {
-              lastInstructionIndex = index;
-              // Paths the user names matter even when a long instruction has to be shortened.
-              for (const p of pathsInText(text)) touch({ path: p, action: 'mentioned' }, turn);
-            }
+            if (!instruction.harness) lastInstructionIndex = index;
+            // Paths named in the turn matter even when a long instruction has to be shortened.
+            for (const p of pathsInText(text)) if (!files.has(p)) touch({ path: p, action: 'mentioned' }, turn);
           } else if (message.role === 'system') {
             if (text.trim()) systemNotes.push(text);
           } else if (message.role === 'assistant') {
