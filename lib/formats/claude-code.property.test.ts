@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
 import { validatePairing } from '../model/pairing';
 import type { Transcript } from '../model/types';
-import { claudeCode } from './claude-code';
+import { claudeCode, COMPACT_SUMMARY_PREAMBLE } from './claude-code';
 import { importBytes } from './import';
 
 /** The value type an arbitrary generates. */
@@ -118,7 +118,7 @@ describe('claude-code exporter properties', () => {
         if (withSummary && dropUpTo >= 0) {
           const bi = values.findIndex((v) => v.subtype === 'compact_boundary');
           expect(values[bi]).toMatchObject({ parentUuid: null, compactMetadata: { trigger: 'manual', preTokens: 1234 } });
-          expect(values[bi + 1]).toMatchObject({ isCompactSummary: true, parentUuid: values[bi].uuid, message: { content: 'earlier "work"\nsummarized' } });
+          expect(values[bi + 1]).toMatchObject({ isCompactSummary: true, parentUuid: values[bi].uuid, message: { content: COMPACT_SUMMARY_PREAMBLE + 'earlier "work"\nsummarized' } });
           expect(back.markers.length).toBe(1);
         }
         // Stubbed results no longer carry the bulky toolUseResult.

@@ -7,7 +7,7 @@ import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction
 import { validatePairing } from '../model/pairing';
 import type { Message, Transcript } from '../model/types';
 import { withMockedChunkSize } from '../read/source';
-import { claudeCode } from './claude-code';
+import { claudeCode, COMPACT_SUMMARY_PREAMBLE } from './claude-code';
 import { claudeCodeSdk } from './claude-code-sdk';
 import { claudeCodeWeb } from './claude-code-web';
 import { importBytes } from './import';
@@ -277,7 +277,9 @@ describe('claude-code: export of a projection', () => {
     const boundary = lines[bi];
     expect(boundary).toMatchObject({ type: 'system', parentUuid: null, compactMetadata: { trigger: 'manual', preTokens: 155000 }, sessionId: rawLines(SLOP)[4].sessionId });
     const summary = lines[bi + 1];
-    expect(summary).toMatchObject({ type: 'user', isCompactSummary: true, parentUuid: boundary.uuid, message: { role: 'user', content: 'Summary: the user asked to fix the Halstead bug; tests now pass.' } });
+    expect(summary).toMatchObject({ type: 'user', isCompactSummary: true, parentUuid: boundary.uuid, message: { role: 'user', content: COMPACT_SUMMARY_PREAMBLE + 'Summary: the user asked to fix the Halstead bug; tests now pass.' } });
+    // The same preamble Claude Code wrote in the real session.
+    expect(rawLines(SLOP).find((l) => l.isCompactSummary)!.message.content.startsWith(COMPACT_SUMMARY_PREAMBLE)).toBe(true);
     expect(out.text.endsWith('\n')).toBe(true);
   });
 
@@ -314,7 +316,7 @@ describe('claude-code: export of a projection', () => {
     const back = loadText('compacted.jsonl', out.text);
     expect(back.format).toBe('claude-code');
     expect(validatePairing(back.messages.filter((m) => !m.sidechain))).toEqual([]);
-    expect(back.markers.some((k) => k.trigger === 'manual' && k.summary?.startsWith('Summary:'))).toBe(true);
+    expect(back.markers.some((k) => k.trigger === 'manual' && k.summary === COMPACT_SUMMARY_PREAMBLE + 'Summary: the user asked to fix the Halstead bug; tests now pass.')).toBe(true);
     expect(back.messages.length).toBe(kept.length + 1);
   });
 
@@ -343,7 +345,7 @@ describe('claude-code web export and SDK output', () => {
     pms.unshift(summaryMessage('earlier: wrote math_utils.py'));
     const out = claudeCodeWeb.serialize(t, projectionOf(t, pms)).text;
     const v = JSON.parse(out) as { loglines: Array<Record<string, any>> };
-    expect(v.loglines.some((l) => l.isCompactSummary && l.message.content === 'earlier: wrote math_utils.py')).toBe(true);
+    expect(v.loglines.some((l) => l.isCompactSummary && l.message.content === COMPACT_SUMMARY_PREAMBLE + 'earlier: wrote math_utils.py')).toBe(true);
     expect(out).toContain('\n    {\n      "parentUuid"');
     expect(loadText('web.json', out).format).toBe('claude-code-web');
   });
@@ -370,7 +372,7 @@ describe('claude-code web export and SDK output', () => {
     pms.unshift(summaryMessage('read the file'));
     const out = claudeCodeSdk.serialize(t, projectionOf(t, pms)).text.split('\n').filter((l) => l).map((l) => JSON.parse(l));
     expect(out[1]).toMatchObject({ type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: 'manual' } });
-    expect(out[2]).toMatchObject({ type: 'user', message: { content: 'read the file' } });
+    expect(out[2]).toMatchObject({ type: 'user', message: { content: COMPACT_SUMMARY_PREAMBLE + 'read the file' } });
   });
 });
 

@@ -485,6 +485,14 @@ function rewriteLine(value: Record<string, unknown>, blocks: readonly Message['b
   return out;
 }
 
+/** The preamble Claude Code itself puts before a compact summary (verified in the slopometry session). */
+export const COMPACT_SUMMARY_PREAMBLE = 'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n';
+
+/** A summary as Claude Code writes it into the isCompactSummary line: with its preamble, once. */
+export function summaryContent(text: string): string {
+  return text.startsWith(COMPACT_SUMMARY_PREAMBLE.trim()) ? text : COMPACT_SUMMARY_PREAMBLE + text;
+}
+
 const ENVELOPE_KEYS = ['userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'slug', 'entrypoint'] as const;
 
 /**
@@ -536,7 +544,7 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
   };
 
   const emitSynthetic = (pm: ProjectedMessage, k: number) => {
-    const summary = syntheticText(pm);
+    const summary = summaryContent(syntheticText(pm));
     const seed = `${t.id}:${pm.span?.join('-') ?? ''}:${k}:${summary.length}`;
     const preTokens = projection.tokens.before.total;
     const timestamp = lastTime ?? new Date(0).toISOString();
