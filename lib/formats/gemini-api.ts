@@ -196,6 +196,14 @@ function layoutOf(file: SourceFile): Layout {
     const parts = Array.isArray(content.parts) ? content.parts : [];
     const c = convertParts(parts, pairer);
     const role = content.role === 'model' ? 'assistant' : 'user';
+    // A user turn that answers the last calls and then asks something new is two messages here, so
+    // no turn boundary falls between a call and its result; the export joins them again.
+    const lead = role === 'user' && site ? c.blocks.findIndex((x) => x.kind !== 'tool_result') : -1;
+    if (site && lead > 0 && !c.blocks.slice(lead).some((x) => x.kind === 'tool_result')) {
+      drafts.push({ draft: { role, blocks: c.blocks.slice(0, lead), recordRefs }, site: { ...site, parts: c.parts.slice(0, lead) }, snapshots: [] });
+      drafts.push({ draft: { role, blocks: c.blocks.slice(lead), recordRefs }, site: { ...site, parts: c.parts.slice(lead) }, snapshots: c.snapshots, ...extra });
+      return;
+    }
     drafts.push({ draft: { role, blocks: c.blocks, recordRefs, ...(role === 'assistant' && model !== undefined && { model }) }, site: site ? { ...site, parts: c.parts } : null, snapshots: c.snapshots, ...extra });
   };
 
@@ -365,7 +373,7 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
   assertProjectionPairing(t, projection.messages);
   const layout = layoutOf(sourceFromText(t.fileName, verbatim(t)));
   const dropped: string[] = [];
-  const contents: Array<{ value: AnyObj; text?: string }> = [];
+  const contents: Array<{ value: AnyObj; record?: number; unchanged?: boolean }> = [];
   for (const pm of projection.messages) {
     const pas = againstSource(t, pm);
     const d = pas.source ? layout.drafts[pas.source.index] : undefined;
@@ -380,20 +388,45 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
     }
     const original = (d.content ?? layout.set.records[d.site!.record].value) as AnyObj;
     const site: MessageSite = d.site ?? { record: 0, path: [], parts: convertParts(Array.isArray(original.parts) ? original.parts : [], new CallPairer()).parts };
+    const record = layout.recordsPath ? site.record : undefined;
     if (pas.unchanged) {
-      contents.push({ value: original, ...(layout.recordsPath && { text: layout.set.records[site.record].text }) });
+      // Its own parts only: a split turn's halves each carry theirs.
+      const value = record !== undefined && Array.isArray(original.parts) ? { ...original, parts: original.parts.filter((_, j) => site.parts.includes(j)) } : original;
+      contents.push({ value, record, unchanged: true });
       continue;
     }
     const v = rewriteContent(original, site, pas, layout.snake, dropped);
-    if (v) contents.push({ value: v });
+    if (v) contents.push({ value: v, record, unchanged: false });
+  }
+  // Messages read from one Content (a split results + new prompt turn) are written back as one Content:
+  // verbatim when every one of them is there untouched, else from their own parts.
+  const written: Array<{ value: AnyObj; text?: string }> = [];
+  for (let i = 0; i < contents.length; ) {
+    const c = contents[i];
+    let j = i + 1;
+    while (c.record !== undefined && j < contents.length && contents[j].record === c.record) j++;
+    const group = contents.slice(i, j);
+    i = j;
+    if (c.record === undefined) {
+      written.push(c);
+      continue;
+    }
+    const original = layout.set.records[c.record].value as AnyObj;
+    const all = layout.drafts.filter((x) => x.site?.record === c.record).length;
+    if (group.length === all && group.every((g) => g.unchanged)) {
+      written.push({ value: original, text: layout.set.records[c.record].text });
+      continue;
+    }
+    const parts = group.flatMap((g) => (Array.isArray(g.value.parts) ? g.value.parts : []));
+    if (parts.length) written.push({ value: { ...original, parts } });
   }
   if (layout.recordsPath) {
     const depth = t.style.indent === 0 ? 0 : layout.recordsPath.length + 1;
-    const texts = contents.map((c) => c.text ?? stringifyLike(c.value, t.style, depth));
+    const texts = written.map((c) => c.text ?? stringifyLike(c.value, t.style, depth));
     return { text: writeDocumentRecords(t, texts, depth), fileName: `${name}.compacted.json`, mimeType: 'application/json', dropped };
   }
   // A response or a replay holds model turns only: the export is a request replaying the projection.
-  const doc = { contents: contents.map((c) => c.value) };
+  const doc = { contents: written.map((c) => c.value) };
   return { text: JSON.stringify(doc, null, 2) + '\n', fileName: `${name}.compacted.request.json`, mimeType: 'application/json', dropped };
 }
 
