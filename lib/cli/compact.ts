@@ -139,22 +139,16 @@ export interface CompactOutcome {
   attempts: number;
 }
 
-/** The step the arguments describe. */
+/** The step the arguments describe: named strategies (or the config's, or auto), the config's knobs and hints. */
 export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, budget: number): Step {
-  if (plan && a.strategies.length === 0) return planToStep(plan, { id: 'cli', budget, ...(a.keepLast !== undefined && { keepLast: a.keepLast }) });
-  const strategies: ReducerId[] = a.strategies.length ? a.strategies : ['auto'];
-  const hints = plan?.hints ?? {};
+  const base: CompactionPlan = plan ?? { source: 'jp-toml', strategies: [{ id: 'auto' }], hints: {}, auto: {}, warnings: [] };
+  const strategies = a.strategies.length ? a.strategies.map((id) => ({ id })) : base.strategies;
+  const step = planToStep({ ...base, strategies }, { id: 'cli', budget, ...(a.keepLast !== undefined && { keepLast: a.keepLast }) });
+  const { label, ...rest } = step;
   return {
-    id: 'cli',
-    range: { kind: 'after-last-compaction' },
-    reducers: strategies.map((id) => {
-      if (id === 'auto') return { id, options: { ...(plan?.auto ?? {}), hints } };
-      if (id === 'classify-tangents') return { id, options: { turns: a.tangents ?? [] } };
-      return { id, options: { hints } };
-    }),
-    keepLast: a.keepLast ?? plan?.keepLast ?? 1,
-    budget,
-    createdAt: new Date(0).toISOString(),
+    ...rest,
+    ...(plan && label ? { label } : {}),
+    reducers: step.reducers.map((r) => (r.id === 'classify-tangents' ? { id: r.id, options: { ...r.options, turns: a.tangents ?? [] } } : r)),
   };
 }
 

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { corpusFiles } from '../../tests/corpus';
+import { importFile } from '../formats/import';
+import { sourceFromBytes } from '../read/source';
+import { transcriptTotals } from '../tokens/totals';
+import { parseCompactArgs, run } from './compact';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'compact-cli-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function capture(): { out: () => string; err: () => string; restore: () => void } {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
+  return { out: () => out, err: () => err, restore: () => (o.mockRestore(), e.mockRestore()) };
+}
+
+const reimport = (f: string) => importFile(sourceFromBytes(path.basename(f), new Uint8Array(fs.readFileSync(f)))).transcript;
+
+describe('compact CLI', () => {
+  it('parses its arguments and rejects bad ones', () => {
+    expect(parseCompactArgs(['f.jsonl', '--budget', '100', '--strategy', 'strip-reasoning', '-s', 'dedup-tools', '--keep-last=2', '--out', 'o', '--dry-run'])).toMatchObject({
+      file: 'f.jsonl',
+      budget: 100,
+      strategies: ['strip-reasoning', 'dedup-tools'],
+      keepLast: 2,
+      out: 'o',
+      dryRun: true,
+    });
+    expect(() => parseCompactArgs(['--strategy', 'shred'])).toThrow(/Unknown strategy/);
+    expect(() => parseCompactArgs(['--budget', '-3'])).toThrow(/needs a value|whole number/);
+    expect(parseCompactArgs(['--tangents', '2,4']).tangents).toEqual([1, 3]);
+  });
+
+  it('compacts a real Claude Code session to the budget; inspect of the output agrees', async () => {
+    const file = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker'))!;
+    const total = transcriptTotals(reimport(file)).total;
+    const budget = Math.floor(total / 2);
+    const out = path.join(tmp, 'out.jsonl');
+    const report = path.join(tmp, 'audit.json');
+    const io = capture();
+    const code = await run([file, '--budget', String(budget), '--out', out, '--report-json', report]);
+    io.restore();
+    expect(code, io.err()).toBe(0);
+    expect(io.out()).toContain('wrote');
+    const t = reimport(out);
+    expect(t.format).toBe('claude-code');
+    expect(transcriptTotals(t).total).toBeLessThanOrEqual(budget);
+    const audit = JSON.parse(fs.readFileSync(report, 'utf8'));
+    expect(audit.$schema).toBe('contextscope-compaction-audit');
+    expect(audit.tokens.after).toBeLessThanOrEqual(budget);
+    expect(audit.output.tokens).toBe(transcriptTotals(t).total);
+  });
+
+  it('dry run writes nothing and exits 1 when the budget cannot hold', async () => {
+    const file = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker'))!;
+    const out = path.join(tmp, 'never.jsonl');
+    const io = capture();
+    const ok = await run([file, '--budget', '100000000', '--dry-run', '--out', out]);
+    const tooSmall = await run([file, '--budget', '10', '--keep-last', '3', '--dry-run']);
+    io.restore();
+    expect(ok).toBe(0);
+    expect(tooSmall).toBe(1);
+    expect(io.out()).toContain('does NOT fit');
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it('runs named strategies in order and reads a sven config', async () => {
+    const file = corpusFiles('codex-cli').find((f) => f.includes('codex-session-view'))!;
+    const cfg = path.join(tmp, 'sven.yaml');
+    fs.writeFileSync(cfg, 'agent:\n  tool_result_token_cap: 500\n  compaction_keep_recent: 4\n');
+    const out = path.join(tmp, 'codex.jsonl');
+    const io = capture();
+    const code = await run([file, '--budget', '1000000', '--strategy', 'truncate-tool-results', '--strategy', 'strip-reasoning', '--config', cfg, '--out', out]);
+    io.restore();
+    expect(code, io.err()).toBe(0);
+    expect(io.out()).toMatch(/truncate-tool-results[\s\S]*strip-reasoning/);
+    expect(reimport(out).format).toBe('codex-cli');
+  });
+
+  it('usage errors exit 2', async () => {
+    const io = capture();
+    expect(await run([])).toBe(2);
+    expect(await run(['x.jsonl'])).toBe(2);
+    io.restore();
+    expect(io.err()).toContain('Usage');
+  });
+});
