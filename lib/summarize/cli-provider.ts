@@ -171,7 +171,7 @@ export async function projectWithProviderSummaries(input: CompactSummariesInput)
     projectTranscript(input.log, input.steps, { ...input.projectOptions, ...(lookup && { summaries: lookup }) });
   if (!input.cli.provider) {
     const projection = project();
-    return { projection, produced: [], reused: 0, failures: [], lookup: () => undefined };
+    return { projection, produced: [], reused: 0, failures: [], pending: (projection.summaryRequests ?? []).length, lookup: () => undefined };
   }
   const say = input.onLine ?? (() => undefined);
   const onProgress = (p: SummaryProgress) => {

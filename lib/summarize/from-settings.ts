@@ -23,7 +23,10 @@ export interface FillFromSettingsInput {
 
 export async function fillFromSettings(input: FillFromSettingsInput): Promise<FillResult> {
   const config = providerConfigOf(input.settings);
-  if (!config) return { projection: input.project(), produced: [], reused: 0, failures: [], lookup: () => undefined };
+  if (!config) {
+    const projection = input.project();
+    return { projection, produced: [], reused: 0, failures: [], pending: (projection.summaryRequests ?? []).length, lookup: () => undefined };
+  }
   return fillSummaries(input.project, {
     provider: createProvider(config),
     template: promptTemplateOf(input.settings),

@@ -71,7 +71,7 @@ export interface FillOptions {
   retries?: number;
   /** Longest Retry-After worth waiting for; beyond it the failure is reported instead. Default 30 s. */
   maxRetryWaitSeconds?: number;
-  /** Safety stop on re-projection rounds. Default 64. */
+  /** Safety stop on re-projection rounds (one request each). Default 256. */
   maxRounds?: number;
 }
 
@@ -81,6 +81,8 @@ export interface FillResult {
   produced: StoredSummary[];
   reused: number;
   failures: SummaryFailure[];
+  /** Requests still answered by the offline stand-in (cancelled, or the round limit reached). */
+  pending: number;
   /** The lookup that reproduces `projection` (pass it to projectTranscript). */
   lookup: (key: SummaryKey) => string | undefined;
 }
@@ -171,7 +173,7 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
   };
 
   let projection = project(lookup);
-  const maxRounds = options.maxRounds ?? 64;
+  const maxRounds = options.maxRounds ?? 256;
   for (let round = 0; round < maxRounds; round++) {
     const request = projection.summaryRequests?.find((r) => !failed.has(r.key.id) && !store.get(artifactKey(r.key.id, producer, tHash)));
     if (!request || options.signal?.aborted) break;
@@ -204,7 +206,8 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
     }
     projection = project(lookup);
   }
-  return { projection, produced, reused: reusedKeys.size, failures: [...failed.values()], lookup };
+  const pending = (projection.summaryRequests ?? []).filter((r) => !failed.has(r.key.id) && !store.get(artifactKey(r.key.id, producer, tHash))).length;
+  return { projection, produced, reused: reusedKeys.size, failures: [...failed.values()], pending, lookup };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -84,6 +84,7 @@ describe.each(['openai', 'anthropic', 'gemini'] as ProviderKind[])('fillSummarie
     const result = await fillSummaries((lookup) => projectTranscript(log, steps, { summaries: lookup }), { provider: provider(), store, onProgress: (p) => progress.push(p) });
 
     expect(result.failures).toEqual([]);
+    expect(result.pending).toBe(0);
     expect(result.produced.length).toBeGreaterThan(1);
     expect(result.projection.summaryRequests).toEqual([]);
     // Chunk N+1's prompt carries chunk N's LLM summary as the previous summary.
@@ -186,6 +187,7 @@ describe.each(['openai', 'anthropic', 'gemini'] as ProviderKind[])('fillSummarie
     const result = await fillSummaries((lookup) => projectTranscript(log, steps, { summaries: lookup }), { provider: provider(), signal: controller.signal });
     expect(result.failures).toEqual([]);
     expect(result.produced).toEqual([]);
+    expect(result.pending).toBeGreaterThan(0);
     // The offline stand-in remains: nothing was lost.
     expect(result.projection.messages.some((m) => m.synthetic === 'summary')).toBe(true);
   });
