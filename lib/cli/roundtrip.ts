@@ -35,15 +35,18 @@ export function roundtripBytes(name: string, bytes: Uint8Array, options: { conve
   }
   const mod = formatById(t.format)!;
   let out: string;
+  let outBytes: Uint8Array | undefined;
   try {
-    out = mod.serialize(t).text;
+    const result = mod.serialize(t);
+    out = result.text;
+    outBytes = result.bytes; // binary formats (Inspect .eval zips)
   } catch (e) {
     return { kind: 'fail', reason: `export failed: ${userMessage(e)}` };
   }
   // Record for record: re-import the export under the same format.
   let back: Transcript;
   try {
-    back = importFile(sourceFromBytes(name, new TextEncoder().encode(out)), { format: t.format, ...(options.conversation !== undefined && { conversation: options.conversation }) }).transcript;
+    back = importFile(sourceFromBytes(name, outBytes ?? new TextEncoder().encode(out)), { format: t.format, ...(options.conversation !== undefined && { conversation: options.conversation }) }).transcript;
   } catch (e) {
     return { kind: 'fail', reason: `the export does not re-import: ${userMessage(e)}` };
   }
@@ -52,8 +55,12 @@ export function roundtripBytes(name: string, bytes: Uint8Array, options: { conve
     if (back.records[i].text !== t.records[i].text) return { kind: 'fail', reason: `record ${i} differs (line ${t.records[i].line})` };
   }
   if (back.messages.length !== t.messages.length) return { kind: 'fail', reason: `${back.messages.length} messages after round-trip, ${t.messages.length} before` };
-  // Byte for byte (zip archives are compared by records only: the export is their main entry).
-  if (!source.isZip) {
+  // Byte for byte: the archive itself for binary formats, else the decoded text.
+  if (outBytes) {
+    if (!sameBytes(outBytes, source.bytes)) return { kind: 'fail', reason: `the exported archive differs from the original (${outBytes.length} bytes, original ${source.bytes.length})` };
+  } else if (source.isZip) {
+    return { kind: 'fail', reason: 'the format exported text for a zip archive' };
+  } else {
     const original = originalText(source);
     if (out !== original) {
       let at = 0;
@@ -62,6 +69,12 @@ export function roundtripBytes(name: string, bytes: Uint8Array, options: { conve
     }
   }
   return { kind: 'ok', records: t.records.length, format: t.format };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export function roundtripFile(file: string): RoundtripOutcome {
