@@ -136,6 +136,16 @@ describe('bad input that is still usable: imports with warnings', () => {
     expect(formatById(t.format)!.serialize(t).text).toBe(text);
   });
 
+  it('a JSON document forced to import as Claude Code says it is not JSONL', () => {
+    try {
+      importBytes('doc.json', enc('{\n  "messages": [\n    {"role": "user", "content": "hi"}\n  ]\n}\n'), { format: 'claude-code' });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as ImportError).code).toBe('malformed:claude-code');
+      expect(userMessage(e)).toMatch(/^doc\.json, line 1: .*Expected JSONL: one JSON object per line/);
+    }
+  });
+
   it('a Claude Code line without a message object is kept, with a warning', () => {
     const text = [lines[0], '{"parentUuid":"u1","type":"assistant","sessionId":"s","uuid":"a0"}', lines[1]].join('\n') + '\n';
     const t = importBytes('nomsg.jsonl', enc(text)).transcript;

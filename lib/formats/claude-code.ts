@@ -19,6 +19,7 @@ import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
 import type { ImportWarning, JsonStyle, Marker, Message, SourceRecord, Transcript, UsageRecord } from '../model/types';
 import { stringifyLike } from '../read/json-doc';
+import { isJsonlFile } from '../read/head';
 import { readJsonl } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
 import {
@@ -657,6 +658,9 @@ function detect(input: DetectInput): number | null {
 }
 
 function parse(file: SourceFile, options?: ParseOptions): ParseResult {
+  if (!isJsonlFile(file)) {
+    throw new ImportError('malformed:claude-code', 'This is a single JSON document, not a Claude Code session.', { file: file.name, line: 1 }, 'JSONL: one JSON object per line (~/.claude/projects/*/*.jsonl)');
+  }
   const set = readJsonl(file);
   const reader = new ClaudeSessionReader(file.name);
   reader.readAll(set.records, options?.onProgress);
