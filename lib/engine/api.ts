@@ -20,6 +20,7 @@ import { transcriptTotals } from '../tokens/totals';
 import { openRepo, type RecoveryReport, type StorageEstimate } from '../db/repo';
 import type { ImportRow, TranscriptMeta, UsageSummary } from '../db/schema';
 import { buildTimeline, contextWindowFor, type Timeline } from './timeline';
+import { compactionEngine } from './compaction';
 
 export type ImportStage = 'reading' | 'parsing' | 'counting' | 'storing' | 'done';
 
@@ -302,7 +303,11 @@ async function exportTranscript(id: string, options: { format?: string } = {}): 
   }
 }
 
+/** Versions, preview, apply/undo, compare, export of a version, summaries (lib/engine/compaction.ts). */
+const compaction = compactionEngine({ repo, getTranscript });
+
 export const engine = {
+  ...compaction,
   /** Run once per worker start: close interrupted imports, remove leftovers, purge expired deletes. */
   async init(): Promise<RecoveryReport> {
     return repo().recover();
@@ -343,9 +348,6 @@ export const engine = {
   },
   async dismissImport(journalId: string): Promise<void> {
     await repo().dismissImport(journalId);
-  },
-  async listVersions(transcriptId: string): Promise<Version[]> {
-    return repo().listVersions(transcriptId);
   },
   async saveVersion(version: Version): Promise<void> {
     await repo().putVersion(version);

@@ -10,11 +10,20 @@
 import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { ConversationsOutcome, Engine, EngineImportOptions, ExportedFile, ExportOutcome, ImportOutcome, ImportProgress, InspectorData } from './api';
 import type { Timeline } from './timeline';
+import type { ConfigOutcome, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, VersionComparison } from './compaction';
+import type { ToolStat } from './preview';
+import type { Version } from '../compaction/types';
+import type { TriggerPoint } from '../simulate/replay';
+import type { SummaryProgress } from '../summarize/run';
 import type { Message, Transcript } from '../model/types';
 import type { TranscriptMeta } from '../db/schema';
 import type { RecoveryReport, StorageEstimate } from '../db/repo';
 
-export type Lane = 'import' | 'query';
+/**
+ * `preview` is its own lane: the Plan panel cancels stale previews often (every knob change), and
+ * terminating that worker must not kill the message list's queries.
+ */
+export type Lane = 'import' | 'query' | 'preview';
 
 export function abortError(): Error {
   // DOMException is what fetch and friends reject with; code that filters AbortError checks the name.
@@ -170,6 +179,56 @@ export class WorkerBridge {
   }
   putSetting(signal: AbortSignal | undefined, key: string, value: unknown): Promise<void> {
     return this.run(signal, 'query', (r) => r.putSetting(key, value));
+  }
+
+  // ── Versions, preview, export of a version (lib/engine/compaction.ts) ────────────────────────
+
+  listVersions(signal: AbortSignal | undefined, id: string): Promise<Version[]> {
+    return this.run(signal, 'query', (r) => r.listVersions(id));
+  }
+  forkVersion(signal: AbortSignal | undefined, id: string, parentId: string, name?: string): Promise<Version> {
+    return this.run(signal, 'query', (r) => r.forkVersion(id, parentId, name));
+  }
+  renameVersion(signal: AbortSignal | undefined, id: string, versionId: string, name: string): Promise<Version> {
+    return this.run(signal, 'query', (r) => r.renameVersion(id, versionId, name));
+  }
+  removeVersion(signal: AbortSignal | undefined, id: string, versionId: string): Promise<void> {
+    return this.run(signal, 'query', (r) => r.removeVersion(id, versionId));
+  }
+  applyStep(signal: AbortSignal | undefined, id: string, versionId: string, step: DraftStep): Promise<Version> {
+    return this.run(signal, 'query', (r) => r.applyStep(id, versionId, step));
+  }
+  undoStep(signal: AbortSignal | undefined, id: string, versionId: string): Promise<Version> {
+    return this.run(signal, 'query', (r) => r.undoStep(id, versionId));
+  }
+  /** Stale previews are cancelled by TanStack Query's signal: the preview worker is terminated. */
+  preview(signal: AbortSignal | undefined, id: string, request: PreviewRequest): Promise<PreviewOutcome> {
+    return this.run(signal, 'preview', (r) => r.preview(id, request) as Promise<PreviewOutcome>);
+  }
+  compareVersions(signal: AbortSignal | undefined, id: string, a: string, b: string, model?: string): Promise<VersionComparison> {
+    return this.run(signal, 'preview', (r) => r.compareVersions(id, a, b, model));
+  }
+  exportVersion(signal: AbortSignal | undefined, id: string, versionId: string, options: ExportOptions): Promise<ExportVersionOutcome> {
+    return this.run(signal, 'query', (r) => r.exportVersion(id, versionId, options) as Promise<ExportVersionOutcome>);
+  }
+  exportTargets(signal: AbortSignal | undefined, id: string): Promise<Array<{ id: string; label: string; source: boolean }>> {
+    return this.run(signal, 'query', (r) => r.exportTargets(id));
+  }
+  /** LLM summaries on their own lane's worker: cancelling aborts the request in flight (worker terminated). */
+  runSummaries(signal: AbortSignal | undefined, id: string, versionId: string, draft: DraftStep | null, onProgress?: (p: SummaryProgress) => void): Promise<SummaryRun> {
+    return this.run(signal, 'preview', (r) => r.runSummaries(id, versionId, draft, onProgress ? proxy(onProgress) : undefined));
+  }
+  summarySettings(signal?: AbortSignal): Promise<{ offline: boolean; description: string }> {
+    return this.run(signal, 'query', (r) => r.summarySettings());
+  }
+  toolStats(signal: AbortSignal | undefined, id: string): Promise<ToolStat[]> {
+    return this.run(signal, 'query', (r) => r.toolStats(id));
+  }
+  peerTriggers(signal: AbortSignal | undefined, id: string, model?: string): Promise<TriggerPoint[]> {
+    return this.run(signal, 'query', (r) => r.peerTriggers(id, model));
+  }
+  parseConfig(signal: AbortSignal | undefined, fileName: string, text: string): Promise<ConfigOutcome> {
+    return this.run(signal, 'query', (r) => r.parseConfig(fileName, text) as Promise<ConfigOutcome>);
   }
 }
 

@@ -1,0 +1,216 @@
+import 'fake-indexeddb/auto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { importBytes } from '../formats/import';
+import { validatePairing } from '../model/pairing';
+import { transcriptTotals } from '../tokens/totals';
+import { corpusFiles } from '../../tests/corpus';
+import { freshDbName } from '../db/test-helpers';
+import { engine, useEngineDatabase } from './api';
+import type { DraftStep } from './compaction';
+import { SAVED_FATES } from './preview';
+import { ORIGINAL_VERSION } from './versions';
+
+const claudeCode = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker_claude_code'))!;
+const codex = corpusFiles('codex-cli').find((f) => f.includes('codex-session-view'))!;
+
+beforeEach(() => useEngineDatabase(freshDbName()));
+
+async function importCorpus(file: string): Promise<{ id: string; turns: number; tokens: number }> {
+  const out = await engine.importFile(new Uint8Array(fs.readFileSync(file)), path.basename(file));
+  if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+  return { id: out.meta.id, turns: out.meta.turns, tokens: out.meta.tokens.total };
+}
+
+function strip(turns: number, id = 'step-strip', range: [number, number] = [0, turns - 1]): DraftStep {
+  return { id, range: { kind: 'turns', from: range[0], to: range[1] }, reducers: [{ id: 'strip-tool-results' }], keepLast: 0 };
+}
+
+describe('engine.preview', () => {
+  it('a strip-tool-results draft on a real Claude Code session: fewer tokens, stubbed fates, per-turn curves', async () => {
+    const { id, turns, tokens } = await importCorpus(claudeCode);
+    expect(turns).toBeGreaterThan(5);
+    const out = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft: strip(turns), selection: [0, turns - 1] });
+    if (out.kind !== 'preview') throw new Error(JSON.stringify(out));
+    const p = out.preview;
+    expect(p.tokens.log).toBe(tokens);
+    expect(p.tokens.context.after).toBeLessThan(p.tokens.context.before * 0.5);
+    expect(p.tokens.selection!.after).toBeLessThan(p.tokens.selection!.before);
+    expect(p.fateCounts.stubbed).toBeGreaterThan(5);
+    expect(Object.values(p.changed).filter((f) => f === 'stubbed')).toHaveLength(p.fateCounts.stubbed);
+    // The last turn's "after" is the whole projected context; saved tokens by fate account for the rest.
+    const K = p.kinds.length;
+    let lastAfter = 0;
+    for (let k = 0; k < K; k++) lastAfter += p.after[(turns - 1) * K + k];
+    expect(lastAfter).toBe(p.tokens.context.after);
+    const stubbedSaved = p.saved[(turns - 1) * SAVED_FATES.length + SAVED_FATES.indexOf('stubbed')];
+    expect(stubbedSaved).toBe(p.tokens.context.before - p.tokens.context.after);
+    expect(p.reducers.map((r) => r.reducer)).toEqual(['strip-tool-results']);
+    expect(p.reducers[0].saved).toBe(stubbedSaved);
+    // The diff shows the stubs: before is the result, after the shorter stub.
+    const stubbed = p.diff.flatMap((m) => m.blocks).filter((b) => b.fate === 'stubbed');
+    expect(stubbed.length).toBe(p.fateCounts.stubbed);
+    for (const b of stubbed) {
+      expect(b.after).not.toBeNull();
+      expect(b.tokensAfter).toBeLessThan(b.tokensBefore);
+    }
+  });
+
+  it('a draft limited to a turn range changes blocks of those turns only', async () => {
+    const { id, turns } = await importCorpus(claudeCode);
+    const full = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft: strip(turns) });
+    const part = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft: strip(turns, 'step-part', [2, 4]), selection: [2, 4] });
+    if (full.kind !== 'preview' || part.kind !== 'preview') throw new Error('preview failed');
+    const t = importBytes(path.basename(claudeCode), new Uint8Array(fs.readFileSync(claudeCode))).transcript;
+    const turnOfBlock = new Map(t.messages.flatMap((m) => m.blocks.map((b) => [b.id, m.turn] as const)));
+    const changedTurns = Object.keys(part.preview.changed).map((b) => turnOfBlock.get(b)!);
+    expect(changedTurns.length).toBeGreaterThan(0);
+    expect(changedTurns.every((x) => x >= 2 && x <= 4)).toBe(true);
+    expect(part.preview.fateCounts.stubbed).toBeLessThan(full.preview.fateCounts.stubbed);
+    expect(part.preview.tokens.context.after).toBeGreaterThan(full.preview.tokens.context.after);
+    const sel = part.preview.tokens.selection!;
+    expect(sel.before - sel.after).toBe(part.preview.tokens.context.before - part.preview.tokens.context.after);
+  });
+
+  it('a missing version is an error as data, not a throw', async () => {
+    const { id } = await importCorpus(claudeCode);
+    const out = await engine.preview(id, { versionId: 'v-nope' });
+    expect(out.kind === 'error' && out.error.code).toBe('missing:version');
+  });
+});
+
+describe('versions: apply, undo, fork, rename, delete', () => {
+  it('apply on the original forks a stored version; undo removes the step; the original stays untouched', async () => {
+    const { id, turns, tokens } = await importCorpus(claudeCode);
+    expect((await engine.listVersions(id)).map((v) => v.id)).toEqual([ORIGINAL_VERSION]);
+    const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns));
+    expect(v1.id).not.toBe(ORIGINAL_VERSION);
+    expect(v1.steps.map((s) => s.id)).toEqual(['step-strip']);
+    expect((await engine.listVersions(id)).map((v) => v.id)).toEqual([ORIGINAL_VERSION, v1.id]);
+
+    const applied = await engine.preview(id, { versionId: v1.id });
+    const drafted = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft: strip(turns) });
+    if (applied.kind !== 'preview' || drafted.kind !== 'preview') throw new Error('preview failed');
+    expect(applied.preview.tokens.context.after).toBe(drafted.preview.tokens.context.after);
+    expect(applied.versionSteps).toBe(1);
+
+    const original = await engine.preview(id, { versionId: ORIGINAL_VERSION });
+    if (original.kind !== 'preview') throw new Error('preview failed');
+    expect(original.preview.tokens.context.after).toBe(tokens);
+
+    // A second step, then undo twice.
+    const v1b = await engine.applyStep(id, v1.id, { id: 'step-reasoning', range: { kind: 'all-but-last', n: 1 }, reducers: [{ id: 'strip-reasoning' }], keepLast: 1 });
+    expect(v1b.id).toBe(v1.id);
+    expect(v1b.steps).toHaveLength(2);
+    expect((await engine.undoStep(id, v1.id)).steps.map((s) => s.id)).toEqual(['step-strip']);
+    const empty = await engine.undoStep(id, v1.id);
+    expect(empty.steps).toEqual([]);
+    await expect(engine.undoStep(id, v1.id)).rejects.toThrow(/no step to undo/);
+    const back = await engine.preview(id, { versionId: v1.id });
+    expect(back.kind === 'preview' && back.preview.tokens.context.after).toBe(tokens);
+  });
+
+  it('fork copies the steps (then both evolve apart); rename and delete; the original refuses both', async () => {
+    const { id, turns } = await importCorpus(claudeCode);
+    const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns));
+    const fork = await engine.forkVersion(id, v1.id, 'Try reasoning too');
+    expect(fork.name).toBe('Try reasoning too');
+    expect(fork.parentId).toBe(v1.id);
+    expect(fork.steps).toEqual(v1.steps);
+    await engine.applyStep(id, fork.id, { id: 'x', range: { kind: 'all-but-last', n: 0 }, reducers: [{ id: 'strip-reasoning' }], keepLast: 0 });
+    const list = await engine.listVersions(id);
+    expect(list.find((v) => v.id === v1.id)!.steps).toHaveLength(1);
+    expect(list.find((v) => v.id === fork.id)!.steps).toHaveLength(2);
+
+    expect((await engine.renameVersion(id, fork.id, '  Renamed  ')).name).toBe('Renamed');
+    await expect(engine.renameVersion(id, ORIGINAL_VERSION, 'x')).rejects.toThrow(/original cannot be renamed/);
+    await expect(engine.removeVersion(id, ORIGINAL_VERSION)).rejects.toThrow(/original cannot be deleted/);
+    await engine.removeVersion(id, fork.id);
+    expect((await engine.listVersions(id)).map((v) => v.id)).toEqual([ORIGINAL_VERSION, v1.id]);
+  });
+
+  it('compareVersions: both curves and the token and cost difference from the catalog', async () => {
+    const { id, turns, tokens } = await importCorpus(claudeCode);
+    const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns));
+    const c = await engine.compareVersions(id, ORIGINAL_VERSION, v1.id);
+    expect(c.a.curve).toHaveLength(turns);
+    expect(c.a.total).toBe(tokens);
+    expect(c.a.curve[turns - 1]).toBe(tokens);
+    expect(c.b.curve[turns - 1]).toBe(c.b.total);
+    expect(c.delta).toBe(c.b.total - c.a.total);
+    expect(c.delta).toBeLessThan(0);
+    expect(c.cost).toBeDefined();
+    expect(c.cost!.delta).toBeLessThan(0);
+    expect(c.cost!.a).toBeCloseTo((tokens * 3) / 1_000_000, 6); // Claude Sonnet input price $3/M
+  });
+});
+
+describe('engine.exportVersion', () => {
+  it('a compacted version exports in its own format, re-imports with the projected token total, and carries an audit record', async () => {
+    const { id, turns } = await importCorpus(claudeCode);
+    const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns));
+    const out = await engine.exportVersion(id, v1.id, { withAudit: true });
+    if (out.kind !== 'file') throw new Error(JSON.stringify(out));
+    const { file } = out;
+    expect(file.format).toBe('claude-code');
+    expect(file.fileName).toMatch(/\.compacted\.jsonl$/);
+    const back = importBytes(file.fileName, file.bytes).transcript;
+    expect(back.format).toBe('claude-code');
+    expect(transcriptTotals(back).total).toBe(file.tokens.reimported);
+    expect(file.tokens.reimported).toBe(file.tokens.projected);
+    expect(file.tokens.projected).toBeLessThan(file.tokens.original);
+    expect(validatePairing(back.messages.filter((m) => !m.sidechain)).filter((i) => i.kind !== 'missing-result')).toEqual([]);
+
+    const audit = JSON.parse(new TextDecoder().decode(file.audit!.bytes));
+    expect(file.audit!.fileName).toMatch(/\.audit\.json$/);
+    expect(audit.$schema).toBe('contextscope-compaction-audit');
+    expect(audit.steps.map((s: { id: string }) => s.id)).toEqual(['step-strip']);
+    expect(audit.tokens.after).toBe(file.tokens.projected);
+    expect(audit.output.tokens).toBe(file.tokens.reimported);
+    expect(audit.fates.stubbed).toBeGreaterThan(0);
+    expect(Object.values(audit.changedBlocks)).toContain('stubbed:strip-tool-results');
+  });
+
+  it('the original exports byte-identical; a conversion to another format re-imports; an unknown format is a clear error', async () => {
+    const { id, turns } = await importCorpus(codex);
+    const original = await engine.exportVersion(id, ORIGINAL_VERSION, {});
+    if (original.kind !== 'file') throw new Error(JSON.stringify(original));
+    expect(Buffer.from(original.file.bytes).equals(fs.readFileSync(codex))).toBe(true);
+    expect(original.file.audit).toBeUndefined();
+
+    const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns));
+    const targets = await engine.exportTargets(id);
+    expect(targets[0]).toMatchObject({ id: 'codex-cli', source: true });
+    expect(targets.map((t) => t.id)).toContain('openai-chat');
+    const converted = await engine.exportVersion(id, v1.id, { format: 'openai-chat' });
+    if (converted.kind !== 'file') throw new Error(JSON.stringify(converted));
+    const back = importBytes(converted.file.fileName, converted.file.bytes, { format: 'openai-chat' }).transcript;
+    expect(back.messages.length).toBeGreaterThan(10);
+    expect(converted.file.tokens.reimported).toBe(transcriptTotals(back).total);
+
+    const bad = await engine.exportVersion(id, v1.id, { format: 'no-such-format' });
+    expect(bad.kind === 'error' && bad.error.message).toMatch(/Unknown format "no-such-format"/);
+  });
+});
+
+describe('engine helpers', () => {
+  it('tool stats, peer triggers and config import on a real session', async () => {
+    const { id } = await importCorpus(claudeCode);
+    const stats = await engine.toolStats(id);
+    expect(stats.length).toBeGreaterThan(1);
+    expect(stats[0].calls).toBeGreaterThan(0);
+    expect(stats[0].resultTokens + stats[0].callTokens).toBeGreaterThanOrEqual(stats[stats.length - 1].resultTokens + stats[stats.length - 1].callTokens);
+    const triggers = await engine.peerTriggers(id, 'claude-sonnet-4-5');
+    expect(triggers.some((t) => t.peer.includes('claude-code') && t.thresholdTokens! > 100_000)).toBe(true);
+
+    const plan = await engine.parseConfig('agent.yaml', 'agent:\n  compaction_threshold: 0.8\n  compaction_keep_recent: 4\n');
+    expect(plan.kind === 'plan' && plan.plan.source).toBe('sven-yaml');
+    const bad = await engine.parseConfig('jp.toml', '[conversation.compaction]\nkeep_last = "many"\n');
+    expect(bad.kind).toBe('error');
+    if (bad.kind === 'error') {
+      expect(bad.error.where?.path).toBe('conversation.compaction.keep_last');
+      expect(bad.error.where?.file).toBe('jp.toml');
+    }
+  });
+});

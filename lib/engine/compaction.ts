@@ -1,0 +1,323 @@
+/**
+ * The inspector's compaction calls (worker side): versions, preview of a draft step, apply/undo,
+ * compare, export of a version (validated by re-import, with the audit sidecar), summaries with
+ * the user's provider, peer triggers, config import. Pure over lib/ (runs in Node tests as is);
+ * api.ts spreads these into the `engine` object.
+ */
+import { transfer } from 'comlink';
+import { buildAudit } from '../compaction/audit';
+import { ConfigError, parseCompactionConfig, type CompactionPlan } from '../compaction/config';
+import { lostIdentifiers } from '../compaction/lost';
+import { projectTranscript } from '../compaction/project';
+import type { Projection, Step, SummaryKey, Version } from '../compaction/types';
+import type { Repo } from '../db/repo';
+import { listSummaryRows } from '../db/summaries';
+import { ExportError, serializeError, userMessage, type SerializedError } from '../errors';
+import { conversionTargets, convertTranscript } from '../formats/convert';
+import { importBytes } from '../formats/import';
+import { formatById } from '../formats/registry';
+import { isFatalForExport, validatePairing, type PairingIssue } from '../model/pairing';
+import type { Transcript } from '../model/types';
+import { triggersFor, type TriggerPoint } from '../simulate/replay';
+import { createProvider } from '../summarize/providers';
+import { artifactKey, fillSummaries, type SummaryFailure, type SummaryProgress } from '../summarize/run';
+import { SUMMARY_SETTINGS_KEY, describeSettings, promptTemplateOf, providerConfigOf, restoreSummarySettings, type SummarySettings } from '../summarize/settings';
+import { templateHash } from '../summarize/prompts';
+import { preloadedStore, storedToRow } from '../summarize/store';
+import { lookupModel, type ModelInfo } from '../tokens/catalog';
+import { transcriptTotals } from '../tokens/totals';
+import { summarizePreview, toolStats, type PreviewSummary, type ToolStat } from './preview';
+import * as versions from './versions';
+
+export interface CompactionDeps {
+  repo: () => Repo;
+  getTranscript: (id: string) => Promise<Transcript>;
+}
+
+/** A step being edited in the Plan panel: it has an id already (summaries are keyed by step id). */
+export type DraftStep = Omit<Step, 'createdAt'> & { createdAt?: string };
+
+export interface PreviewRequest {
+  versionId: string;
+  /** The step being edited, previewed on top of the version's steps; null = the version itself. */
+  draft?: DraftStep | null;
+  /** Turns [a, b] whose before/after tokens the Plan panel shows. */
+  selection?: [number, number] | null;
+}
+
+export type PreviewOutcome = { kind: 'preview'; preview: PreviewSummary; versionSteps: number } | { kind: 'error'; error: SerializedError };
+
+export interface ExportOptions {
+  /** Target format id; default the source's. */
+  format?: string;
+  /** Also return the audit record sidecar (JSON). */
+  withAudit?: boolean;
+}
+
+export interface ExportedVersion {
+  bytes: Uint8Array;
+  fileName: string;
+  mimeType: string;
+  dropped: string[];
+  format: string;
+  /** tokens.total of the projection, and of the file written imported back (inspect's number). */
+  tokens: { projected: number; reimported: number; original: number };
+  audit?: { bytes: Uint8Array; fileName: string };
+}
+
+export type ExportVersionOutcome = { kind: 'file'; file: ExportedVersion } | { kind: 'error'; error: SerializedError };
+
+export interface VersionCurve {
+  versionId: string;
+  name: string;
+  steps: number;
+  /** Context after compaction at the end of each turn (total). */
+  curve: Float64Array;
+  total: number;
+}
+
+export interface VersionComparison {
+  a: VersionCurve;
+  b: VersionCurve;
+  /** b − a, tokens of the whole context. */
+  delta: number;
+  /** Price of sending each context once at the model's input price (USD), when the model is known. */
+  cost?: { model: string; a: number; b: number; delta: number; cachedA: number; cachedB: number };
+}
+
+export interface SummaryRun {
+  offline: boolean;
+  provider: string;
+  produced: number;
+  reused: number;
+  failures: SummaryFailure[];
+}
+
+export type ConfigOutcome = { kind: 'plan'; plan: CompactionPlan } | { kind: 'error'; error: SerializedError };
+
+const DRAFT_CREATED_AT = new Date(0).toISOString();
+
+function mimeOf(fileName: string, fallback: string): string {
+  return /\.jsonl$/i.test(fileName) ? 'application/jsonl' : fallback;
+}
+
+function baseName(fileName: string): string {
+  return fileName.replace(/\.gz$/i, '').replace(/\.[^.]+$/, '') || 'transcript';
+}
+
+function issueKey(i: PairingIssue): string {
+  return `${i.kind}:${i.callId}`;
+}
+
+export function compactionEngine(deps: CompactionDeps) {
+  const repo = () => deps.repo();
+
+  async function settings(): Promise<SummarySettings> {
+    return restoreSummarySettings(await repo().getSetting(SUMMARY_SETTINGS_KEY));
+  }
+
+  /** Stored summaries of the configured producer (none when offline: the offline summarizer stands in). */
+  async function summaryLookup(id: string, s?: SummarySettings): Promise<((key: SummaryKey) => string | undefined) | undefined> {
+    const cfg = providerConfigOf(s ?? (await settings()));
+    if (!cfg) return undefined;
+    const producer = createProvider(cfg).id;
+    const tHash = templateHash(promptTemplateOf(s ?? (await settings())));
+    const store = preloadedStore(await listSummaryRows(repo(), id), async () => {});
+    return (key) => store.get(artifactKey(key.id, producer, tHash))?.text;
+  }
+
+  function withDraft(version: Version, draft: DraftStep | null | undefined): Step[] {
+    return draft ? [...version.steps, { ...draft, createdAt: draft.createdAt ?? DRAFT_CREATED_AT }] : version.steps;
+  }
+
+  async function projectVersion(id: string, versionId: string, draft?: DraftStep | null): Promise<{ log: Transcript; steps: Step[]; projection: Projection; version: Version }> {
+    const log = await deps.getTranscript(id);
+    const version = await versions.getVersion(repo(), id, versionId);
+    const steps = withDraft(version, draft);
+    const lookup = await summaryLookup(id);
+    const projection = projectTranscript(log, steps, { ...(lookup && { summaries: lookup }) });
+    return { log, steps, projection, version };
+  }
+
+  async function preview(id: string, request: PreviewRequest): Promise<PreviewOutcome> {
+    try {
+      const { log, projection, version } = await projectVersion(id, request.versionId, request.draft);
+      const p = summarizePreview(log, projection, request.selection ?? null);
+      return transfer({ kind: 'preview' as const, preview: p, versionSteps: version.steps.length }, [p.after.buffer, p.saved.buffer]);
+    } catch (e) {
+      return { kind: 'error', error: serializeError(e) };
+    }
+  }
+
+  async function exportVersion(id: string, versionId: string, options: ExportOptions = {}): Promise<ExportVersionOutcome> {
+    try {
+      const { log, steps, projection } = await projectVersion(id, versionId);
+      const compacted = steps.length > 0 ? projection : undefined;
+      const target = options.format ?? log.format;
+      const format = formatById(target);
+      if (!format) throw new ExportError('unsupported:target', `Unknown format "${target}".`);
+      let text: string;
+      let raw: Uint8Array | undefined;
+      let fileName: string;
+      let mimeType: string;
+      let dropped: string[];
+      if (target === log.format) {
+        const out = format.serialize(log, compacted);
+        ({ text, fileName, mimeType, dropped } = out);
+        raw = out.bytes;
+      } else {
+        // convertTranscript validates by re-import and pairing itself.
+        const out = convertTranscript(log, target, compacted);
+        ({ text, fileName, mimeType, dropped } = out);
+        raw = out.bytes;
+      }
+      if (compacted && target === log.format) fileName = fileName.replace(/(\.[^.]+(?:\.gz)?)$/i, '.compacted$1');
+      const bytes = raw ?? new TextEncoder().encode(text);
+
+      // Validate: the file written imports back with its format, and compaction made no new pairing issue.
+      let back: Transcript;
+      try {
+        // A container file (tau-bench) is written whole: read back the same conversation.
+        const conversation = target === log.format ? (await repo().getMeta(id))?.conversation : undefined;
+        back = importBytes(fileName, bytes, { format: target, ...(conversation !== undefined && { conversation }) }).transcript;
+      } catch (e) {
+        throw new ExportError('invalid:export', `The ${format.label} file written does not import back: ${userMessage(e)}`, { cause: e });
+      }
+      const known = new Set(validatePairing(log.messages.filter((m) => !m.sidechain)).map(issueKey));
+      const backMain = back.messages.filter((m) => !m.sidechain);
+      const fresh = validatePairing(backMain).filter((i) => isFatalForExport(i, backMain.length) && !known.has(issueKey(i)));
+      if (fresh.length > 0) throw new ExportError('invalid:export', `The exported file has ${fresh.length} unpaired tool call(s)/result(s) (first: ${fresh[0].kind} ${fresh[0].callId}); nothing was downloaded.`);
+
+      const reimported = transcriptTotals(back).total;
+      const file: ExportedVersion = {
+        bytes,
+        fileName,
+        mimeType: mimeOf(fileName, mimeType),
+        dropped,
+        format: target,
+        tokens: { projected: projection.tokens.after.total, reimported, original: projection.tokens.before.total },
+      };
+      const buffers: ArrayBuffer[] = [bytes.buffer as ArrayBuffer];
+      if (options.withAudit) {
+        const lost = compacted ? lostIdentifiers(log, projection) : [];
+        const budget = steps.find((s) => s.budget !== undefined)?.budget;
+        const audit = buildAudit({ log, steps, projection, lost, ...(budget !== undefined && { budget }), output: { fileName, format: target, tokens: reimported } });
+        const auditBytes = new TextEncoder().encode(JSON.stringify(audit, null, 2) + '\n');
+        file.audit = { bytes: auditBytes, fileName: `${baseName(fileName)}.audit.json` };
+        buffers.push(auditBytes.buffer as ArrayBuffer);
+      }
+      return transfer({ kind: 'file' as const, file }, buffers);
+    } catch (e) {
+      return { kind: 'error', error: serializeError(e) };
+    }
+  }
+
+  async function compareVersions(id: string, a: string, b: string, model?: string): Promise<VersionComparison> {
+    const log = await deps.getTranscript(id);
+    const curveOf = async (versionId: string): Promise<VersionCurve> => {
+      const { projection, version } = await projectVersion(id, versionId);
+      const p = summarizePreview(log, projection, null);
+      const K = p.kinds.length;
+      const curve = new Float64Array(p.turns);
+      for (let t = 0; t < p.turns; t++) for (let k = 0; k < K; k++) curve[t] += p.after[t * K + k];
+      return { versionId: version.id, name: version.name, steps: version.steps.length, curve, total: projection.tokens.after.total };
+    };
+    const ca = await curveOf(a);
+    const cb = await curveOf(b);
+    const info: ModelInfo | undefined = lookupModel(model ?? log.model);
+    const price = (tokens: number, perMillion: number) => (tokens * perMillion) / 1_000_000;
+    const out: VersionComparison = {
+      a: ca,
+      b: cb,
+      delta: cb.total - ca.total,
+      ...(info && {
+        cost: {
+          model: info.label,
+          a: price(ca.total, info.price.input),
+          b: price(cb.total, info.price.input),
+          delta: price(cb.total - ca.total, info.price.input),
+          cachedA: price(ca.total, info.price.cachedRead),
+          cachedB: price(cb.total, info.price.cachedRead),
+        },
+      }),
+    };
+    return transfer(out, [ca.curve.buffer, cb.curve.buffer]);
+  }
+
+  /**
+   * Produce the LLM summaries a version (plus draft) needs with the provider from Settings, oldest
+   * first; artifacts are stored as they arrive, so a cancel keeps what was done. Offline settings
+   * make no request (the offline summarizer already stands in inside every projection).
+   */
+  async function runSummaries(id: string, versionId: string, draft: DraftStep | null, onProgress?: (p: SummaryProgress) => void): Promise<SummaryRun> {
+    const s = await settings();
+    const cfg = providerConfigOf(s);
+    if (!cfg) return { offline: true, provider: describeSettings(s), produced: 0, reused: 0, failures: [] };
+    const log = await deps.getTranscript(id);
+    const version = await versions.getVersion(repo(), id, versionId);
+    const steps = withDraft(version, draft);
+    const r = repo();
+    const store = preloadedStore(await listSummaryRows(r, id), async (stored) => {
+      await r.putSummary(storedToRow(stored, id, log.messages.length ? Math.ceil(stored.text.length / 4) : 0, new Date().toISOString()));
+    });
+    const result = await fillSummaries((lookup) => projectTranscript(log, steps, { summaries: lookup }), {
+      provider: createProvider(cfg),
+      template: promptTemplateOf(s),
+      style: s.style,
+      store,
+      ...(onProgress && { onProgress }),
+    });
+    await store.flush();
+    return { offline: false, provider: describeSettings(s), produced: result.produced.length, reused: result.reused, failures: result.failures };
+  }
+
+  return {
+    async listVersions(id: string): Promise<Version[]> {
+      return versions.listVersions(repo(), id);
+    },
+    async forkVersion(id: string, parentId: string, name?: string): Promise<Version> {
+      return versions.forkVersion(repo(), id, parentId, name);
+    },
+    async renameVersion(id: string, versionId: string, name: string): Promise<Version> {
+      return versions.renameVersion(repo(), id, versionId, name);
+    },
+    async removeVersion(id: string, versionId: string): Promise<void> {
+      await versions.deleteVersion(repo(), id, versionId);
+    },
+    async applyStep(id: string, versionId: string, step: DraftStep): Promise<Version> {
+      return versions.applyStep(repo(), id, versionId, step);
+    },
+    async undoStep(id: string, versionId: string): Promise<Version> {
+      return versions.undoStep(repo(), id, versionId);
+    },
+    preview,
+    exportVersion,
+    compareVersions,
+    runSummaries,
+    async summarySettings(): Promise<{ offline: boolean; description: string }> {
+      const s = await settings();
+      return { offline: s.provider === 'offline', description: describeSettings(s) };
+    },
+    async toolStats(id: string): Promise<ToolStat[]> {
+      return toolStats(await deps.getTranscript(id));
+    },
+    /** Where each peer's auto-compaction would fire on this transcript, for the model given. */
+    async peerTriggers(id: string, model?: string): Promise<TriggerPoint[]> {
+      return triggersFor(await deps.getTranscript(id), model);
+    },
+    async parseConfig(fileName: string, text: string): Promise<ConfigOutcome> {
+      try {
+        return { kind: 'plan', plan: parseCompactionConfig(fileName, text) };
+      } catch (e) {
+        if (e instanceof ConfigError) return { kind: 'error', error: { name: e.name, code: e.code, message: e.message, where: { file: fileName, path: e.path }, ...(e.expected && { expected: e.expected }) } };
+        return { kind: 'error', error: serializeError(e) };
+      }
+    },
+    async exportTargets(id: string): Promise<Array<{ id: string; label: string; source: boolean }>> {
+      const meta = await repo().getMeta(id);
+      const source = meta ? formatById(meta.format) : undefined;
+      const list = conversionTargets().filter((t) => t.id !== source?.id);
+      return [...(source ? [{ id: source.id, label: source.label, source: true }] : []), ...list.map((t) => ({ ...t, source: false }))];
+    },
+  };
+}

@@ -1,0 +1,260 @@
+/**
+ * Projection → what the inspector draws (plain data that crosses the worker boundary): the
+ * context after compaction per turn by kind, the tokens each fate took out per turn, per-block
+ * fates of the changed blocks only, the report per reducer, the selection's and the whole
+ * context's tokens before/after, the lost identifiers grouped by kind, and a diff of the affected
+ * messages with texts capped (a 3 MB tool result is not shipped to the main thread twice).
+ *
+ * Big transcripts: per-turn series are flat Float64Arrays (turns × kinds), transferable; fates are
+ * sent for changed blocks only (kept is the default).
+ */
+import { lostIdentifiers, type LostIdentifier, type LostKind } from '../compaction/lost';
+import type { FateKind, ProjectedBlock, Projection, ReducerId } from '../compaction/types';
+import type { Block, Transcript } from '../model/types';
+import { blockText } from '../tokens/count';
+import { BUDGET_KINDS, budgetKind, type BudgetKind } from '../tokens/totals';
+
+/** Fates drawn on the timeline as what was taken out (kept is what remains). */
+export const SAVED_FATES = ['stubbed', 'truncated', 'removed', 'deduped', 'summarized'] as const;
+export type SavedFate = (typeof SAVED_FATES)[number];
+
+export const LOST_KINDS: readonly LostKind[] = ['instruction', 'path', 'url', 'id', 'error'];
+
+/** Characters of a block's text shipped in the diff (the full text stays in the worker). */
+export const DIFF_TEXT_CAP = 4000;
+/** Affected messages listed in the diff. */
+export const DIFF_MESSAGE_CAP = 300;
+
+export interface DiffBlock {
+  blockId: string;
+  kind: Block['kind'];
+  fate: FateKind;
+  by?: ReducerId;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Text as in the log (capped). */
+  before: string;
+  /** Text in the projection (capped); null when the block is gone. */
+  after: string | null;
+  /** Tool name for calls and results. */
+  tool?: string;
+}
+
+export interface DiffMessage {
+  /** Log message id, or absent for synthetic messages. */
+  messageId?: string;
+  index?: number;
+  turn: number;
+  role: string;
+  synthetic?: 'summary' | 'notice';
+  span?: [number, number];
+  blocks: DiffBlock[];
+}
+
+export interface ReducerLine {
+  stepId: string;
+  reducer: ReducerId;
+  events: number;
+  saved: number;
+  notes: string[];
+}
+
+export interface TokenPair {
+  before: number;
+  after: number;
+}
+
+export interface PreviewSummary {
+  turns: number;
+  kinds: readonly BudgetKind[];
+  /** Context after compaction at the end of each turn, by kind: after[t * kinds.length + k]. */
+  after: Float64Array;
+  /** Tokens taken out, cumulative to the end of each turn, by fate: saved[t * SAVED_FATES.length + f]. */
+  saved: Float64Array;
+  /** Fate per block id, for changed blocks only. */
+  changed: Record<string, FateKind>;
+  fateCounts: Record<FateKind, number>;
+  reducers: ReducerLine[];
+  tokens: {
+    /** The log as imported (every message). */
+    log: number;
+    /** The context compaction started from (the model's view) → after. */
+    context: TokenPair;
+    /** The selected turns (null when nothing is selected). */
+    selection: TokenPair | null;
+  };
+  cacheStablePrefix: number;
+  lost: Record<LostKind, Array<Pick<LostIdentifier, 'value' | 'turn' | 'messageId'>>>;
+  lostTotal: number;
+  diff: DiffMessage[];
+  diffTotal: number;
+  summaries: Array<{ id: string; span: [number, number]; producer: string; tokens: number }>;
+  /** Summaries the offline summarizer stood in for (an LLM can replace them). */
+  summaryRequests: number;
+}
+
+function cap(text: string): string {
+  return text.length > DIFF_TEXT_CAP ? text.slice(0, DIFF_TEXT_CAP) + `\n… (${(text.length - DIFF_TEXT_CAP).toLocaleString('en-US')} more characters)` : text;
+}
+
+function toolOf(b: Block | ProjectedBlock): string | undefined {
+  if (b.kind === 'tool_call') return b.name;
+  if (b.kind === 'tool_result') return b.name;
+  return undefined;
+}
+
+function emptyLost(): PreviewSummary['lost'] {
+  return { instruction: [], path: [], url: [], id: [], error: [] };
+}
+
+export function summarizePreview(log: Transcript, projection: Projection, selection: [number, number] | null): PreviewSummary {
+  const turns = log.turnCount;
+  const K = BUDGET_KINDS.length;
+  const F = SAVED_FATES.length;
+  const kindIndex = new Map<BudgetKind, number>(BUDGET_KINDS.map((k, i) => [k, i]));
+  const fateIndex = new Map<string, number>(SAVED_FATES.map((f, i) => [f, i]));
+
+  // What remains, by the turn it belongs to (a summary counts at the end of the span it replaces).
+  const addedAfter = new Float64Array(Math.max(1, turns) * K);
+  const projectedById = new Map<string, ProjectedBlock>();
+  for (const m of projection.messages) {
+    if (m.sidechain) continue;
+    const t = Math.min(turns - 1, Math.max(0, m.synthetic && m.span ? m.span[1] : m.turn));
+    for (const b of m.blocks) {
+      addedAfter[t * K + kindIndex.get(budgetKind(m.role, b))!] += b.tokens;
+      if (b.sourceBlockId) projectedById.set(b.sourceBlockId, b);
+      else projectedById.set(b.id, b);
+    }
+  }
+  const toolTokens = projection.tools.reduce((s, x) => s + x.tokens, 0);
+  const after = new Float64Array(Math.max(0, turns) * K);
+  for (let t = 0; t < turns; t++)
+    for (let k = 0; k < K; k++) after[t * K + k] = (t > 0 ? after[(t - 1) * K + k] : 0) + addedAfter[t * K + k] + (t === 0 && BUDGET_KINDS[k] === 'tools' ? toolTokens : 0);
+
+  // What was taken out, by fate, and the diff.
+  const savedAdded = new Float64Array(Math.max(1, turns) * F);
+  const changed: Record<string, FateKind> = {};
+  const fateCounts: Record<FateKind, number> = { kept: 0, stubbed: 0, truncated: 0, removed: 0, deduped: 0, summarized: 0 };
+  const diff: DiffMessage[] = [];
+  let diffTotal = 0;
+  let selBefore = 0;
+  const inSel = (turn: number) => selection !== null && turn >= selection[0] && turn <= selection[1];
+  for (const m of log.messages) {
+    if (m.sidechain) continue;
+    let blocks: DiffBlock[] | null = null;
+    for (const b of m.blocks) {
+      if (inSel(m.turn)) selBefore += b.tokens;
+      const fate = projection.fates[b.id] ?? { kind: 'kept' as const };
+      fateCounts[fate.kind]++;
+      if (fate.kind === 'kept') continue;
+      changed[b.id] = fate.kind;
+      const replacement = projectedById.get(b.id);
+      const afterTokens = fate.kind === 'removed' || fate.kind === 'summarized' || fate.kind === 'deduped' ? replacement?.tokens ?? 0 : replacement?.tokens ?? 0;
+      const f = fateIndex.get(fate.kind);
+      if (f !== undefined) savedAdded[m.turn * F + f] += Math.max(0, b.tokens - afterTokens);
+      blocks ??= [];
+      blocks.push({
+        blockId: b.id,
+        kind: b.kind,
+        fate: fate.kind,
+        by: fate.by,
+        tokensBefore: b.tokens,
+        tokensAfter: replacement ? replacement.tokens : 0,
+        before: cap(blockText(b)),
+        after: replacement ? cap(blockText(replacement as Block)) : null,
+        ...(toolOf(b) && { tool: toolOf(b) }),
+      });
+    }
+    if (blocks) {
+      diffTotal++;
+      if (diff.length < DIFF_MESSAGE_CAP) diff.push({ messageId: m.id, index: m.index, turn: m.turn, role: m.role, blocks });
+    }
+  }
+  for (const m of projection.messages) {
+    if (!m.synthetic) continue;
+    diffTotal++;
+    const text = m.blocks.map((b) => blockText(b as Block)).join('\n');
+    const tokens = m.blocks.reduce((s, b) => s + b.tokens, 0);
+    diff.push({
+      turn: m.span ? m.span[0] : m.turn,
+      role: m.role,
+      synthetic: m.synthetic,
+      ...(m.span && { span: m.span }),
+      blocks: [{ blockId: m.blocks[0]?.id ?? 'synthetic', kind: m.blocks[0]?.kind ?? 'summary', fate: 'kept', tokensBefore: 0, tokensAfter: tokens, before: '', after: cap(text) }],
+    });
+  }
+  diff.sort((a, b) => a.turn - b.turn || (a.index ?? Infinity) - (b.index ?? Infinity));
+
+  const saved = new Float64Array(Math.max(0, turns) * F);
+  for (let t = 0; t < turns; t++) for (let f = 0; f < F; f++) saved[t * F + f] = (t > 0 ? saved[(t - 1) * F + f] : 0) + savedAdded[t * F + f];
+
+  let selAfter = 0;
+  if (selection)
+    for (const m of projection.messages) {
+      if (m.sidechain) continue;
+      const t = m.synthetic && m.span ? m.span[1] : m.turn;
+      if (inSel(t)) for (const b of m.blocks) selAfter += b.tokens;
+    }
+
+  const lostList = lostIdentifiers(log, projection);
+  const lost = emptyLost();
+  for (const l of lostList) lost[l.kind].push({ value: l.value, turn: l.turn, messageId: l.messageId });
+
+  const start = projection.tokens.start?.total ?? projection.tokens.before.total;
+  return {
+    turns,
+    kinds: BUDGET_KINDS,
+    after,
+    saved,
+    changed,
+    fateCounts,
+    reducers: projection.report.map((r) => ({ stepId: r.stepId, reducer: r.reducer, events: r.events, saved: r.tokensBefore - r.tokensAfter, notes: r.notes })),
+    tokens: {
+      log: projection.tokens.before.total,
+      context: { before: start, after: projection.tokens.after.total },
+      selection: selection ? { before: selBefore, after: selAfter } : null,
+    },
+    cacheStablePrefix: projection.cacheStablePrefix ?? 0,
+    lost,
+    lostTotal: lostList.length,
+    diff,
+    diffTotal,
+    summaries: projection.summaries.map((s) => ({ id: s.id, span: s.span, producer: s.producer, tokens: s.tokens })),
+    summaryRequests: projection.summaryRequests?.length ?? 0,
+  };
+}
+
+/** Per-tool token breakdown of the log (the Tools tab and the hints table). */
+export interface ToolStat {
+  name: string;
+  calls: number;
+  callTokens: number;
+  resultTokens: number;
+  errors: number;
+}
+
+export function toolStats(log: Pick<Transcript, 'messages'>): ToolStat[] {
+  const byName = new Map<string, ToolStat>();
+  const nameOfCall = new Map<string, string>();
+  const stat = (name: string) => {
+    let s = byName.get(name);
+    if (!s) byName.set(name, (s = { name, calls: 0, callTokens: 0, resultTokens: 0, errors: 0 }));
+    return s;
+  };
+  for (const m of log.messages) {
+    if (m.sidechain) continue;
+    for (const b of m.blocks) {
+      if (b.kind === 'tool_call') {
+        nameOfCall.set(b.callId, b.name);
+        const s = stat(b.name);
+        s.calls++;
+        s.callTokens += b.tokens;
+      } else if (b.kind === 'tool_result') {
+        const s = stat(b.name ?? nameOfCall.get(b.callId) ?? '(unknown tool)');
+        s.resultTokens += b.tokens;
+        if (b.isError) s.errors++;
+      }
+    }
+  }
+  return [...byName.values()].sort((a, b) => b.callTokens + b.resultTokens - (a.callTokens + a.resultTokens));
+}
