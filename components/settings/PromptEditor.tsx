@@ -1,6 +1,6 @@
 'use client';
 
-import { DEFAULT_PROMPTS } from '@/lib/summarize/prompts';
+import { DEFAULT_PROMPTS } from '@/lib/summarize/templates';
 import type { SummaryStyle } from '@/lib/summarize/types';
 import { Button } from '../ui/Button';
 import { Field, INPUT } from './field';

@@ -69,26 +69,8 @@ export const DEFAULT_OFFLINE_LIMITS: OfflineLimits = {
   planChars: 1500,
 };
 
-export const STRUCTURED_SECTIONS = [
-  'Active Task',
-  'Key Decisions & Rationale',
-  'Files & Artifacts',
-  'Constraints & Requirements',
-  'Pending Items',
-  'Session Narrative',
-] as const;
-
-export const CLAUDE_CODE_SECTIONS = [
-  '1. Primary Request and Intent',
-  '2. Key Technical Concepts',
-  '3. Files and Code Sections',
-  '4. Errors and fixes',
-  '5. Problem Solving',
-  '6. All user messages',
-  '7. Pending Tasks',
-  '8. Current Work',
-  '9. Optional Next Step',
-] as const;
+export { STRUCTURED_SECTIONS, CLAUDE_CODE_SECTIONS } from './sections';
+import { STRUCTURED_SECTIONS, CLAUDE_CODE_SECTIONS } from './sections';
 
 // ---------------------------------------------------------------------------------------------
 // Rendering pieces shared by the three styles

@@ -8,7 +8,7 @@
  * `settingsForExport` never include it.
  */
 import { z } from 'zod';
-import { DEFAULT_PROMPTS, type PromptTemplate } from './prompts';
+import { DEFAULT_PROMPTS, type PromptTemplate } from './templates';
 import { maskKey } from './providers/errors';
 import { DEFAULT_BASE_URLS, type ProviderConfig, type ProviderKind } from './providers/types';
 import type { SummaryStyle } from './types';
