@@ -211,6 +211,27 @@ describe('claude-code: rewinds', () => {
   });
 });
 
+describe('claude-code: sub-agent files', () => {
+  it('a file where every line is a side chain (agent-<id>.jsonl) is read as its own main chain', () => {
+    const lines = rawLines(VIEWER).filter((l) => l.isSidechain && (l.type === 'user' || l.type === 'assistant'));
+    const text = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+    const t = loadText('agent-1234.jsonl', text);
+    expect(t.messages.length).toBeGreaterThan(0);
+    expect(t.messages.some((m) => m.sidechain)).toBe(false);
+    expect(t.turnCount).toBeGreaterThan(1);
+    expect(t.warnings).toContainEqual(expect.objectContaining({ code: 'subagent:file' }));
+    expect(claudeCode.serialize(t).text).toBe(text);
+    // Its compacted export stays a sub-agent file: new lines are side-chain lines, the chain closed.
+    const pms = identity(t.messages.filter((m) => m.turn >= 1));
+    pms.unshift(summaryMessage('first sub-task done'));
+    const out = claudeCode.serialize(t, projectionOf(t, pms)).text.split('\n').filter((l) => l).map((l) => JSON.parse(l) as Record<string, any>);
+    expect(out.every((v) => v.isSidechain === true)).toBe(true);
+    const uuids = new Set(out.map((v) => v.uuid));
+    expect(out.filter((v) => typeof v.parentUuid === 'string' && !uuids.has(v.parentUuid))).toEqual([]);
+    expect(loadText('agent-1234.compacted.jsonl', out.map((v) => JSON.stringify(v)).join('\n')).messages.length).toBe(pms.length);
+  });
+});
+
 describe('claude-code: the file seam on a real session', () => {
   it('chunked decoding gives the same records as unchunked', () => {
     const whole = load(SLOP);

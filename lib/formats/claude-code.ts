@@ -166,6 +166,9 @@ export class ClaudeSessionReader {
   readonly warnings: ImportWarning[] = [];
   private readonly groups = new Map<string, OpenGroup>();
   private lastAdded: DraftMessage | undefined;
+  private readonly drafts: DraftMessage[] = [];
+  /** The file is a sub-agent's own transcript (every message line isSidechain). */
+  subAgentFile = false;
   /** Index of the last user message per chain (main = false, side = true). */
   private readonly lastUserAt = new Map<boolean, number>();
   /** The parentUuid tree of every record that has a uuid (first occurrence), for rewinds. */
@@ -283,6 +286,7 @@ export class ClaudeSessionReader {
         const harness = model === '<synthetic>' || value.isApiErrorMessage === true;
         const draft: DraftMessage = { role: 'assistant', blocks: [...blocks], recordRefs: [recordIndex], ...(time && { time }), ...(model && { model }), ...(harness && { meta: true }), ...(sidechain && { sidechain }) };
         index = this.builder.addMessage(draft);
+        this.drafts.push(draft);
         this.lastAdded = draft;
         if (id !== undefined) this.groups.set(id, { draft, index, lastUuid: uuid, sidechain });
       }
@@ -318,6 +322,7 @@ export class ClaudeSessionReader {
       for (const b of blocks) if (b.kind === 'summary') b.markerId = markerId;
     }
     const index = this.builder.addMessage(draft);
+    this.drafts.push(draft);
     this.lastAdded = draft;
     this.lastUserAt.set(sidechain, index);
     if (uuid !== undefined && !sidechain) {
@@ -410,6 +415,13 @@ export class ClaudeSessionReader {
 
   finish(fallbackTitle: string): ClaudeReadResult {
     this.flushBoundary();
+    // A sub-agent's own file (agent-<id>.jsonl, CC ≥ 2.0): every line is a side chain of the parent
+    // session, but here it IS the conversation. Read it as the main chain, and say so.
+    if (this.drafts.length > 0 && this.drafts.every((d) => d.sidechain)) {
+      for (const d of this.drafts) delete d.sidechain;
+      this.subAgentFile = true;
+      this.warnings.push({ code: 'subagent:file', message: 'Every line is a side chain: this is a sub-agent transcript, shown as its own conversation.' });
+    }
     this.markAbandonedBranches();
     if (this.replayedLines > 0) {
       this.warnings.push({ code: 'duplicate:uuid', message: `${this.replayedLines} line(s) repeat an earlier line (same uuid and message, as a resumed session writes them); they are kept in the file but shown once.` });
@@ -494,7 +506,7 @@ export function summaryContent(text: string): string {
   return text.startsWith(COMPACT_SUMMARY_PREAMBLE.trim()) ? text : COMPACT_SUMMARY_PREAMBLE + text;
 }
 
-const ENVELOPE_KEYS = ['userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'slug', 'entrypoint'] as const;
+const ENVELOPE_KEYS = ['userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'slug', 'entrypoint', 'agentId'] as const;
 
 /**
  * serialize(t, projection) for the Claude Code family. Untouched records are re-emitted verbatim;
@@ -528,6 +540,8 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
     return cur;
   };
   let lastMainUuid: string | null = null;
+  // In a sub-agent's own file every line is a side chain, and that chain is the conversation.
+  const subAgentFile = t.warnings.some((w) => w.code === 'subagent:file');
   let envelope: Record<string, unknown> = {};
   let lastTime: string | undefined;
   let keptMainMessages = 0;
@@ -541,7 +555,7 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
       original = undefined;
     }
     items.push({ ...(orig !== undefined && { orig }), text: original ? original.text : stringifyLike(v, style, opts.depth) });
-    if (typeof v.uuid === 'string' && v.isSidechain !== true) lastMainUuid = v.uuid;
+    if (typeof v.uuid === 'string' && (v.isSidechain !== true || subAgentFile)) lastMainUuid = v.uuid;
   };
 
   const emitSynthetic = (pm: ProjectedMessage, k: number) => {
@@ -564,7 +578,7 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
     const boundary = {
       parentUuid: keptMainMessages > 0 ? lastMainUuid : null,
       logicalParentUuid: lastMainUuid,
-      isSidechain: false,
+      isSidechain: envelope.isSidechain === true,
       ...env,
       type: 'system',
       subtype: 'compact_boundary',
@@ -577,7 +591,7 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
     };
     const summaryLine = {
       parentUuid: boundaryUuid,
-      isSidechain: false,
+      isSidechain: envelope.isSidechain === true,
       ...env,
       type: 'user',
       message: { role: 'user', content: summary },
@@ -598,8 +612,10 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
     const value = rec.value;
     if (isRecord(value)) {
       if (typeof value.timestamp === 'string') lastTime = value.timestamp;
-      if ((value.type === 'user' || value.type === 'assistant') && value.isSidechain !== true) {
+      if ((value.type === 'user' || value.type === 'assistant') && (value.isSidechain !== true || subAgentFile)) {
         envelope = {};
+        if (value.isSidechain === true) envelope.isSidechain = true;
+        if (typeof value.agentId === 'string') envelope.agentId = value.agentId;
         for (const key of ENVELOPE_KEYS) if (value[key] !== undefined) envelope[key] = value[key];
         if (typeof value.session_id === 'string') envelope.session_id = value.session_id;
       }
