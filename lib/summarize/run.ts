@@ -44,6 +44,7 @@ export interface SummaryStore {
 
 export interface SummaryFailure {
   keyId: string;
+  stepId: string;
   span: [number, number];
   code: ProviderError['code'] | 'unknown';
   /** A user-facing reason (never carries the key). */
@@ -114,9 +115,9 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 function toFailure(request: SummaryRequest, e: unknown): SummaryFailure {
-  if (e instanceof ProviderError) return { keyId: request.key.id, span: request.span, code: e.code, message: e.message, retryAfterSeconds: e.retryAfterSeconds };
+  if (e instanceof ProviderError) return { keyId: request.key.id, stepId: request.key.stepId, span: request.span, code: e.code, message: e.message, retryAfterSeconds: e.retryAfterSeconds };
   // Not a provider error (a bug): report it without echoing anything that might hold the request.
-  return { keyId: request.key.id, span: request.span, code: 'unknown', message: `The summary failed unexpectedly (${e instanceof Error ? e.name : typeof e}).` };
+  return { keyId: request.key.id, stepId: request.key.stepId, span: request.span, code: 'unknown', message: `The summary failed unexpectedly (${e instanceof Error ? e.name : typeof e}).` };
 }
 
 export interface ProduceOptions {
@@ -206,8 +207,25 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
     }
     projection = project(lookup);
   }
+  projection = annotateFailures(projection, [...failed.values()]);
   const pending = (projection.summaryRequests ?? []).filter((r) => !failed.has(r.key.id) && !store.get(artifactKey(r.key.id, producer, tHash))).length;
   return { projection, produced, reused: reusedKeys.size, failures: [...failed.values()], pending, lookup };
+}
+
+/**
+ * The projection only knows that a stored summary was empty; the reason (HTTP 429, timeout, …) is
+ * added to the notes of the step's summarize report, so the report says why it fell back. Returns
+ * a new projection (report entries copied), never editing the one it was given.
+ */
+function annotateFailures(projection: Projection, failures: readonly SummaryFailure[]): Projection {
+  if (!failures.length) return projection;
+  const report = projection.report.map((r) => ({ ...r, notes: [...r.notes] }));
+  for (const f of failures) {
+    const entry = report.find((r) => r.reducer === 'summarize' && r.stepId === f.stepId) ?? report.find((r) => r.stepId === f.stepId);
+    const note = `summary of turns ${f.span[0] + 1}–${f.span[1] + 1} failed: ${f.message}`;
+    if (entry && !entry.notes.includes(note)) entry.notes.push(note);
+  }
+  return { ...projection, report };
 }
 
 // ---------------------------------------------------------------------------------------------

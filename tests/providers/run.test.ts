@@ -129,6 +129,7 @@ describe.each(['openai', 'anthropic', 'gemini'] as ProviderKind[])('fillSummarie
     expect(result.failures[0].message).toMatch(/server error \(HTTP 500\)/);
     expect(result.projection.messages.some((m) => m.synthetic === 'notice')).toBe(true);
     expect(result.projection.report.flatMap((r) => r.notes).join('\n')).toMatch(/fell back to emergency/);
+    expect(result.projection.report.flatMap((r) => r.notes).join('\n')).toMatch(/summary of turns \d+–\d+ failed: .*server error \(HTTP 500\)/);
     expect(validatePairing(result.projection.messages)).toEqual([]);
     expect(JSON.stringify(result)).not.toContain(SECRET);
     expect(formatById(log.format)!.serialize(log, result.projection).text).not.toContain(SECRET);
