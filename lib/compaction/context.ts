@@ -54,8 +54,16 @@ export function emptyState(): ReducerState {
   return { summaries: [], summaryRequests: [] };
 }
 
+// Contexts are immutable values: the total of a (messages, tools) pair never changes, and the
+// pipeline asks for it several times per stage. Cached by the messages array's identity.
+const totalsCache = new WeakMap<readonly ProjectedMessage[], { tools: readonly ToolSchema[]; total: number }>();
+
 export function contextTokens(ctx: Pick<CompactionContext, 'messages' | 'tools'>): number {
-  return contextTotals(ctx.messages, ctx.tools).total;
+  const hit = totalsCache.get(ctx.messages);
+  if (hit && hit.tools === ctx.tools) return hit.total;
+  const total = contextTotals(ctx.messages, ctx.tools).total;
+  totalsCache.set(ctx.messages, { tools: ctx.tools, total });
+  return total;
 }
 
 const wrappers = new WeakMap<Message, ProjectedMessage>();
