@@ -72,17 +72,21 @@ const HOSTILE_VALUES: unknown[] = [null, 5, 'x', [], {}, [null], { type: 'messag
  * Real records with one value replaced by something hostile (null, a number, an empty object…),
  * plus the file cut short: each variant must import or fail with an ImportError, never crash.
  */
-export function* hostileVariants(text: string, maxPaths = 40): Generator<string> {
-  for (const cut of [0.1, 0.5, 0.9]) yield text.slice(0, Math.floor(text.length * cut));
-  const lines = text.split('\n');
-  const jsonl = lines.filter((l) => l.trim()).length > 1 && lines[0].trim().startsWith('{') && lines[0].trim().endsWith('}');
-  const units = jsonl ? lines.map((l, i) => [l, i] as const).filter(([l]) => l.trim()).slice(0, 4) : [[text, -1] as const];
+export function* hostileVariants(text: string, maxPaths = 24): Generator<string> {
+  // Cut short (a session still being written, a download cut off): within the first 256 KB, to keep parses cheap.
+  const head = Math.min(text.length, 256 * 1024);
+  for (const cut of [0.1, 0.5, 0.9]) yield text.slice(0, Math.floor(head * cut));
+  const all = text.split('\n');
+  const jsonl = all.filter((l) => l.trim()).length > 1 && all[0].trim().startsWith('{') && all[0].trim().endsWith('}');
+  // JSONL: the file's first lines are enough to reach every record kind's parser (and keep parses cheap).
+  const lines = jsonl ? all.filter((l) => l.trim()).slice(0, 3) : all;
+  const units = jsonl ? lines.map((l, i) => [l, i] as const).slice(0, 2) : [[text, -1] as const];
   for (const [unit, lineIndex] of units) {
     const value = JSON.parse(unit);
     for (const p of valuePaths(value).slice(0, maxPaths))
       for (const h of HOSTILE_VALUES) {
         const mutated = JSON.stringify(replaceAt(value, p, h));
-        yield jsonl ? lines.map((l, i) => (i === lineIndex ? mutated : l)).join('\n') : mutated;
+        yield jsonl ? lines.map((l, i) => (i === lineIndex ? mutated : l)).join('\n') + '\n' : mutated;
       }
   }
 }

@@ -71,6 +71,11 @@ describe('gemini-cli: what the parser reads', () => {
     expect(t.messages[1].blocks[0].kind === 'text' && t.messages[1].blocks[0].text).toBe(keep[1].content[0].text);
   });
 
+  it('a $set.summary patch names the session', () => {
+    const t = loadText('named.jsonl', fs.readFileSync(JSONL, 'utf8') + JSON.stringify({ $set: { summary: 'Write GEMINI.md' } }) + '\n');
+    expect(t.title).toBe('Write GEMINI.md');
+  });
+
   it('tokens: prompt input includes cached; output adds thoughts', () => {
     const t = load(LEGACY);
     const raw = JSON.parse(fs.readFileSync(LEGACY, 'utf8')).messages.find((m: { tokens?: unknown }) => m.tokens).tokens;

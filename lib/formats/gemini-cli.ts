@@ -135,6 +135,8 @@ function layoutOf(file: SourceFile): Layout {
         return;
       }
       if (isObject(v.$set)) {
+        // Metadata patches update the header (summary, lastUpdated…) for what follows.
+        if (header && typeof v.$set.summary === 'string') header = { ...header, summary: v.$set.summary };
         const msgs = v.$set.messages;
         if (Array.isArray(msgs)) {
           // A full checkpoint: everything before is replaced.

@@ -58,6 +58,14 @@ describe('openai-responses: what the parser reads', () => {
     expect(t.markers[0].atMessage).toBe(1);
   });
 
+  it('warns when a request continues a stored response (the earlier items are not in the file)', () => {
+    const raw = JSON.parse(fs.readFileSync(byName('vercel-ai_openai-tool-search.1.json'), 'utf8'));
+    const plain = loadText('a.json', JSON.stringify(raw, null, 4));
+    expect(plain.warnings.some((w) => w.code === 'partial:previous-response')).toBe(false);
+    const t = loadText('b.json', JSON.stringify({ ...raw, previous_response_id: 'resp_earlier' }, null, 4));
+    expect(t.warnings.find((w) => w.code === 'partial:previous-response')?.message).toContain('resp_earlier');
+  });
+
   it('cached input tokens are split out of input_tokens', () => {
     const t = load(byName('vercel-ai_openai-web-search-tool.1.json'));
     expect(t.usage).toEqual([expect.objectContaining({ input: 19681 - 3712, cacheRead: 3712, output: 3773, reasoning: 3136 })]);

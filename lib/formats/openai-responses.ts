@@ -211,6 +211,8 @@ interface Conversation {
   tools: unknown[];
   usage?: unknown;
   title?: string;
+  /** The request continued a stored conversation: the earlier items live server-side. */
+  previousResponseId?: string;
 }
 
 function conversationOf(r: Read, index: number, fileName: string): Conversation {
@@ -233,14 +235,16 @@ function conversationOf(r: Read, index: number, fileName: string): Conversation 
     // Rollouts without a user prompt (SWE tasks) are named by their task instance.
     const meta = isObject(params.metadata) ? params.metadata : {};
     const instance = str(meta.instance_id) ?? str(v.instance_id);
-    return { drafts, model: str(response.model) ?? str(params.model), tools: Array.isArray(params.tools) ? params.tools : Array.isArray(response.tools) ? response.tools : [], usage: response.usage, ...(instance !== undefined && { title: instance }) };
+    const previous = str(params.previous_response_id);
+    return { drafts, model: str(response.model) ?? str(params.model), tools: Array.isArray(params.tools) ? params.tools : Array.isArray(response.tools) ? response.tools : [], usage: response.usage, ...(instance !== undefined && { title: instance }), ...(previous !== undefined && { previousResponseId: previous }) };
   }
   const root = r.root as AnyObj;
   if (r.shape === 'response' && typeof root.instructions === 'string' && root.instructions) drafts.push({ draft: { role: 'system', blocks: [{ kind: 'text', text: root.instructions }], recordRefs: [] }, site: null });
   if (r.shape === 'input' && isObject(root) && typeof root.instructions === 'string' && root.instructions) drafts.push({ draft: { role: 'system', blocks: [{ kind: 'text', text: root.instructions }], recordRefs: [] }, site: null });
   r.set.records.forEach((rec, i) => addItem(rec.value, i, []));
   const tools = isObject(root) && Array.isArray(root.tools) ? root.tools : [];
-  return { drafts, model: isObject(root) ? str(root.model) : undefined, tools, usage: r.shape === 'response' ? root.usage : undefined, title: r.shape === 'response' ? str(root.id) : undefined };
+  const previous = isObject(root) ? str(root.previous_response_id) : undefined;
+  return { drafts, model: isObject(root) ? str(root.model) : undefined, tools, usage: r.shape === 'response' ? root.usage : undefined, title: r.shape === 'response' ? str(root.id) : undefined, ...(previous !== undefined && { previousResponseId: previous }) };
 }
 
 export function addToolSchemas(b: TranscriptBuilder, tools: readonly unknown[]): void {
@@ -295,6 +299,7 @@ function parse(file: SourceFile, options: ParseOptions = {}): ParseResult {
     });
   }
   if (b.messageCount === 0) b.warn({ code: 'empty:conversation', message: 'This conversation holds no items.' });
+  if (conv.previousResponseId) b.warn({ code: 'partial:previous-response', message: `The request continues stored response ${conv.previousResponseId}: the earlier conversation lives server-side and is not in this file.` });
   const title = titleOf(conv.drafts) ?? conv.title ?? (r.shape === 'rollouts' ? `Rollout ${conversation + 1}` : 'Responses conversation');
   const transcript = b.build({
     format: 'openai-responses',
