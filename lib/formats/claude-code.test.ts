@@ -341,6 +341,14 @@ describe('claude-code: export of a projection', () => {
     expect(back.messages.length).toBe(kept.length + 1);
   });
 
+  it('refuses a projection that breaks a tool call/result pair', () => {
+    const t = load(SLOP);
+    const pms = identity(t.messages);
+    const at = pms.findIndex((pm, i) => i > 0 && pm.blocks.length === 1 && pm.blocks[0].kind === 'tool_result');
+    pms.splice(at, 1); // the call stays, its result goes
+    expect(() => claudeCode.serialize(t, projectionOf(t, pms))).toThrow(/breaks tool call\/result pairing/);
+  });
+
   it('is deterministic and identical to the source with an identity projection', () => {
     const t = load(VIEWER);
     const same = claudeCode.serialize(t, projectionOf(t, identity(t.messages)));

@@ -36,6 +36,7 @@ import {
   type BlockOutcome,
   type OutputRecord,
 } from './serialize-util';
+import { assertProjectionPairing } from './api-projection';
 import type { DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
 
 /** Line types that only Claude Code writes (FORMATS.md §8 JSONL rule 2). */
@@ -515,6 +516,8 @@ const ENVELOPE_KEYS = ['userType', 'cwd', 'sessionId', 'version', 'gitBranch', '
  * Claude Code itself records a compaction.
  */
 export function serializeClaudeRecords(t: Transcript, projection: Projection, opts: ClaudeExportOptions): { text: string; dropped: string[] } {
+  // A projection may not break tool call/result pairs (issues the source already has are tolerated).
+  assertProjectionPairing(t, projection.messages.filter((m) => !m.sidechain));
   const dropped: string[] = [];
   const style: JsonStyle = t.style;
   const bySource = projectedBySource(projection);

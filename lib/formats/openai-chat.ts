@@ -21,6 +21,7 @@ import { lineAt, readJsonDocument, spanAt, stringifyLike, type JsonPath } from '
 import { readJsonl, type RecordSet } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
 import { parsedRoot } from '../read/json-root';
+import { assertProjectionPairing } from './api-projection';
 import {
   addedBlocks,
   blockOutcomes,
@@ -631,6 +632,8 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
   const mimeType = t.style.container === 'jsonl' ? 'application/jsonl' : 'application/json';
   const texts = t.records.map((r) => r.text);
   if (!projection) return { text: joinOutput(t.frame, texts.map((text, orig) => ({ orig, text })), defaultSeparator(t.frame, t.style, 1)), fileName: t.fileName, mimeType, dropped: [] };
+  // A projection may not break tool call/result pairs (issues the source already has are tolerated).
+  assertProjectionPairing(t, projection.messages.filter((m) => !m.sidechain));
   const dropped: string[] = [];
   let text: string;
   if (layout.kind === 'array' || layout.kind === 'request') {
