@@ -166,10 +166,12 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
   const produced: StoredSummary[] = [];
   const reusedKeys = new Set<string>();
 
+  const usedArtifacts = new Map<string, StoredSummary>();
   const lookup = (key: SummaryKey): string | undefined => {
     if (failed.has(key.id)) return '';
     const hit = store.get(artifactKey(key.id, producer, tHash));
     if (hit && !produced.some((p) => p.id === hit.id)) reusedKeys.add(hit.id);
+    if (hit) usedArtifacts.set(key.id, hit);
     return hit?.text;
   };
 
@@ -207,9 +209,27 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
     }
     projection = project(lookup);
   }
-  projection = annotateFailures(projection, [...failed.values()]);
+  projection = creditProducers(annotateFailures(projection, [...failed.values()]), (stepId, span) => {
+    const hit = [...usedArtifacts.values()].find((a) => a.stepId === stepId && a.span[0] === span[0] && a.span[1] === span[1]);
+    return hit;
+  });
   const pending = (projection.summaryRequests ?? []).filter((r) => !failed.has(r.key.id) && !store.get(artifactKey(r.key.id, producer, tHash))).length;
   return { projection, produced, reused: reusedKeys.size, failures: [...failed.values()], pending, lookup };
+}
+
+/**
+ * The projection credits a stored summary to the step's producer option (the style); name the
+ * provider and model that actually wrote it (`anthropic:claude-haiku-4-5`) for the report and UI.
+ */
+function creditProducers(projection: Projection, artifactFor: (stepId: string, span: [number, number]) => StoredSummary | undefined): Projection {
+  let changed = false;
+  const summaries = projection.summaries.map((s) => {
+    const a = artifactFor(s.stepId, s.span);
+    if (!a || s.text !== a.text || s.producer === a.producer) return s;
+    changed = true;
+    return { ...s, producer: a.producer };
+  });
+  return changed ? { ...projection, summaries } : projection;
 }
 
 /**

@@ -96,6 +96,7 @@ describe.each(['openai', 'anthropic', 'gemini'] as ProviderKind[])('fillSummarie
     const text = summary.blocks[0].kind === 'summary' ? summary.blocks[0].text : '';
     expect(text).toBe(`## Active Task\nLLM SUMMARY ${prompts.length} of turns ${spanInPrompt(prompts[prompts.length - 1])}`);
     expect(validatePairing(result.projection.messages)).toEqual([]);
+    expect(result.projection.summaries.map((s) => s.producer)).toEqual([`${kind}:${kind}-sum`]);
     expect(progress.filter((p) => p.phase === 'done')).toHaveLength(result.produced.length);
     for (const artifact of result.produced) {
       expect(artifact.producer).toBe(`${kind}:${kind}-sum`);
