@@ -17,7 +17,18 @@ export function expectedTurns(file: string, conversation?: number): number {
   return importBytes(path.basename(file), bytes, conversation === undefined ? {} : { conversation }).transcript.turnCount;
 }
 
-export const test = base.extend<{ library: LibraryPage; inspector: InspectorPage }>({
+export const test = base.extend<{ library: LibraryPage; inspector: InspectorPage; failOnPageErrors: void }>({
+  /** Every test fails on an uncaught exception in the page or the worker: a crash is never a pass. */
+  failOnPageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('worker', (w) => w.on('console', (m) => m.type() === 'error' && errors.push(`worker: ${m.text()}`)));
+      await use();
+      base.expect(errors, 'uncaught errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
   library: async ({ page }, use) => {
     await use(new LibraryPage(page));
   },

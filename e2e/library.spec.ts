@@ -120,3 +120,17 @@ test('an import in progress can be cancelled; nothing is stored and the next imp
   await library.waitForRow(path.basename(file));
   await expect(library.rows).toHaveCount(1);
 });
+
+test('the theme toggle persists across a reload without a flash', async ({ library, page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await library.goto();
+  await expect(page.locator('html')).not.toHaveClass(/dark/);
+  // system → light → dark
+  await page.getByTestId('theme-toggle').click();
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.locator('html')).toHaveClass(/dark/);
+  // The pre-paint script sets the class before any React code runs.
+  await page.route('**/_next/static/chunks/**', (route) => route.abort());
+  await page.reload();
+  await expect(page.locator('html')).toHaveClass(/dark/);
+});
