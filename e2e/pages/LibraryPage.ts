@@ -23,7 +23,7 @@ export class LibraryPage {
     await this.page.goto('/');
     await expect(this.dropZone).toBeVisible();
     // The worker answered the first list query: either rows or the empty state are shown.
-    await expect(this.rows.first().or(this.empty)).toBeVisible();
+    await expect(this.rows.first().or(this.empty)).toBeVisible({ timeout: 30_000 });
   }
 
   /** Import a real file by path, through the file button's input (setInputFiles). */

@@ -130,9 +130,9 @@ export class Repo {
     });
   }
 
-  /** The last imports that did not complete (for "your import of X was interrupted"). */
+  /** Imports that were cut off by a closed tab or a killed worker (for "your import of X was interrupted"). */
   async unfinishedImports(): Promise<ImportRow[]> {
-    return this.db.imports.where('status').anyOf('interrupted', 'failed').reverse().sortBy('startedAt');
+    return this.db.imports.where('status').equals('interrupted').reverse().sortBy('startedAt');
   }
 
   async dismissImport(journalId: string): Promise<void> {
