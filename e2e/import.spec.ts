@@ -60,3 +60,22 @@ test.describe('upload → inspector → export, on real corpus files', () => {
     expect(exported.equals(fs.readFileSync(file))).toBe(true);
   });
 });
+
+test('drop a container file and import all its conversations (Inspect eval log, 3 samples)', async ({ library }) => {
+  const file = corpusFile('inspect-ai', 'inspect_security-guide_gpt4o-mini.json');
+  const name = path.basename(file);
+  await library.goto();
+  await library.dropFile(file, name);
+  await expect(library.picker).toBeVisible();
+  await expect(library.picker.getByTestId('conversation-option')).toHaveCount(3);
+  await library.picker.getByTestId('import-all').click();
+  await expect(library.rows).toHaveCount(3, { timeout: 30_000 });
+  await expect(library.page.getByTestId('import-progress')).toHaveCount(0);
+  for (const i of [0, 1, 2]) {
+    const row = library.rows.filter({ hasText: `conversation ${i}` });
+    expect(await library.rowTurns(row)).toBe(expectedTurns(file, i));
+  }
+  // The three share one stored original: each exports the whole file, byte for byte.
+  const exported = await library.exportOriginal(library.rows.filter({ hasText: 'conversation 1' }));
+  expect(exported.equals(fs.readFileSync(file))).toBe(true);
+});

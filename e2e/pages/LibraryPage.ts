@@ -31,6 +31,22 @@ export class LibraryPage {
     await this.fileInput.setInputFiles(path);
   }
 
+  /** Drop a real file on the drop zone (a synthetic drag-and-drop with a DataTransfer). */
+  async dropFile(path: string, name: string): Promise<void> {
+    const base64 = fs.readFileSync(path).toString('base64');
+    const transfer = await this.page.evaluateHandle(
+      ({ base64, name }) => {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const dt = new DataTransfer();
+        dt.items.add(new File([bytes], name, { type: 'application/json' }));
+        return dt;
+      },
+      { base64, name },
+    );
+    await this.dropZone.dispatchEvent('dragover', { dataTransfer: transfer });
+    await this.dropZone.dispatchEvent('drop', { dataTransfer: transfer });
+  }
+
   async importBuffer(name: string, text: string): Promise<void> {
     await this.fileInput.setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
   }
