@@ -47,6 +47,13 @@ const COMMIT: ToolHint = { request: 'strip', response: 'keep', dedup: false, cat
 const DIFF: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'head-tail' };
 /** Sub-agent results are the distilled outcome of a whole side chain: durable. */
 const AGENT: ToolHint = { request: 'keep', response: 'keep', dedup: false, retention: { mode: 'age', neverEvict: true }, category: 'generic' };
+/** SWE-agent's windowed viewer: a re-open of the same window is a duplicate, but a window is not a line range we can compare. */
+const WINDOW: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'file-content' };
+/**
+ * Multi-command editors (OpenHands str_replace_editor, Anthropic's text editor): edits are actions
+ * (never deduplicated), `view` commands are reads (deduplicated and subsumed by line range).
+ */
+const EDITOR: ToolHint = { request: 'strip', response: 'strip', dedup: false, subsumes: 'line-range', category: 'file-content' };
 /** Todo lists: every call restates the whole list, so older inputs are obsolete. */
 const TODO: ToolHint = { request: 'strip', response: 'keep', dedup: false, category: 'generic' };
 
@@ -56,7 +63,9 @@ const FAMILIES: Array<[ToolHint, string[]]> = [
   [LIST, ['fs_list_files', 'list_files', 'Glob', 'glob', 'LS', 'ls', 'list_dir', 'list_directory', 'find', 'find_files']],
   [SHELL, ['cargo_check', 'cargo_test', 'Bash', 'bash', 'shell', 'exec_command', 'local_shell', 'container.exec', 'execute_bash', 'run_terminal_command', 'run_shell_command', 'run_command', 'terminal', 'execute_command', 'BashOutput', 'write_stdin', 'python', 'execute_ipython_cell', 'gdb_command', 'gdb_interrupt', 'gdb_wait_stopped']],
   [CREATE, ['fs_create_file', 'Write', 'write_file', 'create_file', 'create', 'write_to_file', 'NotebookWrite']],
-  [MODIFY, ['fs_modify_file', 'Edit', 'MultiEdit', 'NotebookEdit', 'apply_patch', 'edit', 'edit_file', 'replace', 'str_replace_editor', 'str_replace_based_edit_tool', 'str_replace', 'insert', 'replace_in_file', 'edit_linting']],
+  [MODIFY, ['fs_modify_file', 'Edit', 'MultiEdit', 'NotebookEdit', 'apply_patch', 'edit', 'edit_file', 'replace', 'str_replace', 'insert', 'replace_in_file', 'edit_linting']],
+  [EDITOR, ['str_replace_editor', 'str_replace_based_edit_tool', 'text_editor']],
+  [WINDOW, ['open', 'goto', 'scroll_up', 'scroll_down']],
   [WEB, ['WebFetch', 'WebSearch', 'web_fetch', 'web_search', 'google_web_search', 'fetch', 'browser', 'web_browser']],
   [COMMIT, ['git_commit']],
   [DIFF, ['git_diff', 'git_status', 'git_log']],

@@ -35,3 +35,19 @@ describe('dedup-tools', () => {
     expect(p.report[0].events).toBe(0);
   });
 });
+
+describe('dedup-tools with multi-command editors', () => {
+  it('dedups and subsumes str_replace_editor views but never its edits', () => {
+    const ed = makeTranscript([
+      { user: 'a', tools: [{ name: 'str_replace_editor', input: { command: 'view', path: '/r/a.py', view_range: [10, 20] }, output: filler(80, 'v1') }] },
+      { user: 'b', tools: [{ name: 'str_replace_editor', input: { command: 'str_replace', path: '/r/a.py', old_str: 'x', new_str: 'y' }, output: 'edited' }] },
+      { user: 'c', tools: [{ name: 'str_replace_editor', input: { command: 'str_replace', path: '/r/a.py', old_str: 'x', new_str: 'y' }, output: 'edited' }] },
+      { user: 'd', tools: [{ name: 'str_replace_editor', input: { command: 'view', path: '/r/a.py' }, output: filler(200, 'v2') }] },
+      { user: 'e', answer: 'done' },
+    ]);
+    const p = projectTranscript(ed, [step(['dedup-tools'], { keepLast: 1 })]);
+    const calls = p.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call').map((b) => (b.kind === 'tool_call' ? b.callId : ''));
+    expect(calls).toEqual(['call_2', 'call_3', 'call_4']);
+    expect(p.report[0].notes[0]).toBe('removed 0 duplicate and 1 subsumed call(s)');
+  });
+});

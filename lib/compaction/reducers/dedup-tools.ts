@@ -50,7 +50,8 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
       for (let i = calls.length - 1; i >= 0; i--) {
         const c = calls[i];
         const hint = hintFor(c.block.name, hints);
-        const dedupable = hint.dedup !== false;
+        // An editor's view command is a read even though the tool's edits are never deduplicated.
+        const dedupable = hint.dedup !== false || c.range !== undefined;
         if (dedupable && isEditable(ctx, ctx.messages[c.mi])) {
           const exact = laterByKey.get(c.key);
           if (exact) found.push({ older: c, newer: exact, how: 'exact' });
