@@ -49,6 +49,17 @@ describe('codex-cli: what the parser reads', () => {
     expect(assistantTextMessages).toBe(assistantItems);
   });
 
+  it('a shell output with a non-zero exit_code is an error result', () => {
+    const f = byName('codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl');
+    const failing = rawLines(f)
+      .filter((l) => l.type === 'response_item' && l.payload.type === 'function_call_output')
+      .filter((l) => l.payload.output.startsWith('{') && JSON.parse(l.payload.output).metadata.exit_code !== 0)
+      .map((l) => l.payload.call_id);
+    expect(failing.length).toBe(3);
+    const errors = load(f).messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_result' && b.isError).map((b) => (b.kind === 'tool_result' ? b.callId : ''));
+    expect(errors).toEqual(failing);
+  });
+
   it('token_count: repeated totals deduped, so per-call outputs sum to the final cumulative total', () => {
     for (const name of [LOCALPUSH, 'codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl', 'vibecodingtracker_codex_0.39.0.jsonl']) {
       const lines = rawLines(byName(name));

@@ -119,6 +119,17 @@ function reasoningText(item: AnyObj): string {
   return pieces.join('\n\n');
 }
 
+/** Codex shell outputs are JSON strings `{"output":…,"metadata":{"exit_code":N}}`: a non-zero exit is an error result. */
+function nonZeroExit(output: unknown): boolean {
+  if (typeof output !== 'string' || !output.startsWith('{"output"')) return false;
+  try {
+    const v = JSON.parse(output);
+    return isObject(v) && isObject(v.metadata) && typeof v.metadata.exit_code === 'number' && v.metadata.exit_code !== 0;
+  } catch {
+    return false;
+  }
+}
+
 const CALL_TYPES: Record<string, string> = { local_shell_call: 'local_shell', shell_call: 'shell', apply_patch_call: 'apply_patch', computer_call: 'computer' };
 const OUTPUT_TYPES = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output', 'shell_call_output', 'apply_patch_call_output', 'computer_call_output']);
 
@@ -153,7 +164,7 @@ export function convertItem(item: unknown): ConvertedItem | null {
     return { role: 'assistant', blocks: [{ kind: 'tool_call', callId: str(item.call_id) ?? str(item.id) ?? '', name: CALL_TYPES[type], input: item.action ?? item.input ?? item.operation ?? {} }], parts: [-1] };
   }
   if (OUTPUT_TYPES.has(type)) {
-    const isError = item.status === 'failed' || item.status === 'incomplete';
+    const isError = item.status === 'failed' || item.status === 'incomplete' || nonZeroExit(item.output);
     return { role: 'tool', blocks: [{ kind: 'tool_result', callId: str(item.call_id) ?? '', content: outputText(item.output), isError }], parts: [-1] };
   }
   if (type === 'mcp_call') {
