@@ -14,6 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // ── Deterministic helpers ─────────────────────────────────────────────────────────────────────
 
@@ -960,22 +961,37 @@ function session(): void {
   assistant([say('Done: the fix is pushed as PR #143 with tests. The follow-ups from the review (multiply and CSV for zero-decimal currencies) are included in the same PR.')]);
 }
 
-session();
+let generated: string | undefined;
 
-// The session title line Claude Code writes at the top (summary of the leaf).
-const lines = [JSON.stringify({ type: 'summary', summary: 'Fix lost cent in installment splits (#142)', leafUuid: lastUuid }), ...out.map((o) => JSON.stringify(o))];
-const text = lines.join('\n') + '\n';
-
-const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'public', 'sample', 'contextscope-demo.jsonl');
-if (process.argv.includes('--check')) {
-  const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
-  if (current !== text) {
-    console.error(`${target} is stale: run npx tsx scripts/make-sample.ts`);
-    process.exit(1);
-  }
-  console.log('sample is up to date');
-} else {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.writeFileSync(target, text);
-  console.log(`wrote ${path.relative(process.cwd(), target)}: ${lines.length} lines, ${(text.length / 1024).toFixed(0)} KB`);
+/**
+ * The sample's text. The generator's state (PRNG, clock, lines) is module-level and consumed once,
+ * so the result is computed once per process and cached.
+ */
+export function makeSample(): string {
+  if (generated !== undefined) return generated;
+  session();
+  // The session title line Claude Code writes at the top (summary of the leaf).
+  const lines = [JSON.stringify({ type: 'summary', summary: 'Fix lost cent in installment splits (#142)', leafUuid: lastUuid }), ...out.map((o) => JSON.stringify(o))];
+  generated = lines.join('\n') + '\n';
+  return generated;
 }
+
+export const SAMPLE_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'public', 'sample', 'contextscope-demo.jsonl');
+
+function main(): void {
+  const text = makeSample();
+  if (process.argv.includes('--check')) {
+    const current = fs.existsSync(SAMPLE_PATH) ? fs.readFileSync(SAMPLE_PATH, 'utf8') : '';
+    if (current !== text) {
+      console.error(`${SAMPLE_PATH} is stale: run npx tsx scripts/make-sample.ts`);
+      process.exit(1);
+    }
+    console.log('sample is up to date');
+  } else {
+    fs.mkdirSync(path.dirname(SAMPLE_PATH), { recursive: true });
+    fs.writeFileSync(SAMPLE_PATH, text);
+    console.log(`wrote ${path.relative(process.cwd(), SAMPLE_PATH)}: ${text.split('\n').length - 1} lines, ${(text.length / 1024).toFixed(0)} KB`);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
