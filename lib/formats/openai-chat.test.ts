@@ -190,6 +190,26 @@ describe('openai-chat: shapes', () => {
     expect(out).toBe(text.replace('"a long tool output"', '"stub"'));
   });
 
+  it('prune-tools: the tools array next to the messages loses the pruned tools, the rest stays verbatim', () => {
+    const tool = (name: string) => ({ type: 'function', function: { name, description: `${name} things`, parameters: { type: 'object', properties: {} } } });
+    const request = { model: 'gpt-4o', tools: [tool('used'), tool('never_used'), tool('also_used')], messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }], temperature: 0 };
+    for (const indent of [0, 2]) {
+      const text = JSON.stringify(request, null, indent);
+      const t = loadText('tools.json', text);
+      expect(t.tools.map((x) => x.name)).toEqual(['used', 'never_used', 'also_used']);
+      const p = { ...projectionOf(t, identity(t.messages)), tools: t.tools.filter((x) => x.name !== 'never_used') };
+      const out = openaiChat.serialize(t, p).text;
+      expect(JSON.parse(out)).toEqual({ ...request, tools: [tool('used'), tool('also_used')] });
+      expect(out).toBe(JSON.stringify({ ...request, tools: [tool('used'), tool('also_used')] }, null, indent));
+      // Fine-tune JSONL lines carry tools too.
+      const lines = [JSON.stringify({ messages: request.messages, tools: request.tools }), JSON.stringify({ messages: request.messages, tools: request.tools })].join('\n') + '\n';
+      const ft = loadText('ft.jsonl', lines, { conversation: 1 });
+      const outFt = openaiChat.serialize(ft, { ...projectionOf(ft, identity(ft.messages)), tools: ft.tools.filter((x) => x.name === 'used') }).text.split('\n');
+      expect(JSON.parse(outFt[1]).tools).toEqual([tool('used')]);
+      expect(outFt[0]).toBe(lines.split('\n')[0]);
+    }
+  });
+
   it('does not claim Anthropic-shaped messages', () => {
     const anthropic = { messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'x', input: {} }] }] };
     const src = sourceFromText('a.json', JSON.stringify(anthropic));

@@ -627,6 +627,43 @@ function emitMessagesArray(
   return joinOutput(frame, items, defaultSeparator(frame, { ...style, container: 'json' }, depth));
 }
 
+/**
+ * prune-tools removes declared tools from the context: the `tools` (or legacy `functions`) array
+ * next to the messages lives in the frame around them, so it is re-written there, keeping the
+ * remaining tool objects and everything else of the frame verbatim. `depth` is the nesting of the
+ * array's value (1 = a key of the root object).
+ */
+function pruneToolsInFrame(frame: readonly string[], texts: readonly string[], keep: ReadonlySet<string>, style: JsonStyle, depth = 1): string[] {
+  if (texts.length === 0) return [...frame];
+  // With every record in place the join is the original text exactly.
+  const text = joinOutput(frame, texts.map((x, orig) => ({ orig, text: x })), ',');
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch {
+    return [...frame];
+  }
+  if (!isRecord(root)) return [...frame];
+  const key = Array.isArray(root.tools) ? 'tools' : Array.isArray(root.functions) ? 'functions' : undefined;
+  if (!key) return [...frame];
+  const list = root[key] as unknown[];
+  const nameOf = (x: unknown) => (isRecord(x) && isRecord(x.function) && typeof x.function.name === 'string' ? x.function.name : isRecord(x) && typeof x.name === 'string' ? x.name : undefined);
+  const kept = list.filter((x) => {
+    const n = nameOf(x);
+    return n === undefined || keep.has(n);
+  });
+  if (kept.length === list.length) return [...frame];
+  const span = spanAt(text, [key]);
+  if (!span) return [...frame];
+  const replacement = stringifyLike(kept, { ...style, container: 'json' }, depth);
+  const out = [...frame];
+  const last = out.length - 1;
+  const tailStart = text.length - out[last].length;
+  if (span[1] <= out[0].length) out[0] = out[0].slice(0, span[0]) + replacement + out[0].slice(span[1]);
+  else if (span[0] >= tailStart) out[last] = out[last].slice(0, span[0] - tailStart) + replacement + out[last].slice(span[1] - tailStart);
+  return out;
+}
+
 function serialize(t: Transcript, projection?: Projection): SerializeResult {
   const layout = layoutOf(t);
   const mimeType = t.style.container === 'jsonl' ? 'application/jsonl' : 'application/json';
@@ -636,9 +673,11 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
   assertProjectionPairing(t, projection.messages.filter((m) => !m.sidechain));
   const dropped: string[] = [];
   let text: string;
+  const keepTools = new Set(projection.tools.map((x) => x.name));
   if (layout.kind === 'array' || layout.kind === 'request') {
     const depth = (layout.recordsPath?.length ?? 0) + 1;
-    text = emitMessagesArray(t, projection, t.records, t.frame, depth, t.style, dropped);
+    const frame = layout.kind === 'request' ? pruneToolsInFrame(t.frame, texts, keepTools, t.style) : t.frame;
+    text = emitMessagesArray(t, projection, t.records, frame, depth, t.style, dropped);
   } else if (layout.kind === 'response') {
     // Choices are alternatives, not a sequence: re-write each choice's message, no summaries.
     const bySource = projectedBySource(projection);
@@ -651,7 +690,10 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
       else if (pm && isRecord(r.value)) {
         const msg = rewriteChatMessage(r.value.message, m, pm);
         items.push({ orig: i, text: stringifyLike({ ...r.value, message: msg ?? { role: 'assistant', content: null } }, t.style, 2) });
-      } else dropped.push(`choice ${i} (removed by the projection; kept since a response needs it)`), items.push({ orig: i, text: r.text });
+      } else {
+        dropped.push(`choice ${i} (removed by the projection; kept since a response needs it)`);
+        items.push({ orig: i, text: r.text });
+      }
     });
     if (projection.messages.some((pm) => pm.synthetic)) dropped.push('summary: a chat.completion response cannot hold one');
     text = joinOutput(t.frame, items, defaultSeparator(t.frame, t.style, 2));
@@ -662,7 +704,8 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
     const rec = t.records[k];
     const inner = readJsonDocument(rec.text, t.fileName, [key], rec.value);
     const depth = layout.kind === 'container' ? 3 : 2;
-    const innerText = emitMessagesArray(t, projection, inner.records, inner.frame, depth, t.style, dropped);
+    const innerFrame = pruneToolsInFrame(inner.frame, inner.records.map((r) => r.text), keepTools, t.style, layout.kind === 'container' ? 2 : 1);
+    const innerText = emitMessagesArray(t, projection, inner.records, innerFrame, depth, t.style, dropped);
     text = joinOutput(t.frame, texts.map((tx, orig) => ({ orig, text: orig === k ? innerText : tx })), defaultSeparator(t.frame, t.style, 1));
   }
   return { text, fileName: compactedFileName(t, true), mimeType, dropped };
