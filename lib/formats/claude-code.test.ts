@@ -220,6 +220,7 @@ describe('claude-code: sub-agent files', () => {
     expect(t.messages.some((m) => m.sidechain)).toBe(false);
     expect(t.turnCount).toBeGreaterThan(1);
     expect(t.warnings).toContainEqual(expect.objectContaining({ code: 'subagent:file' }));
+    expect(t.title).toBe(lines[0].message.content.replace(/\s+/g, ' ').trim().slice(0, 79) + '…');
     expect(claudeCode.serialize(t).text).toBe(text);
     // Its compacted export stays a sub-agent file: new lines are side-chain lines, the chain closed.
     const pms = identity(t.messages.filter((m) => m.turn >= 1));

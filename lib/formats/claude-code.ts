@@ -188,6 +188,8 @@ export class ClaudeSessionReader {
   private aiTitle?: string;
   private readonly summaries: Array<{ summary: string; leafUuid?: string }> = [];
   private firstPrompt?: string;
+  /** For a sub-agent's own file: its task prompt. */
+  private firstSidePrompt?: string;
   private readonly uuids = new Set<string>();
   private mainModel?: string;
   private anyModel?: string;
@@ -332,9 +334,12 @@ export class ClaudeSessionReader {
       if (!meta && !summary && blocks.some((b) => b.kind !== 'tool_result')) this.promptLines.add(uuid);
     }
     if (summary) this.compactSummary(draft, index, recordIndex);
-    else if (!meta && !sidechain && this.firstPrompt === undefined) {
+    else if (!meta && (sidechain ? this.firstSidePrompt : this.firstPrompt) === undefined) {
       const text = blocks.find((b) => b.kind === 'text');
-      if (text && text.kind === 'text') this.firstPrompt = titleFromPrompt(text.text);
+      if (text && text.kind === 'text') {
+        if (sidechain) this.firstSidePrompt = titleFromPrompt(text.text);
+        else this.firstPrompt = titleFromPrompt(text.text);
+      }
     }
   }
 
@@ -429,7 +434,7 @@ export class ClaudeSessionReader {
     }
     for (const u of this.usageInOrder) this.builder.addUsage(typeof u === 'string' ? this.usageById.get(u)! : u);
     const ownSummary = this.summaries.find((s) => s.leafUuid !== undefined && this.uuids.has(s.leafUuid));
-    const title = this.customTitle ?? ownSummary?.summary ?? this.summaries[0]?.summary ?? this.aiTitle ?? this.firstPrompt ?? fallbackTitle;
+    const title = this.customTitle ?? ownSummary?.summary ?? this.summaries[0]?.summary ?? this.aiTitle ?? this.firstPrompt ?? (this.subAgentFile ? this.firstSidePrompt : undefined) ?? fallbackTitle;
     const model = this.mainModel ?? this.anyModel;
     return { title, ...(model && { model }), warnings: this.warnings };
   }
