@@ -191,6 +191,17 @@ describe('anthropic-messages: fromMessages', () => {
     expect(back.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call').length).toBe(t.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call').length);
   });
 
+  it('does not replay another provider\'s encrypted reasoning as a thinking signature', () => {
+    const codex = path.join(path.dirname(files[0]), '../codex-cli/codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl');
+    const t = load(codex);
+    const encrypted = t.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'reasoning' && b.opaque).length;
+    expect(encrypted).toBeGreaterThan(10);
+    const out = anthropicMessages.fromMessages!({ messages: identity(t), tools: t.tools, model: t.model, title: t.title, baseName: 'x' });
+    expect(out.text.includes('"signature"')).toBe(false);
+    expect(out.dropped.filter((d) => d.includes('signed by another provider')).length).toBe(encrypted);
+    expect(validatePairing(loadText('x.anthropic.json', out.text).messages)).toEqual([]);
+  });
+
   it('keeps thinking only with its untouched signature, drops an edited one and says so', () => {
     const t = load(byName('vercel-ai_anthropic-reasoning-high.1.json'));
     const m = t.messages[0];

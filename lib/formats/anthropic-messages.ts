@@ -13,6 +13,8 @@ import { sourceFromText, type SourceFile } from '../read/source';
 import {
   againstSource,
   assertProjectionPairing,
+  isUntouchedSigned,
+  signedByProvider,
   approxBase64Bytes,
   asText,
   baseName,
@@ -422,15 +424,15 @@ function safeToolId(id: string): string {
  * A fresh Anthropic content block for a canonical block (no source part to patch). Reasoning is
  * kept only with its untouched signature (a log block: frozen, no sourceBlockId); otherwise dropped.
  */
-function freshPart(b: ProjectedBlock, dropped: string[]): AnyObj | null {
+function freshPart(b: ProjectedBlock, dropped: string[], keepSignatures = true): AnyObj | null {
   switch (b.kind) {
     case 'text':
       return b.text.length ? { type: 'text', text: b.text } : null;
     case 'summary':
       return { type: 'text', text: b.text };
     case 'reasoning':
-      if (b.opaque && b.sourceBlockId === undefined && Object.isFrozen(b)) return b.redacted ? { type: 'redacted_thinking', data: b.opaque } : { type: 'thinking', thinking: b.text, signature: b.opaque };
-      dropped.push(`reasoning block ${b.id}: ${b.opaque ? 'edited, so its signature is invalid' : 'has no signature'} — dropped`);
+      if (isUntouchedSigned(b) && keepSignatures) return b.redacted ? { type: 'redacted_thinking', data: b.opaque } : { type: 'thinking', thinking: b.text, signature: b.opaque };
+      dropped.push(`reasoning block ${b.id}: ${!b.opaque ? 'has no signature' : !keepSignatures ? 'signed by another provider' : 'edited, so its signature is invalid'} — dropped`);
       return null;
     case 'tool_call':
       return { type: 'tool_use', id: safeToolId(b.callId), name: b.name, input: toolInputObject(b.input, b.rawInput) };
@@ -595,6 +597,7 @@ function sourceOfTranscript(t: Transcript): SourceFile {
 
 function fromMessages(input: ConvertInput): SerializeResult {
   const dropped: string[] = [];
+  const keep = signedByProvider(input.model, 'anthropic');
   const system: string[] = [];
   const raw: AnyObj[] = [];
   // Calls answered somewhere later: unanswered ones get an explicit error result so the request is valid.
@@ -631,10 +634,10 @@ function fromMessages(input: ConvertInput): SerializeResult {
         // Results live in user messages; a result inside an assistant turn (Gemini model-turn responses) moves out.
         raw.push({ role: 'assistant', content: [...content] });
         content.length = 0;
-        raw.push({ role: 'user', content: [freshPart(b, dropped)!] });
+        raw.push({ role: 'user', content: [freshPart(b, dropped, keep)!] });
         continue;
       }
-      const p = freshPart(b, dropped);
+      const p = freshPart(b, dropped, keep);
       if (p) content.push(p);
     }
     if (m.synthetic && content.length === 0) content.push({ type: 'text', text: syntheticText(m) });

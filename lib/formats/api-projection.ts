@@ -212,3 +212,21 @@ export function assertProjectionPairing(t: Transcript, messages: readonly Projec
   const issues = validatePairing(messages).filter((i) => isFatalForExport(i, messages.length) && !inSource.has(key(i)));
   if (issues.length) throw new ExportError('export:pairing', `The projection breaks tool call/result pairing (${issues[0].kind} ${issues[0].callId} in projected message ${issues[0].message}).`);
 }
+
+/**
+ * Signed reasoning (Anthropic `signature`, OpenAI `encrypted_content`, Gemini `thoughtSignature`)
+ * can only be replayed to the provider that signed it. A conversion knows the source's model
+ * (ConvertInput.model): keep the payloads only when that model is the target provider's, or unknown.
+ */
+export function signedByProvider(model: string | undefined, provider: 'anthropic' | 'openai' | 'google'): boolean {
+  if (!model) return true;
+  const m = model.toLowerCase();
+  if (provider === 'anthropic') return /claude|anthropic/.test(m);
+  if (provider === 'google') return /gemini|google/.test(m);
+  return /gpt|^o\d|\/o\d|codex|openai/.test(m);
+}
+
+/** A reasoning block the log holds unchanged: its signature / encrypted payload is still valid. */
+export function isUntouchedSigned(b: { kind: string; opaque?: string; sourceBlockId?: string }): boolean {
+  return b.kind === 'reasoning' && !!b.opaque && b.sourceBlockId === undefined && Object.isFrozen(b);
+}

@@ -11,7 +11,7 @@ import type { Block, Transcript, UsageRecord } from '../model/types';
 import { parseJsonText, readJsonDocument, stringifyLike, type JsonPath } from '../read/json-doc';
 import { looksLikeJsonl, readJsonl, type RecordSet } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
-import { againstSource, assertProjectionPairing, approxBase64Bytes, asText, baseName, isObject, num, rewriteParts, str, syntheticText, verbatim, writeDocumentRecords, type MessageSite, type ProjectedAgainstSource } from './api-projection';
+import { againstSource, assertProjectionPairing, isUntouchedSigned, signedByProvider, approxBase64Bytes, asText, baseName, isObject, num, rewriteParts, str, syntheticText, verbatim, writeDocumentRecords, type MessageSite, type ProjectedAgainstSource } from './api-projection';
 import type { ConvertInput, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
 
 type AnyObj = Record<string, unknown>;
@@ -435,6 +435,7 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
 
 function fromMessages(input: ConvertInput): SerializeResult {
   const dropped: string[] = [];
+  const keep = signedByProvider(input.model, 'google');
   const system: string[] = [];
   const contents: AnyObj[] = [];
   const called = new Map<string, string>();
@@ -462,8 +463,8 @@ function fromMessages(input: ConvertInput): SerializeResult {
     for (const b of m.blocks) {
       if (b.kind === 'reasoning') {
         // Only an untouched signature can be replayed; it rides on the part that follows.
-        if (b.opaque && b.sourceBlockId === undefined && Object.isFrozen(b) && role === 'model') pendingSignature = b.opaque;
-        else if (b.opaque) dropped.push(`reasoning ${b.id}: edited or misplaced, thought signature dropped`);
+        if (isUntouchedSigned(b) && keep && role === 'model') pendingSignature = b.opaque;
+        else if (b.opaque) dropped.push(`reasoning ${b.id}: ${keep ? 'edited or misplaced' : 'signed by another provider'}, thought signature dropped`);
         continue;
       }
       if (b.kind === 'tool_result') {

@@ -128,6 +128,17 @@ describe('openai-responses: export of a projection', () => {
 });
 
 describe('openai-responses: fromMessages', () => {
+  it('keeps OpenAI encrypted reasoning, drops an Anthropic thinking signature', () => {
+    const enc = load(byName('vercel-ai_openai-reasoning-encrypted-content.1.json'));
+    const user: ProjectedMessage = { role: 'user', turn: 0, blocks: [{ kind: 'text', id: 'u', tokens: 1, text: 'Compute.' }] };
+    const own = JSON.parse(openaiResponses.fromMessages!({ messages: [user, ...identity(enc)], tools: [], model: enc.model, title: '', baseName: 'x' }).text);
+    expect(own.input[1].encrypted_content).toBe((enc.messages[0].blocks[0] as { opaque: string }).opaque);
+    const claude = load(path.join(path.dirname(files[0]), '../anthropic-messages/vercel-ai_anthropic-reasoning-high.1.json'));
+    const out = openaiResponses.fromMessages!({ messages: [user, ...identity(claude)], tools: [], model: claude.model, title: '', baseName: 'x' });
+    expect(JSON.parse(out.text).input.some((i: { type: string }) => i.type === 'reasoning')).toBe(false);
+    expect(out.dropped.some((d) => d.includes('another provider'))).toBe(true);
+  });
+
   it('builds an input list from a real rollout, re-imports it with pairing intact', () => {
     const t = load(byName('nemo-gym_finance_agent_v2_rollouts.jsonl'));
     const out = openaiResponses.fromMessages!({ messages: identity(t), tools: t.tools, model: 'gpt-5', title: t.title, baseName: 'x' });

@@ -14,6 +14,8 @@ import { sourceFromText, type SourceFile } from '../read/source';
 import {
   againstSource,
   assertProjectionPairing,
+  isUntouchedSigned,
+  signedByProvider,
   asText,
   baseName,
   cloneJson,
@@ -500,6 +502,7 @@ function getItem(root: unknown, path: JsonPath): unknown {
 
 function fromMessages(input: ConvertInput): SerializeResult {
   const dropped: string[] = [];
+  const keep = signedByProvider(input.model, 'openai');
   const items: AnyObj[] = [];
   const instructions: string[] = [];
   const called = new Set<string>();
@@ -522,9 +525,9 @@ function fromMessages(input: ConvertInput): SerializeResult {
         items.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: `[tool result ${b.name ?? ''}] ${b.content}` }] });
         continue;
       }
-      if (b.kind === 'reasoning' && !(b.opaque && b.sourceBlockId === undefined && Object.isFrozen(b))) {
-        // Only untouched encrypted reasoning can be replayed (the API rejects reasoning items it cannot verify).
-        dropped.push(`reasoning block ${b.id}: no untouched encrypted payload — dropped`);
+      if (b.kind === 'reasoning' && !(isUntouchedSigned(b) && keep)) {
+        // Only untouched encrypted reasoning of OpenAI's own can be replayed (the API rejects items it cannot verify).
+        dropped.push(`reasoning block ${b.id}: ${b.opaque && !keep ? 'encrypted by another provider' : 'no untouched encrypted payload'} — dropped`);
         continue;
       }
       const it = freshItem(b, m.role, dropped);
