@@ -1,0 +1,257 @@
+'use client';
+
+/**
+ * The inspector's compaction state in one hook: the version shown (URL `v`), the plan being
+ * edited and its draft step, the debounced preview (stale runs cancelled through TanStack Query's
+ * signal → the bridge terminates the preview worker), apply/undo, the model whose window and
+ * budget lines are drawn, a peer trigger, and a version comparison.
+ */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { Version } from '@/lib/compaction/types';
+import { getBridge } from '@/lib/engine/client';
+import type { DraftStep } from '@/lib/engine/compaction';
+import type { InspectorData } from '@/lib/engine/api';
+import { ORIGINAL_VERSION } from '@/lib/engine/versions';
+import { inputBudgetOf, lookupModel, MODEL_CATALOG, type ModelInfo } from '@/lib/tokens/catalog';
+import { defaultPlan, newStepId, planToDraft, type PlanState } from '../plan/plan';
+import type { TimelineCompaction } from '../timeline/TimelineChart';
+
+/** Wait this long after the last plan change before previewing (typing a budget is several changes). */
+export const PREVIEW_DEBOUNCE_MS = 250;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+export function useUrlParam(): (patch: Record<string, string | null>) => void {
+  const params = useSearchParams();
+  const router = useRouter();
+  return useCallback(
+    (patch) => {
+      const next = new URLSearchParams(params.toString());
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === null) next.delete(k);
+        else next.set(k, v);
+      }
+      router.replace(`/inspect?${next.toString()}`, { scroll: false });
+    },
+    [params, router],
+  );
+}
+
+export interface Workbench {
+  versions: Version[];
+  version: Version;
+  versionId: string;
+  selectVersion: (id: string) => void;
+  plan: PlanState;
+  setPlan: (p: PlanState | ((p: PlanState) => PlanState)) => void;
+  /** The user touched the plan (or selected turns): the draft is previewed. */
+  planActive: boolean;
+  setPlanActive: (on: boolean) => void;
+  draft: DraftStep | null;
+  preview: ReturnType<typeof usePreviewQuery>;
+  apply: () => Promise<void>;
+  undo: () => Promise<void>;
+  busy: string | null;
+  actionError: string | null;
+  model: ModelInfo | undefined;
+  modelId: string;
+  setModelId: (id: string) => void;
+  triggerPeer: string;
+  setTriggerPeer: (peer: string) => void;
+  triggers: Array<{ peer: string; label: string; thresholdTokens?: number; firesAtTurn: number | null }>;
+  compareWith: string | null;
+  setCompareWith: (id: string | null) => void;
+  comparison: ReturnType<typeof useCompareQuery>;
+  compaction: TimelineCompaction;
+  contextWindow: number | undefined;
+  refreshVersions: () => void;
+}
+
+function usePreviewQuery(id: string, versionId: string, versionStamp: string, draft: DraftStep | null, selection: [number, number] | null, enabled: boolean) {
+  return useQuery({
+    queryKey: ['preview', id, versionId, versionStamp, draft, selection],
+    queryFn: async ({ signal }) => {
+      const out = await getBridge().preview(signal, id, { versionId, draft, selection });
+      if (out.kind === 'error') throw Object.assign(new Error(out.error.message), out.error);
+      return out;
+    },
+    enabled,
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: Infinity,
+  });
+}
+
+function useCompareQuery(id: string, a: string, b: string | null, stamp: string, model: string) {
+  return useQuery({
+    queryKey: ['compare', id, a, b, stamp, model],
+    queryFn: ({ signal }) => getBridge().compareVersions(signal, id, a, b!, model),
+    enabled: b !== null && b !== a,
+    retry: false,
+    staleTime: Infinity,
+  });
+}
+
+export function useWorkbench(id: string, data: InspectorData | undefined, selection: [number, number] | null): Workbench {
+  const params = useSearchParams();
+  const setParams = useUrlParam();
+  const queryClient = useQueryClient();
+  const versionId = params.get('v') ?? ORIGINAL_VERSION;
+
+  const versionsQuery = useQuery({
+    queryKey: ['versions', id],
+    queryFn: ({ signal }) => getBridge().listVersions(signal, id),
+    enabled: id !== '' && data !== undefined,
+    staleTime: Infinity,
+  });
+  const versions = useMemo(() => versionsQuery.data ?? [], [versionsQuery.data]);
+  const version = useMemo<Version>(
+    () => versions.find((v) => v.id === versionId) ?? { id: ORIGINAL_VERSION, transcriptId: id, name: 'Original', steps: [], createdAt: '', updatedAt: '' },
+    [versions, versionId, id],
+  );
+  const versionStamp = `${version.id}:${version.updatedAt}:${version.steps.length}`;
+
+  const contextTokens = data?.meta.tokens.total ?? 0;
+  const [plan, setPlanState] = useState<PlanState>(() => defaultPlan(contextTokens));
+  const [planTouched, setPlanTouched] = useState(false);
+  const [stepId, setStepId] = useState(newStepId);
+  useEffect(() => {
+    // A new transcript: a fresh default plan aimed at half its context.
+    if (data) setPlanState(defaultPlan(data.meta.tokens.total));
+  }, [data?.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
+  const setPlan = useCallback((p: PlanState | ((p: PlanState) => PlanState)) => {
+    setPlanTouched(true);
+    setPlanState(p);
+  }, []);
+
+  const planActive = planTouched || selection !== null;
+  const draftNow = useMemo(() => (planActive ? planToDraft(plan, stepId, selection) : null), [planActive, plan, stepId, selection]);
+  const draft = useDebounced(draftNow, PREVIEW_DEBOUNCE_MS);
+  const previewEnabled = data !== undefined && versionsQuery.isSuccess && (draft !== null || version.steps.length > 0);
+  const preview = usePreviewQuery(id, version.id, versionStamp, draft, selection, previewEnabled);
+
+  // Model: from the URL (`m`), else the transcript's.
+  const modelParam = params.get('m');
+  const model = useMemo(() => lookupModel(modelParam ?? data?.meta.model), [modelParam, data?.meta.model]);
+  const modelId = model?.id ?? '';
+  const setModelId = useCallback((m: string) => setParams({ m: m || null }), [setParams]);
+
+  const triggersQuery = useQuery({
+    queryKey: ['triggers', id, modelId],
+    queryFn: ({ signal }) => getBridge().peerTriggers(signal, id, modelId || undefined),
+    enabled: data !== undefined,
+    staleTime: Infinity,
+  });
+  const [triggerPeer, setTriggerPeer] = useState('');
+  const triggers = useMemo(() => triggersQuery.data ?? [], [triggersQuery.data]);
+  useEffect(() => {
+    // Default to the peer of the transcript's own harness when there is one.
+    if (triggerPeer || triggers.length === 0 || !data) return;
+    const fmt = data.meta.format.split('-')[0];
+    const own = triggers.find((t) => t.peer.startsWith(fmt) && t.thresholdTokens !== undefined);
+    if (own) setTriggerPeer(own.peer);
+  }, [triggers, data, triggerPeer]);
+
+  const [compareWith, setCompareWith] = useState<string | null>(null);
+  const comparison = useCompareQuery(id, version.id, compareWith, versionStamp + versions.map((v) => v.updatedAt).join(), modelId);
+
+  const [busy, setBusy] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const refreshVersions = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: ['versions', id] });
+  }, [queryClient, id]);
+
+  const selectVersion = useCallback((v: string) => setParams({ v: v === ORIGINAL_VERSION ? null : v }), [setParams]);
+
+  const applyMutation = useMutation({
+    mutationFn: (step: DraftStep) => getBridge().applyStep(undefined, id, version.id, step),
+  });
+  const apply = useCallback(async () => {
+    const step = planToDraft(plan, stepId, selection);
+    if (!step) return;
+    setBusy('Applying…');
+    setActionError(null);
+    try {
+      const next = await applyMutation.mutateAsync(step);
+      await queryClient.invalidateQueries({ queryKey: ['versions', id] });
+      setStepId(newStepId());
+      setPlanTouched(false);
+      setParams({ v: next.id, sel: null });
+    } catch (e) {
+      setActionError((e as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  }, [plan, stepId, selection, applyMutation, queryClient, id, setParams]);
+
+  const undo = useCallback(async () => {
+    if (version.steps.length === 0) return;
+    setBusy('Undoing…');
+    setActionError(null);
+    try {
+      await getBridge().undoStep(undefined, id, version.id);
+      await queryClient.invalidateQueries({ queryKey: ['versions', id] });
+    } catch (e) {
+      setActionError((e as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  }, [version, id, queryClient]);
+
+  const contextWindow = model?.contextWindow ?? data?.timeline.contextWindow;
+  const trigger = triggers.find((t) => t.peer === triggerPeer);
+  const lines = useMemo(
+    () => ({
+      ...(model && { inputBudget: inputBudgetOf(model) }),
+      ...(trigger?.thresholdTokens !== undefined && { trigger: { tokens: trigger.thresholdTokens, label: trigger.label } }),
+      ...(planActive && plan.mode === 'auto' && { target: plan.targetBudget }),
+    }),
+    [model, trigger, planActive, plan.mode, plan.targetBudget],
+  );
+  const previewData = preview.data?.preview ?? null;
+  const compare = useMemo(
+    () => (comparison.data ? { a: { name: comparison.data.a.name, curve: comparison.data.a.curve }, b: { name: comparison.data.b.name, curve: comparison.data.b.curve } } : null),
+    [comparison.data],
+  );
+  const compaction = useMemo<TimelineCompaction>(() => ({ preview: previewEnabled ? previewData : null, lines, compare }), [previewEnabled, previewData, lines, compare]);
+
+  return {
+    versions,
+    version,
+    versionId: version.id,
+    selectVersion,
+    plan,
+    setPlan,
+    planActive,
+    setPlanActive: setPlanTouched,
+    draft,
+    preview,
+    apply,
+    undo,
+    busy,
+    actionError,
+    model,
+    modelId,
+    setModelId,
+    triggerPeer,
+    setTriggerPeer,
+    triggers,
+    compareWith,
+    setCompareWith,
+    comparison,
+    compaction,
+    contextWindow,
+    refreshVersions,
+  };
+}
+
+export const MODELS = MODEL_CATALOG;

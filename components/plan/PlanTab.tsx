@@ -1,0 +1,379 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { hintFor, type ResponseMode, type RequestMode } from '@/lib/compaction/hints';
+import { getBridge } from '@/lib/engine/client';
+import { userMessage } from '@/lib/errors';
+import type { PreviewSummary } from '@/lib/engine/preview';
+import type { SummaryProgress } from '@/lib/summarize/run';
+import { Button } from '../ui/Button';
+import { formatTokens } from '../ui/format';
+import { formatDelta } from './numbers';
+import { MANUAL_REDUCERS, planFromConfig, setHint, type ManualReducerId, type PlanState } from './plan';
+import type { Workbench } from '../inspector/useWorkbench';
+
+const field = 'rounded border border-neutral-300 bg-white px-1.5 py-0.5 text-xs tabular-nums dark:border-neutral-700 dark:bg-neutral-900';
+const heading = 'mb-1.5 text-[11px] font-semibold uppercase tracking-wide text-neutral-500';
+
+/** The selection's (or the whole context's) tokens before → after, at the top of the panel. */
+export function SelectionTotals({ selection, selectedTokens, preview, pending }: { selection: [number, number] | null; selectedTokens: number; preview: PreviewSummary | null; pending: boolean }) {
+  const pair = selection ? preview?.tokens.selection : preview?.tokens.context;
+  const before = selection ? selectedTokens : preview?.tokens.context.before;
+  return (
+    <div className="rounded-md border border-neutral-200 bg-neutral-50 px-3 py-2 dark:border-neutral-800 dark:bg-neutral-900/60" aria-live="polite">
+      <div className="flex items-baseline justify-between text-[11px] text-neutral-500">
+        <span>{selection ? `Turns ${selection[0] + 1}–${selection[1] + 1}` : 'Whole context'}</span>
+        {pending && <span className="animate-pulse">previewing…</span>}
+      </div>
+      <div className="mt-0.5 flex items-baseline gap-2 tabular-nums" data-testid="plan-selection-total">
+        <span className="text-lg font-semibold">{before !== undefined ? formatTokens(before) : '—'}</span>
+        {pair && (
+          <>
+            <span className="text-neutral-400">→</span>
+            <span className="text-lg font-semibold text-teal-700 dark:text-teal-400" data-testid="preview-after">
+              {formatTokens(pair.after)}
+            </span>
+            <span className="text-xs text-neutral-500">{formatDelta(pair.after - pair.before, pair.before)}</span>
+          </>
+        )}
+        <span className="text-xs text-neutral-500">tokens</span>
+      </div>
+      {preview && selection && (
+        <p className="mt-0.5 text-[11px] tabular-nums text-neutral-500">
+          whole context {formatTokens(preview.tokens.context.before)} → {formatTokens(preview.tokens.context.after)}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function NumberField({ label, value, onChange, min = 0, testId, width = 'w-24' }: { label: string; value: number; onChange: (n: number) => void; min?: number; testId?: string; width?: string }) {
+  return (
+    <label className="flex items-center justify-between gap-2 text-xs">
+      <span className="text-neutral-600 dark:text-neutral-400">{label}</span>
+      <input
+        type="number"
+        min={min}
+        value={Number.isFinite(value) ? value : ''}
+        onChange={(e) => {
+          const n = Number(e.target.value);
+          if (e.target.value !== '' && Number.isFinite(n)) onChange(Math.max(min, n));
+        }}
+        className={`${field} ${width} text-right`}
+        data-testid={testId}
+        aria-label={label}
+      />
+    </label>
+  );
+}
+
+export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb: Workbench; selection: [number, number] | null; selectedTokens: number }) {
+  const { plan, setPlan } = wb;
+  const preview = wb.preview.data?.preview ?? null;
+  const context = preview?.tokens.context.before ?? 0;
+  return (
+    <div className="space-y-4">
+      <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.preview.isFetching} />
+      {wb.preview.isError && (
+        <p role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-xs text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
+          Preview failed: {userMessage(wb.preview.error)}
+        </p>
+      )}
+
+      <div role="radiogroup" aria-label="Strategy" className="grid grid-cols-2 rounded-md border border-neutral-300 p-0.5 text-xs dark:border-neutral-700">
+        {(['auto', 'manual'] as const).map((m) => (
+          <button
+            key={m}
+            type="button"
+            role="radio"
+            aria-checked={plan.mode === m}
+            onClick={() => setPlan((p) => ({ ...p, mode: m }))}
+            className={`rounded px-2 py-1 font-medium ${plan.mode === m ? 'bg-neutral-900 text-white dark:bg-neutral-100 dark:text-neutral-900' : 'text-neutral-600 hover:bg-neutral-100 dark:text-neutral-300 dark:hover:bg-neutral-800'}`}
+          >
+            {m === 'auto' ? 'Auto' : 'Pick reducers'}
+          </button>
+        ))}
+      </div>
+
+      {plan.mode === 'auto' ? (
+        <section className="space-y-2" aria-label="Auto compaction">
+          <div className="flex items-end gap-2">
+            <label className="flex-1 text-xs">
+              <span className="text-neutral-600 dark:text-neutral-400">Target budget (tokens)</span>
+              <input
+                type="number"
+                min={1}
+                value={plan.targetBudget}
+                onChange={(e) => {
+                  const n = Number(e.target.value);
+                  if (Number.isFinite(n) && n > 0) setPlan((p) => ({ ...p, targetBudget: Math.round(n) }));
+                }}
+                className={`${field} mt-0.5 block w-full text-right text-sm`}
+                data-testid="target-budget"
+                aria-label="Target budget"
+              />
+            </label>
+            <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: Math.max(1, Math.round(context * 0.5)) }))} disabled={!context} title="Aim at half of the current context">
+              50 %
+            </Button>
+            {wb.model && (
+              <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: wb.model!.contextWindow - wb.model!.maxOutput }))} title="The model's input budget: window − max output">
+                input budget
+              </Button>
+            )}
+          </div>
+          <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
+          <label className="flex items-center gap-2 text-xs">
+            <input type="checkbox" checked={plan.autoSummarize} onChange={(e) => setPlan((p) => ({ ...p, autoSummarize: e.target.checked }))} />
+            Summarize the overflow when the free reducers are not enough
+          </label>
+          <p className="text-[11px] leading-snug text-neutral-500">
+            Runs the free reducers cheapest first (reasoning, duplicates, retention, truncation, stubs, attachments, unused schemas) and stops as soon as the context fits; then summarizes
+            prefix-ward; emergency last.
+          </p>
+        </section>
+      ) : (
+        <section aria-label="Reducers">
+          <ul className="space-y-1">
+            {MANUAL_REDUCERS.map((r) => {
+              const state = plan.manual[r.id];
+              const on = state?.enabled ?? false;
+              const toggle = (enabled: boolean) => setPlan((p) => ({ ...p, manual: { ...p.manual, [r.id]: { enabled, knobs: p.manual[r.id]?.knobs ?? {} } } }));
+              return (
+                <li key={r.id} className={`rounded px-1.5 py-1 ${on ? 'bg-blue-50/70 dark:bg-blue-950/30' : ''}`}>
+                  <label className="flex items-start gap-2 text-xs" title={r.help}>
+                    <input type="checkbox" checked={on} onChange={(e) => toggle(e.target.checked)} aria-label={r.id} className="mt-0.5" />
+                    <span>
+                      <span className="font-mono font-medium">{r.id}</span>
+                      <span className="block text-[11px] leading-snug text-neutral-500">{r.help}</span>
+                    </span>
+                  </label>
+                  {on &&
+                    r.knobs?.map((k) => (
+                      <div key={k.key} className="ml-6 mt-1">
+                        <NumberField
+                          label={k.label}
+                          value={state?.knobs[k.key] ?? k.default}
+                          min={k.min ?? 0}
+                          width="w-20"
+                          onChange={(n) => setPlan((p) => ({ ...p, manual: { ...p.manual, [r.id]: { enabled: true, knobs: { ...p.manual[r.id as ManualReducerId]?.knobs, [k.key]: n } } } }))}
+                        />
+                      </div>
+                    ))}
+                </li>
+              );
+            })}
+          </ul>
+          <div className="mt-2">
+            <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} width="w-16" />
+          </div>
+        </section>
+      )}
+
+      <div className="flex items-center gap-2">
+        <Button variant="primary" onClick={() => void wb.apply()} disabled={!wb.draft || wb.busy !== null || !wb.preview.data} title="Apply the plan as a step of this version (Enter)">
+          Apply
+        </Button>
+        <Button onClick={() => void wb.undo()} disabled={wb.version.steps.length === 0 || wb.busy !== null} title="Remove the last step of this version (z)">
+          Undo
+        </Button>
+        <span className="text-[11px] text-neutral-500" aria-live="polite">
+          {wb.busy ?? (wb.version.steps.length > 0 ? `${wb.version.name}: ${wb.version.steps.length} step${wb.version.steps.length === 1 ? '' : 's'}` : 'Applying forks a new version')}
+        </span>
+      </div>
+      {wb.actionError && (
+        <p role="alert" className="text-xs text-red-700 dark:text-red-400">
+          {wb.actionError}
+        </p>
+      )}
+
+      <SummariesBox id={id} wb={wb} />
+      <HintsTable id={id} plan={plan} setPlan={setPlan} />
+      <ImportConfig plan={plan} setPlan={setPlan} />
+    </div>
+  );
+}
+
+function SummariesBox({ id, wb }: { id: string; wb: Workbench }) {
+  const settings = useQuery({ queryKey: ['summary-settings'], queryFn: ({ signal }) => getBridge().summarySettings(signal), staleTime: 10_000 });
+  const [progress, setProgress] = useState<SummaryProgress | null>(null);
+  const [running, setRunning] = useState<AbortController | null>(null);
+  const [result, setResult] = useState<string | null>(null);
+  const requests = wb.preview.data?.preview.summaryRequests ?? 0;
+  if (!settings.data) return null;
+  const run = async () => {
+    const ctl = new AbortController();
+    setRunning(ctl);
+    setResult(null);
+    try {
+      const r = await getBridge().runSummaries(ctl.signal, id, wb.versionId, wb.draft, (p) => setProgress(p));
+      setResult(`${r.produced} summar${r.produced === 1 ? 'y' : 'ies'} written${r.failures.length ? `, ${r.failures.length} failed: ${r.failures[0].message}` : ''}`);
+      wb.refreshVersions();
+      await wb.preview.refetch();
+    } catch (e) {
+      setResult((e as Error).name === 'AbortError' ? 'Cancelled: summaries written so far are kept.' : userMessage(e));
+    } finally {
+      setRunning(null);
+      setProgress(null);
+    }
+  };
+  return (
+    <section className="rounded-md border border-teal-200 px-2.5 py-2 text-xs dark:border-teal-900/60" aria-label="Summaries">
+      <h3 className={heading}>Summaries</h3>
+      <p className="text-neutral-600 dark:text-neutral-400">{settings.data.description}</p>
+      {requests > 0 && (
+        <p className="mt-1 text-neutral-600 dark:text-neutral-400">
+          {requests} span{requests === 1 ? '' : 's'} summarized offline in this preview.
+        </p>
+      )}
+      {!settings.data.offline && requests > 0 && (
+        <div className="mt-1.5 flex items-center gap-2">
+          {running ? (
+            <Button className="!px-2 !py-1 text-xs" onClick={() => running.abort()}>
+              Cancel
+            </Button>
+          ) : (
+            <Button className="!px-2 !py-1 text-xs" onClick={() => void run()}>
+              Write with the LLM
+            </Button>
+          )}
+          <span aria-live="polite" className="text-neutral-500">
+            {progress && `span ${progress.index + 1}: ${progress.phase}${progress.phase === 'delta' ? ` (${progress.chars.toLocaleString('en-US')} chars)` : ''}`}
+          </span>
+        </div>
+      )}
+      {result && <p className="mt-1 text-neutral-600 dark:text-neutral-400">{result}</p>}
+      {settings.data.offline && (
+        <a href="/settings" className="mt-1 inline-block text-blue-700 underline dark:text-blue-400">
+          Configure an LLM provider
+        </a>
+      )}
+    </section>
+  );
+}
+
+function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPlan: Workbench['setPlan'] }) {
+  const stats = useQuery({ queryKey: ['tool-stats', id], queryFn: ({ signal }) => getBridge().toolStats(signal, id), staleTime: Infinity });
+  if (!stats.data || stats.data.length === 0) return null;
+  return (
+    <section aria-label="Per-tool hints">
+      <h3 className={heading}>Per-tool hints</h3>
+      <div className="overflow-x-auto">
+        <table className="w-full text-[11px] tabular-nums" data-testid="hints-table">
+          <thead className="text-neutral-500">
+            <tr>
+              <th className="py-0.5 text-left font-normal">tool</th>
+              <th className="text-right font-normal">calls</th>
+              <th className="text-right font-normal">tokens</th>
+              <th className="font-normal" title="Call arguments">request</th>
+              <th className="font-normal" title="Tool results">response</th>
+              <th className="font-normal">dedup</th>
+              <th className="font-normal" title="Results expire after N turns; ∞ never evicted">retention</th>
+            </tr>
+          </thead>
+          <tbody>
+            {stats.data.map((t) => {
+              const h = hintFor(t.name, plan.hints);
+              const retention = h.retention?.neverEvict ? 'never' : h.retention?.turns !== undefined ? String(h.retention.turns) : '';
+              return (
+                <tr key={t.name} className="border-t border-neutral-100 dark:border-neutral-800" data-testid="hint-row" data-tool={t.name}>
+                  <td className="max-w-[7rem] truncate py-0.5 font-mono" title={t.name}>
+                    {t.name}
+                  </td>
+                  <td className="text-right">{t.calls}</td>
+                  <td className="text-right">{formatTokens(t.callTokens + t.resultTokens)}</td>
+                  <td>
+                    <select aria-label={`${t.name} request`} className={field} value={h.request ?? 'keep'} onChange={(e) => setPlan((p) => setHint(p, t.name, { request: e.target.value as RequestMode }))}>
+                      <option value="keep">keep</option>
+                      <option value="strip">strip</option>
+                    </select>
+                  </td>
+                  <td>
+                    <select aria-label={`${t.name} response`} className={field} value={h.response ?? 'keep'} onChange={(e) => setPlan((p) => setHint(p, t.name, { response: e.target.value as ResponseMode }))}>
+                      <option value="keep">keep</option>
+                      <option value="strip">strip</option>
+                      <option value="remove">remove</option>
+                    </select>
+                  </td>
+                  <td className="text-center">
+                    <input type="checkbox" aria-label={`${t.name} dedup`} checked={h.dedup ?? false} onChange={(e) => setPlan((p) => setHint(p, t.name, { dedup: e.target.checked }))} />
+                  </td>
+                  <td>
+                    <select
+                      aria-label={`${t.name} retention`}
+                      className={field}
+                      value={retention}
+                      onChange={(e) => {
+                        const v = e.target.value;
+                        setPlan((p) => setHint(p, t.name, { retention: v === '' ? undefined : v === 'never' ? { mode: 'age', neverEvict: true } : { mode: 'age', turns: Number(v) } }));
+                      }}
+                    >
+                      <option value="">—</option>
+                      <option value="2">2 turns</option>
+                      <option value="5">5 turns</option>
+                      <option value="10">10 turns</option>
+                      <option value="never">never evict</option>
+                    </select>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function ImportConfig({ plan, setPlan }: { plan: PlanState; setPlan: Workbench['setPlan'] }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [notes, setNotes] = useState<string[]>([]);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const load = async (fileName: string, body: string) => {
+    setError(null);
+    const out = await getBridge().parseConfig(undefined, fileName, body);
+    if (out.kind === 'error') {
+      setError(userMessage(out.error));
+      return;
+    }
+    setPlan((p) => planFromConfig(p, out.plan));
+    setNotes(out.plan.warnings);
+  };
+  return (
+    <details className="rounded-md border border-neutral-200 px-2.5 py-1.5 text-xs dark:border-neutral-800">
+      <summary className="cursor-pointer font-medium">Import config (JP TOML, sven YAML){plan.source && <span className="ml-1 font-normal text-neutral-500">· from {plan.source}</span>}</summary>
+      <div className="mt-2 space-y-2">
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".toml,.yaml,.yml,text/plain"
+          aria-label="Config file"
+          className="block w-full text-[11px]"
+          onChange={async (e) => {
+            const f = e.target.files?.[0];
+            if (f) await load(f.name, await f.text());
+            e.target.value = '';
+          }}
+        />
+        <textarea value={text} onChange={(e) => setText(e.target.value)} rows={4} placeholder={'[conversation.compaction]\nkeep_last = 2'} aria-label="Paste a config" className={`${field} block w-full font-mono`} />
+        <Button className="!px-2 !py-1 text-xs" disabled={!text.trim()} onClick={() => void load(/^\s*\[/m.test(text) ? 'pasted.toml' : 'pasted.yaml', text)}>
+          Import pasted config
+        </Button>
+        {error && (
+          <p role="alert" className="text-red-700 dark:text-red-400">
+            {error}
+          </p>
+        )}
+        {notes.length > 0 && (
+          <ul className="list-disc pl-4 text-amber-800 dark:text-amber-300">
+            {notes.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </details>
+  );
+}

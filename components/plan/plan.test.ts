@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { defaultPlan, planFromConfig, planToDraft, setHint, type PlanState } from './plan';
+import { formatDelta, formatUsd } from './numbers';
+
+describe('plan → draft step', () => {
+  it('auto over the selection with the target budget and keep-last', () => {
+    const plan = { ...defaultPlan(10_000), keepLast: 2 };
+    const d = planToDraft(plan, 's1', [3, 9])!;
+    expect(d.id).toBe('s1');
+    expect(d.range).toEqual({ kind: 'turns', from: 3, to: 9 });
+    expect(d.budget).toBe(5000);
+    expect(d.keepLast).toBe(2);
+    expect(d.reducers).toEqual([{ id: 'auto', options: { summarize: true } }]);
+  });
+
+  it('hand-picked reducers carry their knobs and the per-tool hints; none picked = no step', () => {
+    let plan: PlanState = { ...defaultPlan(1000), mode: 'manual' };
+    plan = { ...plan, manual: { 'truncate-tool-results': { enabled: true, knobs: { cap: 500 } }, 'strip-reasoning': { enabled: true, knobs: {} } } };
+    plan = setHint(plan, 'Bash', { response: 'remove' });
+    const d = planToDraft(plan, 's2', null)!;
+    expect(d.range).toEqual({ kind: 'all-but-last', n: 0 });
+    expect(d.budget).toBeUndefined();
+    expect(d.reducers.map((r) => r.id)).toEqual(['strip-reasoning', 'truncate-tool-results']);
+    expect(d.reducers[1].options).toEqual({ cap: 500, hints: { Bash: { response: 'remove' } } });
+    expect(planToDraft({ ...plan, manual: {} }, 's3', null)).toBeNull();
+  });
+
+  it('an imported config sets mode, keep-last and hints', () => {
+    const p = planFromConfig(defaultPlan(1000), {
+      source: 'jp-toml',
+      strategies: [{ id: 'strip-tool-results' }, { id: 'dedup-tools' }],
+      keepLast: 3,
+      hints: { fs_read_file: { response: 'strip' } },
+      auto: {},
+      warnings: [],
+    });
+    expect(p.mode).toBe('manual');
+    expect(p.keepLast).toBe(3);
+    expect(p.manual['dedup-tools']?.enabled).toBe(true);
+    expect(p.hints.fs_read_file).toEqual({ response: 'strip' });
+    expect(p.source).toBe('JP TOML');
+  });
+
+  it('formats deltas and costs', () => {
+    expect(formatDelta(-12_400, 32_632)).toBe('−12,400 · −38 %');
+    expect(formatDelta(50, 1000)).toBe('+50 · +5.0 %');
+    expect(formatUsd(1.5)).toBe('$1.50');
+    expect(formatUsd(-0.0042)).toBe('−$0.0042');
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * The Plan panel's state as data, and the step it stands for (pure; unit-tested). The draft step
+ * keeps one id while the user edits it, because summaries are keyed by step id: a summary an LLM
+ * wrote for the draft is found again once the draft is applied.
+ */
+import type { CompactionPlan } from '@/lib/compaction/config';
+import type { ToolHint, ToolHints } from '@/lib/compaction/hints';
+import type { ReducerId, ReducerSpec } from '@/lib/compaction/types';
+import type { DraftStep } from '@/lib/engine/compaction';
+
+export type ManualReducerId = Exclude<ReducerId, 'auto'>;
+
+/** Reducers offered by hand, in the order auto would run them, with their knobs. */
+export const MANUAL_REDUCERS: ReadonlyArray<{ id: ManualReducerId; help: string; knobs?: ReadonlyArray<{ key: string; label: string; default: number; min?: number }> }> = [
+  { id: 'strip-reasoning', help: 'Drop thinking blocks (signed reasoning is removed whole).' },
+  { id: 'dedup-tools', help: 'Older identical calls (and line ranges a later read covers) become stubs.' },
+  { id: 'tool-retention', help: 'Tool results older than N turns expire.', knobs: [{ key: 'turns', label: 'age (turns)', default: 5, min: 0 }] },
+  { id: 'truncate-tool-results', help: 'Cut long results to a cap, by output category (head-tail, match list, file).', knobs: [{ key: 'cap', label: 'cap (tokens)', default: 4000, min: 50 }] },
+  { id: 'tool-hints', help: 'Apply per-tool request/response hints (table below).' },
+  { id: 'strip-tool-results', help: 'Replace results with a stub: tool name, ok/error, first line.' },
+  { id: 'strip-attachments', help: 'Replace images and documents with a placeholder.' },
+  { id: 'prune-tools', help: 'Drop tool schemas no call in the range uses.' },
+  { id: 'sliding-window', help: 'Keep only the newest turns of the range.', knobs: [{ key: 'maxTurns', label: 'keep turns', default: 4, min: 0 }] },
+  { id: 'summarize', help: 'Replace the range with a structured summary (offline, or your LLM from Settings).' },
+  { id: 'emergency', help: 'Last resort: drop all but the last N messages, with a notice.', knobs: [{ key: 'keepN', label: 'keep messages', default: 6, min: 1 }] },
+];
+
+export type PlanMode = 'auto' | 'manual';
+
+export interface PlanState {
+  mode: PlanMode;
+  /** Target context in tokens for auto (the whole context, as the model receives it). */
+  targetBudget: number;
+  keepLast: number;
+  /** Let auto summarize when the free reducers are not enough. */
+  autoSummarize: boolean;
+  manual: Partial<Record<ManualReducerId, { enabled: boolean; knobs: Record<string, number> }>>;
+  /** The user's per-tool overrides (over the defaults of lib/compaction/hints.ts). */
+  hints: ToolHints;
+  /** Auto options imported from a config (threshold, reserve, cap…). */
+  autoExtra: Record<string, unknown>;
+  /** Where the plan came from, when imported. */
+  source?: string;
+}
+
+export function defaultPlan(contextTokens: number): PlanState {
+  return {
+    mode: 'auto',
+    targetBudget: Math.max(1, Math.round(contextTokens * 0.5)),
+    keepLast: 1,
+    autoSummarize: true,
+    manual: { 'strip-tool-results': { enabled: true, knobs: {} } },
+    hints: {},
+    autoExtra: {},
+  };
+}
+
+export function newStepId(): string {
+  return `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+}
+
+function hintsFor(id: ManualReducerId, hints: ToolHints): Record<string, unknown> {
+  const withHints: ManualReducerId[] = ['tool-hints', 'strip-tool-results', 'dedup-tools', 'truncate-tool-results', 'tool-retention'];
+  return withHints.includes(id) && Object.keys(hints).length > 0 ? { hints } : {};
+}
+
+export function planReducers(plan: PlanState): ReducerSpec[] {
+  if (plan.mode === 'auto') return [{ id: 'auto', options: { ...plan.autoExtra, summarize: plan.autoSummarize, ...(Object.keys(plan.hints).length > 0 && { hints: plan.hints }) } }];
+  return MANUAL_REDUCERS.filter((r) => plan.manual[r.id]?.enabled).map((r) => {
+    const knobs = plan.manual[r.id]?.knobs ?? {};
+    const options: Record<string, unknown> = { ...hintsFor(r.id, plan.hints) };
+    for (const k of r.knobs ?? []) options[k.key] = knobs[k.key] ?? k.default;
+    return { id: r.id, options };
+  });
+}
+
+/** The step the plan stands for, over the selection (or every turn but keep-last when none). */
+export function planToDraft(plan: PlanState, stepId: string, selection: [number, number] | null): DraftStep | null {
+  const reducers = planReducers(plan);
+  if (reducers.length === 0) return null;
+  return {
+    id: stepId,
+    range: selection ? { kind: 'turns', from: selection[0], to: selection[1] } : { kind: 'all-but-last', n: 0 },
+    reducers,
+    keepLast: Math.max(0, Math.floor(plan.keepLast)),
+    ...(plan.mode === 'auto' && { budget: Math.max(1, Math.floor(plan.targetBudget)) }),
+    label: plan.mode === 'auto' ? `auto → ${Math.round(plan.targetBudget).toLocaleString('en-US')} tokens` : reducers.map((r) => r.id).join(' + '),
+  };
+}
+
+/** An imported JP TOML / sven YAML config, as plan state (the user can still edit it). */
+export function planFromConfig(current: PlanState, config: CompactionPlan): PlanState {
+  const auto = config.strategies.some((s) => s.id === 'auto');
+  const manual: PlanState['manual'] = {};
+  for (const s of config.strategies) if (s.id !== 'auto') manual[s.id as ManualReducerId] = { enabled: true, knobs: {} };
+  const { enabled: _enabled, profile: _profile, hints: _hints, ...autoExtra } = config.auto;
+  return {
+    ...current,
+    mode: auto ? 'auto' : 'manual',
+    keepLast: config.keepLast ?? current.keepLast,
+    manual: auto ? current.manual : manual,
+    hints: { ...current.hints, ...config.hints },
+    autoExtra: autoExtra as Record<string, unknown>,
+    source: config.source === 'jp-toml' ? 'JP TOML' : 'sven YAML',
+  };
+}
+
+export function setHint(plan: PlanState, tool: string, patch: Partial<ToolHint>): PlanState {
+  return { ...plan, hints: { ...plan.hints, [tool]: { ...plan.hints[tool], ...patch } } };
+}
