@@ -52,6 +52,19 @@ describe('openai-responses: what the parser reads', () => {
     expect(first && first.kind === 'reasoning' && first.text.startsWith('We need to discover law')).toBe(true);
   });
 
+  it('reads EasyInputMessages (a message without "type") like typed message items', () => {
+    const f = byName('nemo-gym_newton_bench_gpt-oss_rollouts.jsonl');
+    const lines = fs.readFileSync(f, 'utf8').split('\n');
+    const first = JSON.parse(lines[0]);
+    const typed = first.responses_create_params.input.filter((i: { type?: string }) => i.type === 'message').length;
+    expect(typed).toBeGreaterThan(0);
+    first.responses_create_params.input = first.responses_create_params.input.map(({ type: _t, ...rest }: { type?: string }) => rest);
+    const easy = loadText('easy.jsonl', [JSON.stringify(first), ...lines.slice(1)].join('\n'));
+    const orig = load(f);
+    const view = (t: Transcript) => t.messages.map((m) => `${m.role}:${m.blocks.map((b) => b.kind).join(',')}:${m.blocks.map((b) => (b.kind === 'text' ? b.text : '')).join('')}`);
+    expect(view(easy)).toEqual(view(orig));
+  });
+
   it('turns a compaction item into a marker', () => {
     const t = load(byName('vercel-ai_openai-compaction.1.json'));
     expect(t.markers.map((m) => m.source)).toEqual(['openai-compaction']);
