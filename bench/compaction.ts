@@ -183,6 +183,8 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
       if (p !== undefined) r.growth = r.ms / p;
       prev.set(r.tool, r.ms);
       rows.push(r);
+      // Progress line, so a long run that is stopped still leaves its figures.
+      console.log(`    ${r.tool}: ${r.ms.toFixed(0)} ms, ${r.tokens.toLocaleString('en-US')} tokens, ${r.pairing ? 'pairing valid' : 'pairing BROKEN'}, ${(r.retained * 100).toFixed(1)} % ids retained`);
     };
 
     // Ours: auto, keep_last 1, offline summaries.
