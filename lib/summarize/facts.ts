@@ -536,6 +536,42 @@ function textOf(block: ProjectedBlock): string | undefined {
   return undefined;
 }
 
+/**
+ * extractIdentifiers (lost.ts) on bounded windows: its path pattern backtracks quadratically on
+ * hostile text (a 200 KB run of "a/a/a/…" takes minutes), and transcript text is untrusted. Lines
+ * are cut into windows of at most 300 characters, at whitespace where possible, which keeps the
+ * cost linear; an identifier longer than a window is the only thing this can miss.
+ */
+const ID_WINDOW = 300;
+
+/** Whether a window can hold an identifier at all: a path (a "/" and a "."), a URL, or a hash (hex with a digit). */
+function mayHoldIdentifier(w: string): boolean {
+  return (w.includes('/') && w.includes('.')) || w.includes('://') || (/\d/.test(w) && /[0-9a-f]{7}/i.test(w));
+}
+
+export function boundedIdentifiers(text: string): ReturnType<typeof extractIdentifiers> {
+  const out: ReturnType<typeof extractIdentifiers> = [];
+  const scan = (w: string) => {
+    if (mayHoldIdentifier(w)) out.push(...extractIdentifiers(w));
+  };
+  for (const line of text.split('\n')) {
+    if (line.length <= ID_WINDOW) {
+      if (line.length >= 4) scan(line);
+      continue;
+    }
+    for (let i = 0; i < line.length; ) {
+      let end = Math.min(line.length, i + ID_WINDOW);
+      if (end < line.length) {
+        const space = line.lastIndexOf(' ', end);
+        if (space > i + ID_WINDOW / 2) end = space;
+      }
+      scan(line.slice(i, end));
+      i = end;
+    }
+  }
+  return out;
+}
+
 /** Keys whose values are file bodies or code, not instructions: paths written there are content. */
 const BODY_KEYS = new Set(['content', 'old_string', 'new_string', 'text', 'edits', 'patch', 'input', 'file_text', 'old_str', 'new_str', 'code', 'todos', 'plan', 'search', 'replace']);
 
@@ -591,7 +627,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
   };
   const noteSeen = (text: string) => {
     if (!text || text.length > 2_000_000) return;
-    for (const id of extractIdentifiers(text)) {
+    for (const id of boundedIdentifiers(text)) {
       if (id.kind === 'path') seenPaths.add(id.value);
       else if (id.kind === 'url') seenUrls.add(id.value);
       else if (id.kind === 'id') seenIds.add(id.value);

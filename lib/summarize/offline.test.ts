@@ -261,6 +261,26 @@ function isRedacted(t: Transcript): boolean {
   return texts.length > 0 && placeholders / texts.length > 0.5;
 }
 
+describe('hostile transcript text', () => {
+  it('stays fast and bounded on pathological strings (no regex blow-up)', () => {
+    const hostile = ['a/'.repeat(100_000), 'a.'.repeat(100_000), 'abc'.repeat(100_000), 'http://' + 'a'.repeat(200_000), '`a'.repeat(100_000), ('x/y.z-').repeat(50_000)];
+    for (const text of hostile) {
+      const block = (kind: string, extra: Record<string, unknown>, id: string) => ({ id, tokens: 1, kind, ...extra }) as unknown as ProjectedMessage['blocks'][number];
+      const messages: ProjectedMessage[] = [
+        { role: 'user', turn: 0, blocks: [block('text', { text }, '0.0')] },
+        { role: 'assistant', turn: 0, blocks: [block('text', { text }, '1.0'), block('tool_call', { callId: 'c', name: 'Bash', input: { command: text } }, '1.1')] },
+        { role: 'tool', turn: 0, blocks: [block('tool_result', { callId: 'c', content: text, isError: true }, '2.0')] },
+      ];
+      const started = Date.now();
+      const summary = summarizeOffline({ messages, span: [0, 0] });
+      expect(Date.now() - started, `summarizing ${text.slice(0, 12)}…`).toBeLessThan(5_000);
+      // The instruction is clipped with a marker; nothing else echoes the whole string.
+      expect(summary.length).toBeLessThan(20_000);
+      expect(summary).toMatch(/\[… [\d,]+ chars cut\]/);
+    }
+  });
+});
+
 describe('file extraction from tool inputs', () => {
   it('parses Codex apply_patch headers', () => {
     const patch = '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** Add File: docs/new.md\n+hi\n*** Delete File: old.txt\n*** Update File: lib/b.ts\n*** Move to: lib/c.ts\n*** End Patch';

@@ -98,6 +98,9 @@ function headAndTail<T>(list: readonly T[], n: number): { items: T[]; omitted: n
   return { items: [...list.slice(0, head), ...list.slice(list.length - (n - head))], omitted: list.length - n };
 }
 
+/** No single identifier is worth more than this many characters of summary (untrusted text can hold a 200 KB "URL"). */
+const IDENTIFIER_CHARS = 300;
+
 function fileLine(f: FileTouch): string {
   const turns = f.firstTurn === f.lastTurn ? `turn ${f.firstTurn}` : `turns ${f.firstTurn}–${f.lastTurn}`;
   return `- \`${f.path}\` — ${f.actions.join(', ')} (${turns})`;
@@ -165,7 +168,7 @@ function fileSection(facts: SpanFacts, limits: OfflineLimits): string[] {
   const lines = facts.files.map(fileLine);
   if (facts.commands.length) lines.push('', 'Commands run:', ...commandLines(facts, limits));
   if (facts.urls.length) {
-    lines.push('', 'URLs:', ...facts.urls.slice(0, limits.maxUrls).map((u) => `- ${u}`), ...moreMarker(Math.min(facts.urls.length, limits.maxUrls), facts.urls.length, 'URLs'));
+    lines.push('', 'URLs:', ...facts.urls.slice(0, limits.maxUrls).map((u) => `- ${clip(u, IDENTIFIER_CHARS)}`), ...moreMarker(Math.min(facts.urls.length, limits.maxUrls), facts.urls.length, 'URLs'));
   }
   const { paths, urls, ids } = facts.seen;
   if (paths.length || urls.length || ids.length) {
@@ -173,7 +176,7 @@ function fileSection(facts: SpanFacts, limits: OfflineLimits): string[] {
     const list = (label: string, items: string[], cap: number) => {
       if (!items.length) return;
       const shown = items.slice(0, cap);
-      lines.push(`- ${label}: ${shown.map((x) => `\`${x}\``).join(', ')}${items.length > cap ? ` [… ${formatCount(items.length - cap)} more]` : ''}`);
+      lines.push(`- ${label}: ${shown.map((x) => `\`${clip(x, IDENTIFIER_CHARS)}\``).join(', ')}${items.length > cap ? ` [… ${formatCount(items.length - cap)} more]` : ''}`);
     };
     list('paths', paths, limits.maxSeenPaths);
     list('URLs', urls, limits.maxSeenUrls);
