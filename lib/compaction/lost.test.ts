@@ -53,4 +53,13 @@ describe('lost identifiers', () => {
     expect(text).toContain('lost identifiers: 2 (id 1, error 1)');
     expect(text).toContain('strip-tool-results');
   });
+
+  it('finds an instruction a summary quotes (case, quotes, markdown aside) and misses a paraphrase', () => {
+    const msgs = (text: string) => [{ role: 'user' as const, turn: 0, blocks: [{ kind: 'summary' as const, id: 's', tokens: 1, text }] }];
+    const fates = Object.fromEntries(log.messages.flatMap((m) => m.blocks.map((b) => [b.id, { kind: 'removed' as const, by: 'emergency' as const, stepId: 'x' }])));
+    const quoted = lostIdentifiers(log, { messages: msgs('## Active Task\n- "**Refactor src/core/engine.ts and keep the API stable**"'), fates });
+    expect(quoted.filter((l) => l.kind === 'instruction').map((l) => l.value)).toEqual(['now fix it', 'thanks']);
+    const paraphrased = lostIdentifiers(log, { messages: msgs('The user wants engine.ts refactored.'), fates });
+    expect(paraphrased.filter((l) => l.kind === 'instruction')).toHaveLength(3);
+  });
 });

@@ -7,7 +7,7 @@
  *
  * Presence is checked against identifiers extracted from the projection with the same rules (plus
  * path suffixes, so `src/a.ts` is found inside `/repo/src/a.ts`), and instructions and error lines
- * against the projection's normalized text — linear in the size of log + projection.
+ * by word shingles of the projection's prose — linear in the size of log + projection.
  */
 import type { Block, Transcript } from '../model/types';
 import { blockText } from '../tokens/count';
@@ -69,21 +69,34 @@ function textOfBlock(b: Block): string {
   return blockText(b);
 }
 
-const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+const SHINGLE = 4;
 
-/** Everything the projected context still says, indexed for lookups. */
+/** Words for shingles: case, quotes, markdown and punctuation around words do not matter. */
+function words(s: string): string[] {
+  return s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_./@-]+/u)
+    .map((w) => w.replace(/^[.\-]+|[.\-]+$/g, ''))
+    .filter(Boolean);
+}
+
+/**
+ * Everything the projected context still says, indexed for lookups. Identifiers by exact value
+ * (path suffixes included); error lines by exact line; instructions and error lines also by word
+ * shingles (all runs of min(4, length) words) over the prose — user and assistant text, summaries,
+ * notices — so a summary that quotes an instruction keeps it, without a substring search per
+ * candidate (which is quadratic on long sessions).
+ */
 class PresenceIndex {
   private ids = new Set<string>();
   private lines = new Set<string>();
-  private text: string;
+  private shingles: Array<Set<string>> = [new Set(), new Set(), new Set(), new Set(), new Set()];
 
   constructor(projection: Pick<Projection, 'messages'>) {
-    const parts: string[] = [];
     for (const m of projection.messages) {
       if (m.sidechain) continue;
       for (const b of m.blocks) {
         const t = textOfBlock(b as Block);
-        parts.push(t);
         for (const id of extractIdentifiers(t)) {
           this.ids.add(`${id.kind}:${id.value}`);
           if (id.kind === 'path') {
@@ -93,14 +106,31 @@ class PresenceIndex {
           }
         }
         if (t.length < 1_000_000) for (const l of t.split('\n')) this.lines.add(l.trim().slice(0, 200));
+        if (b.kind === 'text' || b.kind === 'summary') this.addShingles(t);
       }
     }
-    this.text = norm(parts.join('\n'));
+  }
+
+  private addShingles(text: string): void {
+    const w = words(text);
+    for (let n = 1; n <= SHINGLE; n++) {
+      const set = this.shingles[n];
+      for (let i = 0; i + n <= w.length; i++) set.add(w.slice(i, i + n).join(' '));
+    }
+  }
+
+  private proseHas(text: string): boolean {
+    const w = words(text);
+    if (w.length === 0) return true;
+    const n = Math.min(SHINGLE, w.length);
+    const set = this.shingles[n];
+    for (let i = 0; i + n <= w.length; i++) if (!set.has(w.slice(i, i + n).join(' '))) return false;
+    return true;
   }
 
   has(id: Identifier): boolean {
-    if (id.kind === 'instruction') return this.text.includes(norm(id.value));
-    if (id.kind === 'error') return this.lines.has(id.value) || this.text.includes(norm(id.value));
+    if (id.kind === 'instruction') return this.proseHas(id.value);
+    if (id.kind === 'error') return this.lines.has(id.value) || this.proseHas(id.value);
     if (this.ids.has(`${id.kind}:${id.value}`)) return true;
     // Paths written relative in the log and absolute in a summary (or vice versa).
     return id.kind === 'path' && this.ids.has(`path:${id.value.replace(/^(?:\.{1,2}\/|\/)+/, '')}`);
