@@ -261,6 +261,18 @@ function isRedacted(t: Transcript): boolean {
   return texts.length > 0 && placeholders / texts.length > 0.5;
 }
 
+describe('folding a previous summary the offline summarizer did not write', () => {
+  it('keeps it verbatim (headings nested one level down) and still writes exactly the six sections', () => {
+    const c = loadAll().find((x) => x.transcript.messages.length > 20)!;
+    const messages = projected(c.transcript).slice(0, 20);
+    const llm = '## Active Task\nPort the parser to `src/parse.rs`.\n\n## Notes\nKeep `Cargo.toml` untouched; see https://example.com/spec#v2';
+    const s = summarizeOffline({ messages, span: [messages[0].turn, messages[messages.length - 1].turn], previousSummary: llm });
+    const heads = [...s.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(heads).toEqual([...STRUCTURED_SECTIONS]);
+    expect(s).toContain('### Active Task\nPort the parser to `src/parse.rs`.\n\n### Notes\nKeep `Cargo.toml` untouched; see https://example.com/spec#v2');
+  });
+});
+
 describe('hostile transcript text', () => {
   it('stays fast and bounded on pathological strings (no regex blow-up)', () => {
     const hostile = ['a/'.repeat(100_000), 'a.'.repeat(100_000), 'abc'.repeat(100_000), 'http://' + 'a'.repeat(200_000), '`a'.repeat(100_000), ('x/y.z-').repeat(50_000)];

@@ -79,12 +79,12 @@ function quoteInstruction(text: string, harness: boolean, limits: OfflineLimits)
   return clip(text.trim(), harness ? limits.harnessChars : limits.instructionChars);
 }
 
-/** A multi-line instruction as a Markdown blockquote, so its line breaks survive verbatim. */
-function blockquote(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => (l.length ? `> ${l}` : '>'))
-    .join('\n');
+/**
+ * An earlier summary quoted inside this one: verbatim, except that its `## ` headings go one level
+ * down, so they can never be taken for this summary's own sections (when folding the next chunk).
+ */
+function nested(text: string): string {
+  return text.replace(/^(#{1,2})(\s)/gm, '###$2');
 }
 
 function moreMarker(shown: number, total: number, what: string): string[] {
@@ -328,8 +328,8 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
   } else fileLines = fileSection(facts, limits);
 
   const narrative: string[] = [];
-  if (input.previousSummary?.trim() && !foldable) narrative.push('Earlier turns (previous summary, verbatim):', blockquote(input.previousSummary.trim()), '');
-  for (const s of facts.embeddedSummaries) narrative.push('Summary already in the span:', blockquote(s.trim()), '');
+  if (input.previousSummary?.trim() && !foldable) narrative.push('Earlier turns (previous summary, verbatim):', nested(input.previousSummary.trim()), '');
+  for (const s of facts.embeddedSummaries) narrative.push('Summary already in the span:', nested(s.trim()), '');
   narrative.push(...narrativeLines(facts, limits));
   const errs = errorLines(facts, limits);
   if (errs.length) narrative.push('', 'Errors and how they ended:', ...errs);
@@ -349,8 +349,8 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
 function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   const userMessages = facts.instructions.filter((i) => !i.harness);
   const primary: string[] = [];
-  if (input.previousSummary?.trim()) primary.push('Earlier turns (previous summary, verbatim):', blockquote(input.previousSummary.trim()), '');
-  for (const s of facts.embeddedSummaries) primary.push('Summary already in the span:', blockquote(s.trim()), '');
+  if (input.previousSummary?.trim()) primary.push('Earlier turns (previous summary, verbatim):', nested(input.previousSummary.trim()), '');
+  for (const s of facts.embeddedSummaries) primary.push('Summary already in the span:', nested(s.trim()), '');
   const first = userMessages[0];
   const latest = userMessages.at(-1);
   if (first) primary.push(`First request (turn ${first.turn}): «${quoteInstruction(first.text, false, limits)}»`);
@@ -413,7 +413,7 @@ function narrative(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): s
     if (t.deletes.length) acts.push(`deleted ${listPaths(t.deletes)}`);
     if (t.commands.length) acts.push(`ran ${t.commands.map((c) => `\`${oneLine(c.command, 80)}\``).slice(0, 5).join(', ')}${t.commands.length > 5 ? ` and ${t.commands.length - 5} more commands` : ''}`);
     if (acts.length) s.push(`The agent ${acts.join(', ')}.`);
-    for (const e of t.errors) s.push(`It hit an error (${e.tool}: ${oneLine(e.line, limits.errorLineChars)}), which ${e.resolved ? e.resolution.replace('later succeeded', 'later succeeded') : 'was still failing at the end of the span'}.`);
+    for (const e of t.errors) s.push(`It hit an error (${e.tool}: ${oneLine(e.line, limits.errorLineChars)}), which ${e.resolution === 'rejected by the user' ? 'the user rejected' : e.resolved ? e.resolution : 'was still failing at the end of the span'}.`);
     if (t.lastAssistantText) s.push(`It said: "${oneLine(sentences(t.lastAssistantText)[0] ?? t.lastAssistantText, limits.decisionChars)}"`);
     if (s.length) paragraphs.push(s.join(' '));
   }
