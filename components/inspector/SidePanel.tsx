@@ -15,7 +15,9 @@ export function SidePanel({ data }: { data: InspectorData }) {
     <aside className="h-full space-y-5 overflow-y-auto border-l border-neutral-200 p-4 text-sm dark:border-neutral-800" data-testid="side-panel" aria-label="Transcript totals">
       <section>
         <h2 className="mb-2 text-xs font-semibold uppercase tracking-wide text-neutral-500">Tokens in the log</h2>
-        <p className="text-2xl font-semibold tabular-nums">{formatTokens(total)}</p>
+        <p className="text-2xl font-semibold tabular-nums" data-testid="token-total" data-tokens={total}>
+          {formatTokens(total)}
+        </p>
         <p className="text-xs text-neutral-500">
           {formatTokens(meta.messages)} messages · {formatTokens(meta.turns)} turns · {formatTokens(meta.toolCalls)} tool calls
         </p>

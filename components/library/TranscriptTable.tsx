@@ -95,6 +95,7 @@ export function TranscriptTable({
               data-testid="transcript-row"
               data-id={m.id}
               data-turns={m.turns}
+              data-tokens={m.tokens.total}
               className={`align-middle ${m.id === highlightId ? 'bg-blue-50/70 dark:bg-blue-950/30' : 'hover:bg-neutral-50 dark:hover:bg-neutral-900/60'}`}
             >
               <td className="max-w-[22rem] px-3 py-2">

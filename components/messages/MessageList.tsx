@@ -1,7 +1,7 @@
 'use client';
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { forwardRef, memo, useImperativeHandle, useMemo, useRef } from 'react';
+import { forwardRef, memo, useCallback, useImperativeHandle, useMemo, useRef } from 'react';
 import type { Message } from '@/lib/model/types';
 import type { TimelineTurn } from '@/lib/engine/timeline';
 import { formatTokens } from '../ui/format';
@@ -87,12 +87,17 @@ export const MessageList = forwardRef<MessageListHandle, { messages: readonly Me
   const scroller = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => buildRows(messages, turns), [messages, turns]);
   const virtual = rows.length > VIRTUALIZE_ABOVE;
+  // Stable callbacks: the virtualizer recomputes every row's offset (O(rows)) whenever they change
+  // identity, which at 300k rows is a long task on every re-render (cursor moves, selection).
+  const estimateSize = useCallback((i: number) => (rows[i]?.kind === 'turn' ? 30 : 120), [rows]);
+  const getItemKey = useCallback((i: number) => rows[i].key, [rows]);
+  const getScrollElement = useCallback(() => scroller.current, []);
   const virtualizer = useVirtualizer({
     count: virtual ? rows.length : 0,
-    getScrollElement: () => scroller.current,
-    estimateSize: (i) => (rows[i]?.kind === 'turn' ? 30 : 120),
+    getScrollElement,
+    estimateSize,
     overscan: 6,
-    getItemKey: (i) => rows[i].key,
+    getItemKey,
   });
 
   useImperativeHandle(

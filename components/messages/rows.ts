@@ -50,9 +50,16 @@ export function buildRows(messages: readonly Message[], turns: readonly Timeline
   return rows;
 }
 
-/** Row index of a turn's header. */
+/** Row index of a turn's header (binary search: rows are in turn order; O(log n) at 100k turns). */
 export function rowOfTurn(rows: readonly Row[], turn: number): number {
-  return rows.findIndex((r) => r.kind === 'turn' && r.turn === turn);
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid].turn < turn) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < rows.length && rows[lo].kind === 'turn' && rows[lo].turn === turn ? lo : -1;
 }
 
 /** Plain text of a row, so find still works when the list is virtualized (STYLE.md §11). */

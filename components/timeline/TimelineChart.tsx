@@ -1,24 +1,38 @@
 'use client';
 
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Timeline, TimelineTurn } from '@/lib/engine/timeline';
 import { KIND_STYLE, STACK_ORDER, type DrawnKind } from '../ui/kinds';
-import { formatCompact, formatTokens } from '../ui/format';
+import { formatTokens } from '../ui/format';
 import { useIsDark } from '../ui/ThemeToggle';
-import { niceStep, turnAtX, yAxisMax } from './scale';
-
-const HEIGHT = 210;
-const PAD = { left: 52, right: 14, top: 14, bottom: 22 };
+import { drawBase, drawOverlay, geometry, HEIGHT, PAD, prepareCanvas } from './draw';
+import { indexOfTurn, indexRangeOfTurns, packTimeline } from './packed';
+import { fullView, panView, turnAtXInView, yAxisMax, zoomView, type TurnView } from './scale';
 
 function kindValue(t: TimelineTurn, kind: DrawnKind, overhead: number): number {
   return kind === 'overhead' ? overhead : t.context[kind];
 }
+
+/** Zoom step of one wheel notch (deltaY 100) and of the +/− keys. */
+const ZOOM_PER_NOTCH = 1.25;
+/** A press-and-release that moved less than this is a click, not a drag. */
+const CLICK_SLOP_PX = 3;
+
+type Gesture =
+  | { kind: 'select'; from: number; to: number; startX: number; moved: boolean }
+  | { kind: 'pan'; startX: number; startView: TurnView };
 
 /**
  * The context timeline on a canvas (STYLE.md §11: thousands of turns must not be thousands of DOM
  * nodes): one stacked bar per turn (the context sent at the end of that turn, by budget kind), the
  * context window (solid red), the recorded context size from usage (thin line), the source's own
  * compactions as teal bands, and the selected turn range.
+ *
+ * Built for 100k turns: the series is packed into typed arrays once; drawing is culled to the
+ * visible window and bounded by the pixel width; hit tests are arithmetic on the view plus a
+ * binary search; bars (base canvas) and selection/hover (overlay canvas) repaint separately, at
+ * most once per animation frame. Wheel zooms around the pointer, shift-drag pans, drag selects,
+ * ←/→ move the cursor, shift+←/→ extend the selection, +/− zoom.
  */
 export function TimelineChart({
   timeline,
@@ -26,21 +40,36 @@ export function TimelineChart({
   selection,
   onSelectTurn,
   onCursorChange,
+  onSelectRange,
 }: {
   timeline: Timeline;
   cursorTurn: number | null;
+  /** Selected turns [from, to], 0-based inclusive. */
   selection: [number, number] | null;
   onSelectTurn: (turn: number) => void;
   onCursorChange: (turn: number) => void;
+  /** Drag across bars selects a turn range (the input of a compaction step). */
+  onSelectRange?: (range: [number, number]) => void;
 }) {
   const wrap = useRef<HTMLDivElement>(null);
-  const canvas = useRef<HTMLCanvasElement>(null);
+  const base = useRef<HTMLCanvasElement>(null);
+  const overlay = useRef<HTMLCanvasElement>(null);
   const [width, setWidth] = useState(0);
   const [hover, setHover] = useState<{ index: number; x: number; y: number } | null>(null);
+  /** Bar indices of a drag in progress: where it started and where the pointer is. */
+  const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
   const dark = useIsDark();
   const { turns, overhead } = timeline;
   const n = turns.length;
+  const packed = useMemo(() => packTimeline(timeline), [timeline]);
   const scale = useMemo(() => yAxisMax(timeline.maxContext, timeline.contextWindow), [timeline]);
+  const [view, setView] = useState<TurnView>(() => fullView(n));
+  // A new series (another transcript, a new version) starts zoomed out.
+  useEffect(() => setView(fullView(n)), [n]);
+  const geo = useMemo(() => geometry(width, view), [width, view]);
+  const geoRef = useRef(geo);
+  geoRef.current = geo;
+  const gesture = useRef<Gesture | null>(null);
 
   useEffect(() => {
     const el = wrap.current;
@@ -51,144 +80,136 @@ export function TimelineChart({
     return () => ro.disconnect();
   }, []);
 
+  // Base layer: repainted when the data, the view, the size or the theme change; once per frame.
   useEffect(() => {
-    const c = canvas.current;
+    const c = base.current;
     if (!c || width === 0) return;
-    const dpr = window.devicePixelRatio || 1;
-    c.width = Math.round(width * dpr);
-    c.height = Math.round(HEIGHT * dpr);
-    const g = c.getContext('2d');
-    if (!g) return;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, width, HEIGHT);
+    const frame = requestAnimationFrame(() => {
+      const g = prepareCanvas(c, width);
+      if (g) drawBase(g, geo, { packed, bands: timeline.bands, scale, contextWindow: timeline.contextWindow, dark });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [packed, timeline, geo, width, scale, dark]);
 
-    const plotW = Math.max(1, width - PAD.left - PAD.right);
-    const plotH = HEIGHT - PAD.top - PAD.bottom;
-    const slot = n > 0 ? plotW / n : plotW;
-    const barW = slot >= 4 ? Math.max(1, slot * 0.78) : Math.max(0.5, slot);
-    const xOf = (i: number) => PAD.left + i * slot;
-    const yOf = (v: number) => PAD.top + plotH - (v / scale.max) * plotH;
-    const ink = dark ? '#e5e5e5' : '#171717';
-    const muted = dark ? '#737373' : '#737373';
-    const grid = dark ? 'rgba(255,255,255,0.07)' : 'rgba(0,0,0,0.07)';
+  const selectionIndexes = useMemo(() => (selection ? indexRangeOfTurns(packed, selection[0], selection[1]) : null), [packed, selection]);
+  const cursorIndex = cursorTurn === null ? -1 : indexOfTurn(packed, cursorTurn);
 
-    // Grid and y labels.
-    g.font = '10px ui-sans-serif, system-ui, sans-serif';
-    g.textBaseline = 'middle';
-    g.textAlign = 'right';
-    const step = niceStep(scale.max);
-    for (let v = 0; v <= scale.max; v += step) {
-      const y = Math.round(yOf(v)) + 0.5;
-      g.strokeStyle = grid;
-      g.lineWidth = 1;
-      g.beginPath();
-      g.moveTo(PAD.left, y);
-      g.lineTo(PAD.left + plotW, y);
-      g.stroke();
-      g.fillStyle = muted;
-      g.fillText(formatCompact(v), PAD.left - 6, y);
-    }
+  // Overlay: selection (or the drag in progress), hover, cursor. Cheap; also once per frame.
+  useEffect(() => {
+    const c = overlay.current;
+    if (!c || width === 0) return;
+    const frame = requestAnimationFrame(() => {
+      const g = prepareCanvas(c, width);
+      if (!g) return;
+      const shown: [number, number] | null = drag && drag.from !== drag.to ? [Math.min(drag.from, drag.to), Math.max(drag.from, drag.to)] : selectionIndexes;
+      drawOverlay(g, geo, { selection: shown, hover: hover?.index ?? null, cursor: cursorIndex >= 0 ? cursorIndex : null, dark });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [geo, width, drag, selectionIndexes, hover, cursorIndex, dark]);
 
-    // Compaction bands the source recorded: the span it removed, and where the summary sits.
-    for (const band of timeline.bands) {
-      if (band.coversTurns) {
-        const [a, b] = band.coversTurns;
-        g.fillStyle = dark ? 'rgba(20,184,166,0.10)' : 'rgba(20,184,166,0.10)';
-        g.fillRect(xOf(a), PAD.top, (b - a + 1) * slot, plotH);
+  /** Bar index under a client x (clamped to the plot: drags may leave it), or -1 without bars. */
+  const pick = useCallback(
+    (clientX: number): number => {
+      const rect = base.current?.getBoundingClientRect();
+      if (!rect || n === 0) return -1;
+      const g = geoRef.current;
+      return turnAtXInView(clientX - rect.left, PAD.left, g.plotW, g.view);
+    },
+    [n],
+  );
+  const inPlot = (clientX: number): boolean => {
+    const rect = base.current?.getBoundingClientRect();
+    if (!rect) return false;
+    const x = clientX - rect.left;
+    return x >= PAD.left && x <= PAD.left + geoRef.current.plotW;
+  };
+
+  // Wheel zoom needs a non-passive listener (React's onWheel cannot preventDefault the page scroll).
+  useEffect(() => {
+    const c = overlay.current;
+    if (!c) return;
+    const onWheel = (e: WheelEvent) => {
+      if (n === 0 || e.deltaY === 0) return;
+      e.preventDefault();
+      const rect = c.getBoundingClientRect();
+      const g = geoRef.current;
+      const at = Math.min(1, Math.max(0, (e.clientX - rect.left - PAD.left) / g.plotW));
+      const factor = Math.pow(ZOOM_PER_NOTCH, Math.max(-5, Math.min(5, e.deltaY / 100)));
+      setView((v) => zoomView(v, factor, at, n));
+    };
+    c.addEventListener('wheel', onWheel, { passive: false });
+    return () => c.removeEventListener('wheel', onWheel);
+  }, [n]);
+
+  // Drags follow the pointer outside the canvas until the button is released.
+  const onWindowMove = useCallback(
+    (e: MouseEvent) => {
+      const g = gesture.current;
+      if (!g) return;
+      if (g.kind === 'pan') {
+        const geoNow = geoRef.current;
+        setView(panView(g.startView, -Math.round((e.clientX - g.startX) / geoNow.slot), n));
+        return;
       }
-      const x = Math.round(xOf(band.atTurn)) + 0.5;
-      g.strokeStyle = KIND_STYLE.summary.color;
-      g.lineWidth = 2;
-      g.beginPath();
-      g.moveTo(x, PAD.top);
-      g.lineTo(x, PAD.top + plotH);
-      g.stroke();
-      g.fillStyle = KIND_STYLE.summary.color;
-      g.textAlign = 'left';
-      g.textBaseline = 'top';
-      g.fillText(`compacted${band.trigger ? ` (${band.trigger})` : ''}`, x + 3, PAD.top + 2);
-    }
-
-    // Selection.
-    if (selection) {
-      const [a, b] = selection;
-      g.fillStyle = dark ? 'rgba(59,130,246,0.18)' : 'rgba(59,130,246,0.13)';
-      g.fillRect(xOf(a), PAD.top, (b - a + 1) * slot, plotH);
-    }
-
-    // Stacked bars.
-    for (let i = 0; i < n; i++) {
-      const t = turns[i];
-      let acc = 0;
-      const x = xOf(i) + (slot - barW) / 2;
-      for (const kind of STACK_ORDER) {
-        const v = kindValue(t, kind, overhead);
-        if (v <= 0) continue;
-        const y0 = yOf(acc);
-        const y1 = yOf(acc + v);
-        g.fillStyle = KIND_STYLE[kind].color;
-        g.fillRect(x, y1, barW, Math.max(0.5, y0 - y1));
-        acc += v;
+      if (Math.abs(e.clientX - g.startX) >= CLICK_SLOP_PX) g.moved = true;
+      const i = pick(e.clientX);
+      if (i >= 0 && i !== g.to) {
+        g.to = i;
+        setDrag({ from: g.from, to: i });
       }
-      if (i === hover?.index || t.turn === cursorTurn) {
-        g.fillStyle = dark ? 'rgba(255,255,255,0.18)' : 'rgba(0,0,0,0.10)';
-        g.fillRect(xOf(i), PAD.top, slot, plotH);
+    },
+    [n, pick],
+  );
+  const onWindowUp = useCallback(
+    (e: MouseEvent) => {
+      const g = gesture.current;
+      gesture.current = null;
+      window.removeEventListener('mousemove', onWindowMove);
+      window.removeEventListener('mouseup', onWindowUp);
+      setDrag(null);
+      if (!g || g.kind === 'pan') return;
+      const i = pick(e.clientX);
+      if (i < 0) return;
+      if (g.moved && i !== g.from && onSelectRange) onSelectRange([turns[Math.min(g.from, i)].turn, turns[Math.max(g.from, i)].turn]);
+      else if (!g.moved && inPlot(e.clientX)) onSelectTurn(turns[i].turn);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [onWindowMove, pick, onSelectRange, onSelectTurn, turns],
+  );
+  useEffect(
+    () => () => {
+      window.removeEventListener('mousemove', onWindowMove);
+      window.removeEventListener('mouseup', onWindowUp);
+    },
+    [onWindowMove, onWindowUp],
+  );
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (n === 0) return;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      e.preventDefault();
+      const dir = e.key === 'ArrowRight' ? 1 : -1;
+      if (e.shiftKey && onSelectRange) {
+        // Extend (or shrink) the selection at its end; without one, start it at the cursor.
+        const [a, b] = selectionIndexes ?? [Math.max(0, cursorIndex), Math.max(0, cursorIndex)];
+        const end = Math.min(n - 1, Math.max(a, b + dir));
+        onSelectRange([turns[a].turn, turns[end].turn]);
+        onCursorChange(turns[end].turn);
+        if (end < view.start || end > view.end) setView((v) => panView(v, end < v.start ? end - v.start : end - v.end, n));
+        return;
       }
-    }
-
-    // Context window: solid red.
-    if (timeline.contextWindow && scale.windowOnScale) {
-      const y = Math.round(yOf(timeline.contextWindow)) + 0.5;
-      g.strokeStyle = '#dc2626';
-      g.lineWidth = 1.5;
-      g.beginPath();
-      g.moveTo(PAD.left, y);
-      g.lineTo(PAD.left + plotW, y);
-      g.stroke();
-      g.fillStyle = '#dc2626';
-      g.textAlign = 'right';
-      g.textBaseline = 'bottom';
-      g.fillText(`context window ${formatTokens(timeline.contextWindow)}`, PAD.left + plotW, y - 2);
-    } else if (timeline.contextWindow) {
-      g.fillStyle = '#dc2626';
-      g.textAlign = 'right';
-      g.textBaseline = 'top';
-      g.fillText(`context window ${formatTokens(timeline.contextWindow)} ↑ (off scale)`, PAD.left + plotW, 1);
-    }
-
-    // Recorded context size from usage: a thin line in the ink colour, dots where a turn has one.
-    const pts = turns.map((t, i) => (t.recorded === undefined ? null : { x: xOf(i) + slot / 2, y: yOf(t.recorded) }));
-    g.strokeStyle = ink;
-    g.lineWidth = 1;
-    g.beginPath();
-    let started = false;
-    for (const p of pts) {
-      if (!p) continue;
-      if (!started) g.moveTo(p.x, p.y);
-      else g.lineTo(p.x, p.y);
-      started = true;
-    }
-    g.stroke();
-    g.fillStyle = ink;
-    if (slot >= 5) for (const p of pts) if (p) g.fillRect(p.x - 1.5, p.y - 1.5, 3, 3);
-
-    // X labels: turn numbers, spaced to stay legible.
-    g.fillStyle = muted;
-    g.textAlign = 'center';
-    g.textBaseline = 'top';
-    const every = Math.max(1, Math.ceil(44 / slot));
-    const nice = niceStep(every, 1);
-    for (let i = 0; i < n; i += Math.max(1, Math.ceil(nice))) g.fillText(String(turns[i].turn + 1), xOf(i) + slot / 2, PAD.top + plotH + 5);
-  }, [timeline, turns, overhead, n, width, dark, scale, hover, cursorTurn, selection]);
-
-  const pick = (clientX: number): number => {
-    const rect = canvas.current?.getBoundingClientRect();
-    if (!rect) return -1;
-    return turnAtX(clientX - rect.left, PAD.left, Math.max(1, width - PAD.left - PAD.right), n);
+      const next = Math.min(n - 1, Math.max(0, (cursorIndex < 0 ? 0 : cursorIndex) + dir));
+      onCursorChange(turns[next].turn);
+      if (next < view.start || next > view.end) setView((v) => panView(v, next < v.start ? next - v.start : next - v.end, n));
+    } else if (e.key === 'Enter' && cursorIndex >= 0) onSelectTurn(turns[cursorIndex].turn);
+    else if (e.key === '+' || e.key === '=' || e.key === '-') {
+      e.preventDefault();
+      const at = cursorIndex >= view.start && cursorIndex <= view.end ? (cursorIndex - view.start) / (view.end - view.start + 1) : 0.5;
+      setView((v) => zoomView(v, e.key === '-' ? ZOOM_PER_NOTCH : 1 / ZOOM_PER_NOTCH, at, n));
+    } else if (e.key === '0') setView(fullView(n));
   };
 
   const hovered = hover ? turns[hover.index] : undefined;
-  const cursorIndex = cursorTurn === null ? -1 : turns.findIndex((t) => t.turn === cursorTurn);
 
   return (
     <div
@@ -196,32 +217,43 @@ export function TimelineChart({
       className="relative w-full select-none"
       data-testid="timeline"
       data-turns={n}
+      data-view={n > 0 ? `${view.start}-${view.end}` : ''}
+      data-selection={selection ? `${selection[0]}-${selection[1]}` : ''}
       tabIndex={0}
       role="group"
-      aria-label={`Context timeline: ${n} turns. Left and right arrows move between turns, Enter shows the turn's messages.`}
-      onKeyDown={(e) => {
-        if (n === 0) return;
-        if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
-          e.preventDefault();
-          const next = Math.min(n - 1, Math.max(0, (cursorIndex < 0 ? 0 : cursorIndex) + (e.key === 'ArrowRight' ? 1 : -1)));
-          onCursorChange(turns[next].turn);
-        } else if (e.key === 'Enter' && cursorIndex >= 0) onSelectTurn(turns[cursorIndex].turn);
-      }}
+      aria-label={`Context timeline: ${n} turns. Left and right arrows move between turns, Enter shows the turn's messages. Drag across bars to select a range of turns; shift with arrows extends it. Wheel or + and − zoom, shift-drag pans, 0 shows all.`}
+      onKeyDown={onKeyDown}
     >
+      <canvas ref={base} style={{ width: '100%', height: HEIGHT }} className="block" aria-hidden="true" />
       <canvas
-        ref={canvas}
+        ref={overlay}
+        data-testid="timeline-canvas"
         style={{ width: '100%', height: HEIGHT }}
-        className="block cursor-pointer"
+        className="absolute left-0 top-0 block cursor-crosshair"
+        onMouseDown={(e) => {
+          if (e.button !== 0 || n === 0) return;
+          setHover(null);
+          if (e.shiftKey) gesture.current = { kind: 'pan', startX: e.clientX, startView: view };
+          else {
+            if (!inPlot(e.clientX)) return;
+            const i = pick(e.clientX);
+            gesture.current = { kind: 'select', from: i, to: i, startX: e.clientX, moved: false };
+            setDrag({ from: i, to: i });
+          }
+          window.addEventListener('mousemove', onWindowMove);
+          window.addEventListener('mouseup', onWindowUp);
+        }}
         onMouseMove={(e) => {
-          const i = pick(e.clientX);
+          if (gesture.current) return;
+          const i = inPlot(e.clientX) ? pick(e.clientX) : -1;
+          if (i < 0) {
+            if (hover) setHover(null);
+            return;
+          }
           const rect = wrap.current!.getBoundingClientRect();
-          setHover(i < 0 ? null : { index: i, x: e.clientX - rect.left, y: e.clientY - rect.top });
+          setHover({ index: i, x: e.clientX - rect.left, y: e.clientY - rect.top });
         }}
         onMouseLeave={() => setHover(null)}
-        onClick={(e) => {
-          const i = pick(e.clientX);
-          if (i >= 0) onSelectTurn(turns[i].turn);
-        }}
       />
       {hovered && hover && <HoverCard turn={hovered} overhead={overhead} x={hover.x} containerWidth={width} />}
     </div>
@@ -286,10 +318,13 @@ function HoverCard({ turn, overhead, x, containerWidth }: { turn: TimelineTurn; 
 }
 
 export function TimelineLegend({ timeline }: { timeline: Timeline }) {
-  const present = new Set<DrawnKind>();
-  for (const t of timeline.turns) for (const k of STACK_ORDER) if (k !== 'overhead' && t.context[k] > 0) present.add(k);
-  if (timeline.overhead > 0) present.add('overhead');
-  const hasRecorded = timeline.turns.some((t) => t.recorded !== undefined);
+  // Once per timeline, not per render: the page re-renders on every cursor move.
+  const { present, hasRecorded } = useMemo(() => {
+    const kinds = new Set<DrawnKind>();
+    for (const t of timeline.turns) for (const k of STACK_ORDER) if (k !== 'overhead' && t.context[k] > 0) kinds.add(k);
+    if (timeline.overhead > 0) kinds.add('overhead');
+    return { present: kinds, hasRecorded: timeline.turns.some((t) => t.recorded !== undefined) };
+  }, [timeline]);
   return (
     <ul className="flex flex-wrap items-center gap-x-3 gap-y-1 text-[11px] text-neutral-600 dark:text-neutral-400" aria-label="Legend">
       {STACK_ORDER.filter((k) => present.has(k)).map((k) => (

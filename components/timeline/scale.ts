@@ -25,3 +25,57 @@ export function turnAtX(x: number, left: number, plotWidth: number, count: numbe
   if (count === 0 || x < left || x > left + plotWidth) return -1;
   return Math.min(count - 1, Math.max(0, Math.floor(((x - left) / plotWidth) * count)));
 }
+
+/** The visible window of the timeline: turn indexes `start`..`end`, inclusive. */
+export interface TurnView {
+  start: number;
+  end: number;
+}
+
+/** Fewest turns a zoomed view shows (or all of them when there are fewer). */
+export const MIN_VIEW_TURNS = 8;
+
+export function fullView(count: number): TurnView {
+  return { start: 0, end: Math.max(0, count - 1) };
+}
+
+/** Which turn index a pointer x falls on within `view`, clamped to the view (drags leave the plot). */
+export function turnAtXInView(x: number, left: number, plotWidth: number, view: TurnView): number {
+  const span = view.end - view.start + 1;
+  const f = Math.min(1, Math.max(0, (x - left) / plotWidth));
+  return Math.min(view.end, view.start + Math.floor(f * span));
+}
+
+function clampView(start: number, span: number, count: number): TurnView {
+  const s = Math.min(Math.max(0, Math.round(start)), Math.max(0, count - span));
+  return { start: s, end: s + span - 1 };
+}
+
+/**
+ * Zoom by `factor` (< 1 zooms in) keeping the turn under the pointer (at fraction `at` of the plot)
+ * where it is, as maps and profilers do.
+ */
+export function zoomView(view: TurnView, factor: number, at: number, count: number): TurnView {
+  const span = view.end - view.start + 1;
+  const next = Math.min(count, Math.max(Math.min(count, MIN_VIEW_TURNS), Math.round(span * factor)));
+  if (next === span) return view;
+  const anchor = view.start + at * span;
+  return clampView(anchor - at * next, next, count);
+}
+
+/** Move the window by `turns` (positive: later turns), keeping its width. */
+export function panView(view: TurnView, turns: number, count: number): TurnView {
+  return clampView(view.start + turns, view.end - view.start + 1, count);
+}
+
+/** Index of the first element of a sorted array that is ≥ `value` (binary search: O(log n) hit tests). */
+export function lowerBound(sorted: ArrayLike<number>, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

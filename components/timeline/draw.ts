@@ -1,0 +1,217 @@
+/**
+ * Canvas drawing of the timeline, in two layers so a pointer move never repaints the bars:
+ * - base: grid, source compaction bands, stacked bars, context window, recorded context, x labels;
+ * - overlay: selection (or the drag in progress), hover and cursor columns.
+ * Both are culled to the visible turn window; the bars are at most one per pixel column.
+ */
+import type { TimelineBand } from '@/lib/engine/timeline';
+import { KIND_STYLE, STACK_ORDER } from '../ui/kinds';
+import { formatCompact, formatTokens } from '../ui/format';
+import { indexRangeOfTurns, KINDS, visibleBars, type PackedTimeline } from './packed';
+import { niceStep, type TurnView } from './scale';
+
+export const HEIGHT = 210;
+export const PAD = { left: 52, right: 14, top: 14, bottom: 22 };
+
+export interface Geometry {
+  width: number;
+  plotW: number;
+  plotH: number;
+  view: TurnView;
+  /** Pixels per bar in the current view (may be < 1 when zoomed out over many turns). */
+  slot: number;
+}
+
+export function geometry(width: number, view: TurnView): Geometry {
+  const plotW = Math.max(1, width - PAD.left - PAD.right);
+  const span = Math.max(1, view.end - view.start + 1);
+  return { width, plotW, plotH: HEIGHT - PAD.top - PAD.bottom, view, slot: plotW / span };
+}
+
+/** Left x of bar index `i` (may lie outside the plot when `i` is outside the view). */
+export function xOfIndex(geo: Geometry, i: number): number {
+  return PAD.left + (i - geo.view.start) * geo.slot;
+}
+
+/** Prepare a canvas for drawing at the device pixel ratio; returns its context, cleared. */
+export function prepareCanvas(c: HTMLCanvasElement, width: number): CanvasRenderingContext2D | null {
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.round(width * dpr);
+  const h = Math.round(HEIGHT * dpr);
+  if (c.width !== w) c.width = w;
+  if (c.height !== h) c.height = h;
+  const g = c.getContext('2d');
+  if (!g) return null;
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.clearRect(0, 0, width, HEIGHT);
+  return g;
+}
+
+export interface BaseLayer {
+  packed: PackedTimeline;
+  bands: readonly TimelineBand[];
+  scale: { max: number; windowOnScale: boolean };
+  contextWindow?: number;
+  dark: boolean;
+}
+
+export function drawBase(g: CanvasRenderingContext2D, geo: Geometry, layer: BaseLayer): void {
+  const { packed, scale, dark } = layer;
+  const { plotW, plotH, view, slot } = geo;
+  const yOf = (v: number) => PAD.top + plotH - (v / scale.max) * plotH;
+  const ink = dark ? '#e5e5e5' : '#171717';
+  const muted = '#737373';
+  const grid = dark ? 'rgba(255,255,255,0.07)' : 'rgba(0,0,0,0.07)';
+  const clipRight = PAD.left + plotW;
+
+  g.font = '10px ui-sans-serif, system-ui, sans-serif';
+  g.textBaseline = 'middle';
+  g.textAlign = 'right';
+  const step = niceStep(scale.max);
+  g.strokeStyle = grid;
+  g.lineWidth = 1;
+  for (let v = 0; v <= scale.max; v += step) {
+    const y = Math.round(yOf(v)) + 0.5;
+    g.beginPath();
+    g.moveTo(PAD.left, y);
+    g.lineTo(clipRight, y);
+    g.stroke();
+    g.fillStyle = muted;
+    g.fillText(formatCompact(v), PAD.left - 6, y);
+  }
+
+  g.save();
+  g.beginPath();
+  g.rect(PAD.left, 0, plotW, HEIGHT);
+  g.clip();
+
+  // Compaction bands the source recorded (turn numbers → bar indexes; only those in view).
+  for (const band of layer.bands) {
+    if (band.coversTurns) {
+      const r = indexRangeOfTurns(packed, band.coversTurns[0], band.coversTurns[1]);
+      if (r && r[1] >= view.start && r[0] <= view.end) {
+        g.fillStyle = 'rgba(20,184,166,0.10)';
+        g.fillRect(xOfIndex(geo, r[0]), PAD.top, (r[1] - r[0] + 1) * slot, plotH);
+      }
+    }
+    const at = indexRangeOfTurns(packed, band.atTurn, Number.MAX_SAFE_INTEGER);
+    if (!at || at[0] < view.start || at[0] > view.end) continue;
+    const x = Math.round(xOfIndex(geo, at[0])) + 0.5;
+    g.strokeStyle = KIND_STYLE.summary.color;
+    g.lineWidth = 2;
+    g.beginPath();
+    g.moveTo(x, PAD.top);
+    g.lineTo(x, PAD.top + plotH);
+    g.stroke();
+    g.fillStyle = KIND_STYLE.summary.color;
+    g.textAlign = 'left';
+    g.textBaseline = 'top';
+    g.fillText(`compacted${band.trigger ? ` (${band.trigger})` : ''}`, x + 3, PAD.top + 2);
+  }
+
+  // Stacked bars: one fill colour at a time over the visible bars (≤ one per pixel column).
+  const bars = visibleBars(packed, view, plotW);
+  const perColumn = bars.length < view.end - view.start + 1;
+  const colW = perColumn ? plotW / bars.length : slot;
+  const barW = perColumn ? Math.max(1, colW) : slot >= 4 ? Math.max(1, slot * 0.78) : Math.max(0.5, slot);
+  const barX = (j: number) => (perColumn ? PAD.left + j * colW : xOfIndex(geo, bars[j]) + (slot - barW) / 2);
+  for (let k = 0; k < KINDS; k++) {
+    g.fillStyle = KIND_STYLE[STACK_ORDER[k]].color;
+    for (let j = 0; j < bars.length; j++) {
+      const base = bars[j] * KINDS;
+      const lo = k === 0 ? 0 : packed.tops[base + k - 1];
+      const hi = packed.tops[base + k];
+      if (hi <= lo) continue;
+      const y0 = yOf(lo);
+      const y1 = yOf(hi);
+      g.fillRect(barX(j), y1, barW, Math.max(0.5, y0 - y1));
+    }
+  }
+
+  // Recorded context size from usage: a thin line in the ink colour, dots when bars are wide.
+  if (packed.hasRecorded) {
+    g.strokeStyle = ink;
+    g.lineWidth = 1;
+    g.beginPath();
+    let started = false;
+    for (let j = 0; j < bars.length; j++) {
+      const r = packed.recorded[bars[j]];
+      if (Number.isNaN(r)) continue;
+      const x = barX(j) + barW / 2;
+      if (!started) g.moveTo(x, yOf(r));
+      else g.lineTo(x, yOf(r));
+      started = true;
+    }
+    g.stroke();
+    if (slot >= 5) {
+      g.fillStyle = ink;
+      for (let j = 0; j < bars.length; j++) {
+        const r = packed.recorded[bars[j]];
+        if (!Number.isNaN(r)) g.fillRect(barX(j) + barW / 2 - 1.5, yOf(r) - 1.5, 3, 3);
+      }
+    }
+  }
+  g.restore();
+
+  // Context window: solid red.
+  if (layer.contextWindow && scale.windowOnScale) {
+    const y = Math.round(yOf(layer.contextWindow)) + 0.5;
+    g.strokeStyle = '#dc2626';
+    g.lineWidth = 1.5;
+    g.beginPath();
+    g.moveTo(PAD.left, y);
+    g.lineTo(clipRight, y);
+    g.stroke();
+    g.fillStyle = '#dc2626';
+    g.textAlign = 'right';
+    g.textBaseline = 'bottom';
+    g.fillText(`context window ${formatTokens(layer.contextWindow)}`, clipRight, y - 2);
+  } else if (layer.contextWindow) {
+    g.fillStyle = '#dc2626';
+    g.textAlign = 'right';
+    g.textBaseline = 'top';
+    g.fillText(`context window ${formatTokens(layer.contextWindow)} ↑ (off scale)`, clipRight, 1);
+  }
+
+  // X labels: turn numbers of the visible window, spaced to stay legible.
+  g.fillStyle = muted;
+  g.textAlign = 'center';
+  g.textBaseline = 'top';
+  const every = Math.max(1, Math.ceil(niceStep(Math.max(1, Math.ceil(44 / slot)), 1)));
+  for (let i = Math.ceil(view.start / every) * every; i <= view.end; i += every) {
+    g.fillText(String(packed.turnNo[i] + 1), xOfIndex(geo, i) + slot / 2, PAD.top + geo.plotH + 5);
+  }
+}
+
+export interface OverlayLayer {
+  /** Bar index ranges and positions; null when absent. */
+  selection: [number, number] | null;
+  hover: number | null;
+  cursor: number | null;
+  dark: boolean;
+}
+
+export function drawOverlay(g: CanvasRenderingContext2D, geo: Geometry, layer: OverlayLayer): void {
+  const { plotW, plotH, view, slot } = geo;
+  g.save();
+  g.beginPath();
+  g.rect(PAD.left, 0, plotW, HEIGHT);
+  g.clip();
+  if (layer.selection) {
+    const a = Math.max(view.start, layer.selection[0]);
+    const b = Math.min(view.end, layer.selection[1]);
+    if (a <= b) {
+      g.fillStyle = layer.dark ? 'rgba(59,130,246,0.22)' : 'rgba(59,130,246,0.16)';
+      g.fillRect(xOfIndex(geo, a), PAD.top, Math.max(1, (b - a + 1) * slot), plotH);
+      g.strokeStyle = '#3b82f6';
+      g.lineWidth = 1;
+      g.strokeRect(Math.round(xOfIndex(geo, a)) + 0.5, PAD.top + 0.5, Math.max(1, Math.round((b - a + 1) * slot) - 1), plotH - 1);
+    }
+  }
+  for (const i of [layer.hover, layer.cursor]) {
+    if (i === null || i < view.start || i > view.end) continue;
+    g.fillStyle = layer.dark ? 'rgba(255,255,255,0.18)' : 'rgba(0,0,0,0.10)';
+    g.fillRect(xOfIndex(geo, i), PAD.top, Math.max(1, slot), plotH);
+  }
+  g.restore();
+}

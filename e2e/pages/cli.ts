@@ -1,0 +1,29 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+/** What `npm run -s cli -- inspect FILE --json` says about a file: the truth the UI must show. */
+export interface CliInspect {
+  format: string;
+  turns: number;
+  messages: number;
+  tokens: { total: number };
+}
+
+/** The repository root: Playwright and the scripts run from it (as e2e/fixtures.ts assumes). */
+const root = process.cwd();
+
+/**
+ * Run the real CLI (tsx lib/cli/main.ts, the same code path as `npm run -s cli`) in a child
+ * process, so the expectation is computed by the project's own inspect verb, not by the test.
+ */
+export function cliInspect(file: string, conversation?: number): CliInspect {
+  const args = [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'lib', 'cli', 'main.ts'), 'inspect', file, '--json'];
+  if (conversation !== undefined) args.push('--conversation', String(conversation));
+  const out = execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 });
+  return JSON.parse(out) as CliInspect;
+}
+
+/** Tokens as the app prints them (components/ui/format.ts formatTokens: en-US thousands separators). */
+export function tokensText(n: number): string {
+  return new Intl.NumberFormat('en-US').format(Math.round(n));
+}
