@@ -24,7 +24,7 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   // Playwright empties test-results/ at start; our own artefacts live in reports/ (TOOLCHAIN.md #10).
   outputDir: 'test-results',
-  timeout: 45_000,
+  timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: true,
   workers: process.env.CI ? 2 : 2,

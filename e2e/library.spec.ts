@@ -104,8 +104,10 @@ test('rename and sort the table', async ({ library, page }) => {
 });
 
 test('an import in progress can be cancelled; nothing is stored and the next import works', async ({ library, page }) => {
+  // Two worker starts and a large upload: slow on a loaded machine.
+  test.setTimeout(90_000);
   // A large synthetic OpenAI Chat document (not a corpus file): big enough that parsing takes a while.
-  const messages = Array.from({ length: 24_000 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i} `.padEnd(1200, 'lorem ipsum ') }));
+  const messages = Array.from({ length: 14_000 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i} `.padEnd(1200, 'lorem ipsum ') }));
   const big = JSON.stringify({ model: 'gpt-4o', messages });
   await library.goto();
   await library.importBuffer('big.json', big);
