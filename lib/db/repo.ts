@@ -68,10 +68,6 @@ export class Repo {
     return id;
   }
 
-  async failImport(journalId: string, code: string): Promise<void> {
-    await this.db.imports.update(journalId, { status: 'failed', error: code, finishedAt: new Date().toISOString() });
-  }
-
   /**
    * Store a whole import atomically. A transcript with the same id that was soft-deleted is
    * replaced; a live one is replaced too (same content id = same file, re-imported).
