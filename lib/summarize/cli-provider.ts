@@ -48,8 +48,10 @@ export class CliProviderError extends Error {
 export interface CliProvider {
   /** Absent when no provider was asked for: the offline summarizer is used. */
   provider?: SummaryProvider;
-  /** The configuration without its key (for messages and reports). */
+  /** One line for messages: provider, model, origin, whether a key is set (never the key). */
   describe?: string;
+  /** The full configuration, key included: for testConnection only, never for printing. */
+  config?: ProviderConfig;
   template: PromptTemplate;
   style: SummaryStyle;
   /** The arguments this function did not consume, in order (for the compact verb's own parser). */
@@ -138,6 +140,7 @@ export function providerFromEnvOrFlags(args: readonly string[], env: Env): CliPr
   const config: ProviderConfig = { kind, model, ...(baseUrl && { baseUrl }), ...(apiKey && { apiKey }), ...(timeoutSeconds && { timeoutMs: timeoutSeconds * 1000 }) };
   return {
     provider: createProvider(config),
+    config,
     describe: `${kind}:${model} at ${new URL(baseUrl ?? DEFAULT_BASE_URLS[kind]).origin}${apiKey ? ' (key from the environment)' : ' (no key)'}`,
     template,
     style,
