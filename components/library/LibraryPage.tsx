@@ -146,8 +146,28 @@ export function LibraryPage() {
               Could not read the library: {userMessage(list.error)}
             </p>
           ) : rows.length === 0 ? (
-            <div className="rounded-lg border border-neutral-200 px-6 py-10 text-center text-sm text-neutral-500 dark:border-neutral-800" data-testid="library-empty">
-              No transcripts yet. Drop one above, or <button type="button" className="font-medium text-blue-700 underline dark:text-blue-400" onClick={() => void openSample()}>open the sample</button> to see a Claude Code session fixing a bug.
+            <div className="rounded-lg border border-neutral-200 px-6 py-8 text-sm dark:border-neutral-800" data-testid="library-empty">
+              <p className="text-center text-neutral-500">
+                No transcripts yet. Drop one above, or{' '}
+                <button type="button" className="font-medium text-blue-700 underline dark:text-blue-400" onClick={() => void openSample()}>
+                  open the sample
+                </button>{' '}
+                to see a Claude Code session fixing a bug.
+              </p>
+              <ul className="mx-auto mt-6 grid max-w-4xl gap-4 text-neutral-600 sm:grid-cols-3 dark:text-neutral-400">
+                <li>
+                  <p className="font-medium text-neutral-900 dark:text-neutral-100">See where the context goes</p>
+                  <p className="mt-1 text-xs leading-relaxed">Every turn as a stacked bar: prompts, reasoning, tool calls and results against the model&apos;s window and the usage it recorded.</p>
+                </li>
+                <li>
+                  <p className="font-medium text-neutral-900 dark:text-neutral-100">Compact without losing the log</p>
+                  <p className="mt-1 text-xs leading-relaxed">Strategies are steps on a version; the imported transcript is never edited, so every change can be undone or compared.</p>
+                </li>
+                <li>
+                  <p className="font-medium text-neutral-900 dark:text-neutral-100">Export in the same format</p>
+                  <p className="mt-1 text-xs leading-relaxed">The original comes back byte for byte; a compacted version is written the way its tool writes, ready to resume.</p>
+                </li>
+              </ul>
             </div>
           ) : (
             <TranscriptTable
