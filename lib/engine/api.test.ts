@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { importBytes } from '../formats/import';
@@ -77,6 +78,18 @@ describe('engine.importFile', () => {
     expect(JSON.parse(JSON.stringify(out.error))).toEqual(out.error);
     expect(await engine.listTranscripts()).toEqual([]);
     expect((await engine.unfinishedImports()).map((r) => r.status)).toEqual([]);
+  });
+
+  it('imports a gzip-compressed file and exports the compressed bytes it was given', async () => {
+    const plain = read(chatText);
+    const gz = new Uint8Array(zlib.gzipSync(plain));
+    const out = await engine.importFile(gz.slice(), 'chat.json.gz');
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    expect(out.meta.size).toBe(gz.length);
+    expect(out.meta.turns).toBe(importBytes('chat.json', plain).transcript.turnCount);
+    const exported = await engine.exportOriginal(out.meta.id);
+    expect(Buffer.from(exported.bytes).equals(Buffer.from(gz))).toBe(true);
+    expect(exported.mimeType).toBe('application/gzip');
   });
 
   it('rejects a file no format claims with unsupported:format', async () => {
