@@ -461,7 +461,7 @@ export function sentences(text: string): string[] {
     .filter((s) => s.length >= 12);
 }
 
-const DECISION = /\b(because|instead|decided|decide|chose|choose|going to|I'll|I will|let's|let me switch|approach|rather than|the fix|the issue|root cause|the problem|the cause|so that|turns out|since)\b/i;
+const DECISION = /\b(because|instead|decided|decide to|decision|chose|choose|approach|rather than|root cause|the issue (?:is|was)|the problem (?:is|was)|the cause|so that|turns out|since the|the fix (?:is|was)|better to|prefer|trade-?off|in order to|(?:fixed|addressed|resolved|caused|solved) by)\b/i;
 const CONSTRAINT = /\b(must|should|never|always|don't|do not|make sure|ensure|only|without|require|required|need to|needs to|avoid|please|cannot|can't|no more than|at most|at least)\b/i;
 const NEXT = /\b(next|TODO|remaining|still need|will now|then I|after that|follow-up|not yet)\b/i;
 
