@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Repo } from '../db/repo';
 import { importBytes } from '../formats/import';
 import { corpusFiles } from '../../tests/corpus';
 import { freshDbName } from '../db/test-helpers';
@@ -13,6 +14,7 @@ const chatText = corpusFiles('openai-chat').find((f) => f.includes('vercel-ai_op
 const read = (p: string) => new Uint8Array(fs.readFileSync(p));
 
 beforeEach(() => useEngineDatabase(freshDbName()));
+afterEach(() => vi.restoreAllMocks());
 
 describe('engine.importFile', () => {
   it('asks which conversation of a container file, then imports the chosen one', async () => {
@@ -90,6 +92,15 @@ describe('engine.importFile', () => {
     const exported = await engine.exportOriginal(out.meta.id);
     expect(Buffer.from(exported.bytes).equals(Buffer.from(gz))).toBe(true);
     expect(exported.mimeType).toBe('application/gzip');
+  });
+
+  it('a full storage quota becomes a specific error with what to do, and nothing is listed', async () => {
+    vi.spyOn(Repo.prototype, 'storeImport').mockRejectedValue(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+    const out = await engine.importFile(read(chatText), path.basename(chatText));
+    expect(out.kind === 'error' && out.error.code).toBe('quota:storage');
+    expect(out.kind === 'error' && out.error.expected).toMatch(/delete transcripts/);
+    expect(out.kind === 'error' && out.error.where?.file).toBe(path.basename(chatText));
+    expect(await engine.listTranscripts()).toEqual([]);
   });
 
   it('rejects a file no format claims with unsupported:format', async () => {

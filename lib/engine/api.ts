@@ -7,7 +7,7 @@
  * thrown: Comlink clones thrown errors poorly (code, where and expected would be lost).
  */
 import { transfer } from 'comlink';
-import { serializeError, type SerializedError } from '../errors';
+import { ImportError, serializeError, type SerializedError } from '../errors';
 import { detect } from '../formats/detect';
 import { contentId, importFile as importSourceFile } from '../formats/import';
 import { formatById } from '../formats/registry';
@@ -186,11 +186,30 @@ async function importFile(
     onProgress?.({ stage: 'done', fraction: 1 });
     return { kind: 'imported', meta: stored, duplicate: false, warnings: transcript.warnings.length };
   } catch (e) {
-    const error = serializeError(e);
+    const error = serializeError(await storageError(e, r));
     // The user reads this error now; the journal only exists to detect imports that never ended.
     if (journal) await r.dismissImport(journal).catch(() => {});
     return { kind: 'error', error: { ...error, where: { file: name, ...error.where } } };
   }
+}
+
+/**
+ * IndexedDB refusing a write because the origin's quota is full is the one storage failure a user
+ * can act on: say so, with the numbers, instead of a bare DOMException name.
+ */
+async function storageError(e: unknown, r: ReturnType<typeof repo>): Promise<unknown> {
+  const name = (e as { name?: string } | null)?.name;
+  const inner = (e as { inner?: { name?: string } } | null)?.inner?.name;
+  if (name !== 'QuotaExceededError' && inner !== 'QuotaExceededError') return e;
+  const est = await r.storageEstimate().catch(() => null);
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+  return new ImportError(
+    'quota:storage',
+    `The browser refused to store the transcript: this site's storage is full${est ? ` (${mb(est.usage)} of ${mb(est.quota)} used)` : ''}.`,
+    {},
+    'free space: delete transcripts you no longer need, or allow this site more storage',
+    { cause: e },
+  );
 }
 
 function trimCache(): void {
