@@ -62,7 +62,8 @@ export function openAICompatibleProvider(config: ProviderConfig): SummaryProvide
 
     if (config.stream) {
       body.stream = true;
-      body.stream_options = { include_usage: true };
+      // Usage in the stream is an OpenAI extension some compatible servers reject as unknown.
+      if (isOpenAI) body.stream_options = { include_usage: true };
       let text = '';
       let model = config.model;
       let finishReason: string | undefined;
