@@ -25,17 +25,22 @@ function noticeMessage(ctx: CompactionContext, what: string, turn: number, templ
 
 /** Drop the window but its newest `keepN` messages. Exported for summarize's failure fallback. */
 export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: ReducerState, keepN: number, untilFits: boolean, template = EMERGENCY_NOTICE, extraNotes: string[] = []): ReduceResult {
-  const candidates: number[] = [];
+  // Dropped oldest first: the raw messages of the range, then — only when even that is not
+  // enough — earlier summaries and notices ("latest summary + verbatim tail" survives longest).
+  const raw: number[] = [];
+  const synthetic: number[] = [];
   const windowEnd = ctx.window?.to ?? -1;
   ctx.messages.forEach((m, mi) => {
-    // Earlier summaries and notices up to the range's end go too: emergency is the last resort.
-    if ((isEditable(ctx, m) || (m.synthetic !== undefined && m.turn <= windowEnd)) && m.role !== 'system') candidates.push(mi);
+    if (m.role === 'system') return;
+    if (isEditable(ctx, m)) raw.push(mi);
+    else if (m.synthetic !== undefined && m.turn <= windowEnd) synthetic.push(mi);
   });
+  const candidates = [...raw, ...synthetic];
   const attempt = (keep: number): ReduceResult | undefined => {
     let cut = Math.max(0, candidates.length - keep);
     // Split safety: never start the kept part on a message made only of tool results.
     while (cut > 0 && cut < candidates.length && ctx.messages[candidates[cut]].blocks.some((b) => b.kind === 'tool_result')) cut--;
-    const drop = candidates.slice(0, cut);
+    const drop = candidates.slice(0, cut).sort((a, b) => a - b);
     if (drop.length === 0) return undefined;
     const editor = new ContextEditor(ctx, 'emergency');
     removeMessagesSafely(editor, drop, fates.removed('emergency', ctx.step.id));

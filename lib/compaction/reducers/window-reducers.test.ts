@@ -77,3 +77,12 @@ describe('classify-tangents', () => {
     expect(p.report[0].notes.join(' ')).toContain('refused turn(s) 10');
   });
 });
+
+describe('emergency after a summary', () => {
+  it('drops raw messages before an earlier summary: the summary survives longest', () => {
+    const p = projectTranscript(log, [step(['summarize'], { keepLast: 6 }), step([{ id: 'emergency', options: { keepN: 2 } }], { keepLast: 1, range: { kind: 'turns', from: 0, to: 10 } })]);
+    expect(p.messages.filter((m) => m.synthetic === 'summary')).toHaveLength(1);
+    expect(p.messages.filter((m) => m.synthetic === 'notice')).toHaveLength(1);
+    expect(validatePairing(p.messages)).toEqual([]);
+  });
+});
