@@ -144,13 +144,37 @@ export function useImport() {
     if (!picker) return;
     const { source, conversations } = picker;
     setPicker(null);
-    controller.current = new AbortController();
-    for (let i = 0; i < conversations.length; i++) {
-      if (controller.current.signal.aborted) break;
-      await run(source, { conversation: conversations[i].index }, { done: i, total: conversations.length });
+    const ctrl = new AbortController();
+    controller.current = ctrl;
+    const total = conversations.length;
+    setProgress({ name: source.name, stage: 'reading', batch: { done: 0, total } });
+    let finished = false;
+    try {
+      const bytes = await source.read();
+      if (ctrl.signal.aborted) return;
+      // One transfer and one parse of the file for all of them (the engine loops in the worker).
+      const out = await getBridge()
+        .importConversations(
+          ctrl.signal,
+          bytes,
+          source.name,
+          conversations.map((c) => c.index),
+          {},
+          (p) => {
+            if (!finished) setProgress({ name: source.name, stage: p.stage, fraction: p.fraction, batch: p.batch ?? { done: 0, total } });
+          },
+        )
+        .finally(() => (finished = true));
+      for (const e of out.errors) fail(`${source.name} (conversation ${e.conversation})`, e.error);
+      if (out.imported.length) setLastImported(out.imported[out.imported.length - 1]);
+      await queryClient.invalidateQueries({ queryKey: ['transcripts'] });
+      void queryClient.invalidateQueries({ queryKey: ['storage'] });
+    } catch (e) {
+      if (!isAbortError(e)) fail(source.name, serializeError(e));
+    } finally {
+      setProgress(null);
     }
-    setProgress(null);
-  }, [picker, run]);
+  }, [picker, fail, queryClient]);
 
   const cancel = useCallback(() => {
     controller.current?.abort();

@@ -109,6 +109,33 @@ describe('engine.importFile', () => {
   });
 });
 
+describe('engine.importConversations', () => {
+  it('imports every conversation of a container from one parse, each with its own id and turns', async () => {
+    const file = corpusFiles('inspect-ai').find((f) => f.includes('security-guide'))!;
+    const bytes = read(file);
+    const name = path.basename(file);
+    const batches: Array<number | undefined> = [];
+    const out = await engine.importConversations(bytes.slice(), name, [0, 1, 2], {}, (p) => batches.push(p.batch?.done));
+    expect(out.errors).toEqual([]);
+    expect(out.imported.map((m) => m.conversation)).toEqual([0, 1, 2]);
+    expect(new Set(out.imported.map((m) => m.id)).size).toBe(3);
+    for (const m of out.imported) expect(m.turns).toBe(importBytes(name, bytes, { conversation: m.conversation }).transcript.turnCount);
+    expect([...new Set(batches)]).toEqual([0, 1, 2]);
+    expect((await engine.listTranscripts()).length).toBe(3);
+    // Picking one of them again later is recognised as the same transcript.
+    const again = await engine.importFile(bytes.slice(), name, { conversation: 1 });
+    expect(again.kind === 'imported' && again.duplicate).toBe(true);
+  });
+
+  it('reports a conversation that does not exist without losing the others', async () => {
+    const file = corpusFiles('inspect-ai').find((f) => f.includes('security-guide'))!;
+    const out = await engine.importConversations(read(file), path.basename(file), [0, 99]);
+    expect(out.imported.map((m) => m.conversation)).toEqual([0]);
+    expect(out.errors.map((e) => e.conversation)).toEqual([99]);
+    expect(out.errors[0].error.code).toMatch(/:/);
+  });
+});
+
 describe('engine round trip through storage', () => {
   it('getTranscript re-parses the original and keeps the stored messages; exportTranscript is byte-identical', async () => {
     const bytes = read(chatText);

@@ -15,7 +15,7 @@ import type { ConversationInfo } from '../formats/types';
 import type { Version } from '../compaction/types';
 import type { Message, Transcript } from '../model/types';
 import { deepFreeze } from '../model/builder';
-import { sourceFromBytes } from '../read/source';
+import { sourceFromBytes, type SourceFile } from '../read/source';
 import { transcriptTotals } from '../tokens/totals';
 import { openRepo, type RecoveryReport, type StorageEstimate } from '../db/repo';
 import type { ImportRow, TranscriptMeta, UsageSummary } from '../db/schema';
@@ -28,6 +28,8 @@ export interface ImportProgress {
   stage: ImportStage;
   /** 0..1 within the stage, when known. */
   fraction?: number;
+  /** Position in a multi-conversation import (importConversations). */
+  batch?: { done: number; total: number };
 }
 
 export interface EngineImportOptions {
@@ -42,6 +44,12 @@ export type ImportOutcome =
   /** A container file with several conversations: the caller picks one (or all) and imports again. */
   | { kind: 'choose'; format: string; formatLabel: string; conversations: ConversationInfo[] }
   | { kind: 'error'; error: SerializedError };
+
+export interface BatchOutcome {
+  kind: 'batch';
+  imported: TranscriptMeta[];
+  errors: Array<{ conversation: number; error: SerializedError }>;
+}
 
 export type ConversationsOutcome =
   | { kind: 'conversations'; format: string; formatLabel: string; conversations: ConversationInfo[] }
@@ -119,11 +127,50 @@ async function importFile(
   onProgress?: ProgressFn,
 ): Promise<ImportOutcome> {
   const original = toBytes(input);
+  onProgress?.({ stage: 'reading', fraction: 0 });
+  let file: SourceFile;
+  try {
+    file = sourceFromBytes(name, original);
+  } catch (e) {
+    const error = serializeError(e);
+    return { kind: 'error', error: { ...error, where: { file: name, ...error.where } } };
+  }
+  return importFromSource(file, original, name, options, onProgress);
+}
+
+/**
+ * Import every listed conversation of one container file (tau-bench, eval logs) from a single
+ * decode: the file is sent, decompressed and parsed once, not once per conversation.
+ */
+async function importConversations(
+  input: ArrayBuffer | Uint8Array,
+  name: string,
+  conversations: readonly number[],
+  options: Omit<EngineImportOptions, 'conversation'> = {},
+  onProgress?: ProgressFn,
+): Promise<BatchOutcome> {
+  const original = toBytes(input);
+  const imported: TranscriptMeta[] = [];
+  const errors: BatchOutcome['errors'] = [];
+  let file: SourceFile;
+  try {
+    file = sourceFromBytes(name, original);
+  } catch (e) {
+    return { kind: 'batch', imported, errors: conversations.map((conversation) => ({ conversation, error: serializeError(e) })) };
+  }
+  for (let i = 0; i < conversations.length; i++) {
+    const batch = { done: i, total: conversations.length };
+    const out = await importFromSource(file, original, name, { ...options, conversation: conversations[i] }, (p) => onProgress?.({ ...p, batch }));
+    if (out.kind === 'imported') imported.push(out.meta);
+    else if (out.kind === 'error') errors.push({ conversation: conversations[i], error: out.error });
+  }
+  return { kind: 'batch', imported, errors };
+}
+
+async function importFromSource(file: SourceFile, original: Uint8Array, name: string, options: EngineImportOptions, onProgress?: ProgressFn): Promise<ImportOutcome> {
   const r = repo();
   let journal: string | null = null;
   try {
-    onProgress?.({ stage: 'reading', fraction: 0 });
-    const file = sourceFromBytes(name, original);
     let formatId = options.format;
     if (!formatId) formatId = detect(file).format.id;
     const format = formatById(formatId);
@@ -332,6 +379,7 @@ export const engine = {
     return repo().recover();
   },
   importFile,
+  importConversations,
   listConversations,
   async listTranscripts(): Promise<TranscriptMeta[]> {
     return repo().listTranscripts();

@@ -8,7 +8,7 @@
  * cancelling a stale timeline query must not kill an import.
  */
 import { proxy, transfer, wrap, type Remote } from 'comlink';
-import type { ConversationsOutcome, Engine, EngineImportOptions, ExportedFile, ExportOutcome, ImportOutcome, ImportProgress, InspectorData } from './api';
+import type { BatchOutcome, ConversationsOutcome, Engine, EngineImportOptions, ExportedFile, ExportOutcome, ImportOutcome, ImportProgress, InspectorData } from './api';
 import type { Timeline } from './timeline';
 import type { ConfigOutcome, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, VersionComparison } from './compaction';
 import type { ToolStat } from './preview';
@@ -121,6 +121,18 @@ export class WorkerBridge {
   /** `bytes` is transferred (the caller's buffer is emptied): pass a copy if you need it again. */
   importFile(signal: AbortSignal | undefined, bytes: ArrayBuffer, name: string, options: EngineImportOptions, onProgress?: (p: ImportProgress) => void): Promise<ImportOutcome> {
     return this.run(signal, 'import', (r) => r.importFile(transfer(bytes, [bytes]), name, options, onProgress ? proxy(onProgress) : undefined) as Promise<ImportOutcome>);
+  }
+
+  /** Every listed conversation of a container file, from one transfer and one parse of it. */
+  importConversations(
+    signal: AbortSignal | undefined,
+    bytes: ArrayBuffer,
+    name: string,
+    conversations: number[],
+    options: Omit<EngineImportOptions, 'conversation'>,
+    onProgress?: (p: ImportProgress) => void,
+  ): Promise<BatchOutcome> {
+    return this.run(signal, 'import', (r) => r.importConversations(transfer(bytes, [bytes]), name, conversations, options, onProgress ? proxy(onProgress) : undefined));
   }
 
   listConversations(signal: AbortSignal | undefined, bytes: ArrayBuffer, name: string): Promise<ConversationsOutcome> {
