@@ -80,10 +80,10 @@ export function useImport() {
 
   /** Import one source; returns the stored meta, or null (cancelled, failed, or the picker opened). */
   const run = useCallback(
-    async (source: ImportSource, options: EngineImportOptions = {}, batch?: ImportInProgress['batch']): Promise<TranscriptMeta | null> => {
+    async (source: ImportSource, options: EngineImportOptions = {}): Promise<TranscriptMeta | null> => {
       const ctrl = controller.current && !controller.current.signal.aborted ? controller.current : new AbortController();
       controller.current = ctrl;
-      setProgress({ name: source.name, stage: 'reading', batch });
+      setProgress({ name: source.name, stage: 'reading' });
       try {
         const bytes = await source.read();
         if (ctrl.signal.aborted) return null;
@@ -91,7 +91,7 @@ export function useImport() {
         const outcome = await getBridge()
           .importFile(ctrl.signal, bytes, source.name, options, (p) => {
             // Progress messages are fire-and-forget and can arrive after the result: ignore late ones.
-            if (!finished) setProgress({ name: source.name, stage: p.stage, fraction: p.fraction, batch });
+            if (!finished) setProgress({ name: source.name, stage: p.stage, fraction: p.fraction });
           })
           .finally(() => (finished = true));
         if (outcome.kind === 'choose') {
@@ -110,7 +110,7 @@ export function useImport() {
         if (!isAbortError(e)) fail(source.name, serializeError(e));
         return null;
       } finally {
-        if (!batch || batch.done + 1 >= batch.total) setProgress(null);
+        setProgress(null);
       }
     },
     [fail, queryClient],
