@@ -3,14 +3,24 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
+import { SAVED_FATES } from '@/lib/engine/preview';
+import { ExportDialog } from '../export/ExportDialog';
+import { FateContext, SearchContext } from '../messages/context';
 import { MessageList, type MessageListHandle } from '../messages/MessageList';
+import { buildRows } from '../messages/rows';
+import { formatDelta } from '../plan/numbers';
+import { parseQuery, searchRows } from '../search/search';
+import { SearchBar } from '../search/SearchBar';
+import { FATE_STYLE, fateSwatchStyle } from '../timeline/patterns';
 import { TimelineChart, TimelineLegend } from '../timeline/TimelineChart';
-import { downloadBytes } from '../ui/download';
-import { SidePanel } from './SidePanel';
+import { formatTokens } from '../ui/format';
+import { HelpOverlay } from './HelpOverlay';
+import { InspectorTabs, type TabName } from './InspectorTabs';
 import { TopBar } from './TopBar';
+import { useUrlParam, useWorkbench, type Workbench } from './useWorkbench';
 
 /** `sel=a-b` (1-based turns, as the user reads them) → 0-based inclusive range. */
 export function parseSelection(sel: string | null, turns: number): [number, number] | null {
@@ -21,13 +31,31 @@ export function parseSelection(sel: string | null, turns: number): [number, numb
   return a <= b ? [a - 1, b - 1] : null;
 }
 
+/** Keys typed into a field, a button or a select are theirs, not shortcuts. */
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el) return false;
+  return el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable;
+}
+
+/**
+ * /inspect?id=…&v=…&sel=a-b&m=… — the timeline (budget lines, preview fates, selection), the
+ * message list, and the side panel (Plan · Report · Lost · Diff · Tools · Versions · Info). The
+ * URL holds the transcript, the version, the selection and the model, so a reload lands in the
+ * same place.
+ */
 export function InspectorPage() {
   const params = useSearchParams();
+  const setParams = useUrlParam();
   const id = params.get('id') ?? '';
   const list = useRef<MessageListHandle>(null);
+  const searchInput = useRef<HTMLInputElement>(null);
   const [cursorTurn, setCursorTurn] = useState<number | null>(null);
-  const [exportError, setExportError] = useState<string | null>(null);
-  const [exporting, setExporting] = useState(false);
+  const [tab, setTab] = useState<TabName>('Plan');
+  const [exportOpen, setExportOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const [hitIndex, setHitIndex] = useState(0);
 
   const data = useQuery({
     queryKey: ['inspector', id],
@@ -35,49 +63,94 @@ export function InspectorPage() {
     enabled: id !== '',
     retry: false,
   });
-  const turns = data.data?.timeline.turns ?? [];
+  const turns = useMemo(() => data.data?.timeline.turns ?? [], [data.data]);
   const messages = useQuery({
     queryKey: ['messages', id],
     queryFn: ({ signal }) => getBridge().getMessages(signal, id, 0, Math.max(0, (data.data?.meta.turns ?? 1) - 1)),
     enabled: data.isSuccess,
     staleTime: Infinity,
   });
-  const selection = parseSelection(params.get('sel'), turns.length);
+  const turnCount = data.data?.meta.turns ?? turns.length;
+  const selection = parseSelection(params.get('sel'), turnCount);
+  const selKey = selection ? `${selection[0]}-${selection[1]}` : '';
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const stableSelection = useMemo(() => selection, [selKey]);
+  const wb = useWorkbench(id, data.data, stableSelection);
+
+  const selectedTokens = useMemo(() => (selection ? turns.filter((t) => t.turn >= selection[0] && t.turn <= selection[1]).reduce((s, t) => s + t.addedTotal, 0) : 0), [turns, selKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const showTurn = useCallback((turn: number) => {
     setCursorTurn(turn);
     list.current?.scrollToTurn(turn);
   }, []);
 
-  const exportFile = useCallback(async () => {
-    if (!id) return;
-    setExporting(true);
-    setExportError(null);
-    try {
-      // The original version is exported as the exact imported bytes (lossless by construction).
-      const file = await getBridge().exportOriginal(undefined, id);
-      downloadBytes(file.bytes, file.fileName, file.mimeType);
-    } catch (e) {
-      setExportError(userMessage(e));
-    } finally {
-      setExporting(false);
-    }
-  }, [id]);
+  /** The selection lives in the URL (`sel=a-b`, 1-based) so it survives reloads and can be shared. */
+  const setSelection = useCallback(
+    (range: [number, number] | null) => {
+      setParams({ sel: range ? `${range[0] + 1}-${range[1] + 1}` : null });
+      if (range) showTurn(range[0]);
+    },
+    [setParams, showTurn],
+  );
 
+  // The timeline draws the chosen model's window (the base layer reads timeline.contextWindow).
+  const timeline = useMemo(() => (data.data ? { ...data.data.timeline, contextWindow: wb.contextWindow } : undefined), [data.data, wb.contextWindow]);
+
+  // Search over the list's rows (works when the list is virtualized).
+  const rows = useMemo(() => (messages.data ? buildRows(messages.data, turns) : []), [messages.data, turns]);
+  const deferredQuery = useDeferredValue(query);
+  const parsed = useMemo(() => parseQuery(deferredQuery), [deferredQuery]);
+  const hits = useMemo(() => searchRows(rows, parsed), [rows, parsed]);
+  useEffect(() => {
+    setHitIndex(0);
+    if (hits.length > 0) list.current?.scrollToKey(hits[0]);
+  }, [hits]);
+  const stepHit = useCallback(
+    (dir: 1 | -1) => {
+      if (hits.length === 0) return;
+      const next = (hitIndex + dir + hits.length) % hits.length;
+      setHitIndex(next);
+      list.current?.scrollToKey(hits[next]);
+    },
+    [hits, hitIndex],
+  );
+  const highlight = useMemo(() => ({ text: parsed?.highlight ?? '', activeKey: hits[hitIndex] ?? null }), [parsed, hits, hitIndex]);
+
+  const { setPlan, apply, undo } = wb;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable)) return;
-      if (e.key === 'e' && !e.metaKey && !e.ctrlKey && !e.altKey) void exportFile();
+      if (e.metaKey || e.ctrlKey || e.altKey || isTyping(e.target)) return;
+      if (document.querySelector('dialog[open]')) return;
+      const onControl = (e.target as HTMLElement | null)?.closest?.('button, a, [data-testid="timeline"]');
+      if (e.key === '/') {
+        e.preventDefault();
+        searchInput.current?.focus();
+      } else if (e.key === '?') {
+        e.preventDefault();
+        setHelpOpen(true);
+      } else if (e.key === 'e') {
+        e.preventDefault();
+        setExportOpen(true);
+      } else if (e.key === 'a') {
+        e.preventDefault();
+        setTab('Plan');
+        setPlan((p) => ({ ...p, mode: 'auto' }));
+      } else if (e.key === 'z') {
+        e.preventDefault();
+        void undo();
+      } else if (e.key === 'Enter' && !onControl) {
+        e.preventDefault();
+        void apply();
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [exportFile]);
+  }, [setPlan, apply, undo]);
 
   if (!id || data.isError) {
     return (
       <div className="flex h-screen flex-col">
-        <TopBar onExport={() => {}} exporting={false} />
+        <TopBar onExport={() => {}} />
         <div className="m-auto max-w-md text-center" role="alert" data-testid="inspector-missing">
           <p className="font-semibold">{id ? 'This transcript is not in this browser.' : 'No transcript selected.'}</p>
           {data.isError && <p className="mt-1 text-sm text-neutral-500">{userMessage(data.error)}</p>}
@@ -89,33 +162,54 @@ export function InspectorPage() {
     );
   }
 
+  const preview = wb.compaction.preview;
   return (
-    <div className="flex h-screen flex-col" data-testid="inspector">
-      <TopBar meta={data.data?.meta} contextWindow={data.data?.timeline.contextWindow} onExport={() => void exportFile()} exporting={exporting} />
-      {exportError && (
-        <p role="alert" className="border-b border-red-300 bg-red-50 px-4 py-1.5 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
-          Export failed: {exportError}
-        </p>
-      )}
-      <section className="shrink-0 border-b border-neutral-200 px-3 pb-2 pt-2 dark:border-neutral-800" aria-label="Timeline">
-        {data.data ? (
+    <div className="flex h-screen flex-col" data-testid="inspector" data-version={wb.versionId}>
+      <TopBar
+        meta={data.data?.meta}
+        model={wb.model}
+        onModel={wb.setModelId}
+        versions={wb.versions}
+        versionId={wb.versionId}
+        onVersion={wb.selectVersion}
+        onExport={() => setExportOpen(true)}
+        onHelp={() => setHelpOpen(true)}
+        search={data.data && <SearchBar ref={searchInput} value={query} onChange={setQuery} hits={hits.length} active={hitIndex} onStep={stepHit} />}
+      />
+      <section className="shrink-0 border-b border-neutral-200 px-3 pb-1 pt-2 dark:border-neutral-800" aria-label="Timeline">
+        {data.data && timeline ? (
           <>
-            <div className="mb-1 flex items-center justify-between gap-4 px-1">
-              <TimelineLegend timeline={data.data.timeline} />
-              <span className="shrink-0 text-[11px] text-neutral-500" title="Each bar is the estimated context sent at the end of that turn, by kind">
-                context per turn · click a bar to jump
-              </span>
+            <div className="mb-1 flex items-start justify-between gap-4 px-1">
+              <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-0.5">
+                <TimelineLegend timeline={timeline} />
+                <LineLegend wb={wb} />
+                {preview && <FateLegend />}
+              </div>
+              <TriggerSelect wb={wb} />
             </div>
-            <TimelineChart timeline={data.data.timeline} cursorTurn={cursorTurn} selection={selection} onSelectTurn={showTurn} onCursorChange={showTurn} />
+            <TimelineChart
+              timeline={timeline}
+              cursorTurn={cursorTurn}
+              selection={selection}
+              onSelectTurn={showTurn}
+              onCursorChange={showTurn}
+              onSelectRange={setSelection}
+              compaction={wb.compaction}
+            />
+            <SelectionRow selection={selection} selectedTokens={selectedTokens} wb={wb} onClear={() => setSelection(null)} />
           </>
         ) : (
-          <div className="h-[234px] animate-pulse rounded bg-neutral-100 dark:bg-neutral-900" aria-label="Loading the timeline" />
+          <div className="h-[258px] animate-pulse rounded bg-neutral-100 dark:bg-neutral-900" aria-label="Loading the timeline" />
         )}
       </section>
-      <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_18rem]">
+      <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_26rem]">
         <div className="min-h-0">
           {messages.data && data.data ? (
-            <MessageList ref={list} messages={messages.data} turns={turns} activeTurn={cursorTurn} />
+            <FateContext.Provider value={preview?.changed ?? null}>
+              <SearchContext.Provider value={highlight}>
+                <MessageList ref={list} messages={messages.data} turns={turns} activeTurn={cursorTurn} />
+              </SearchContext.Provider>
+            </FateContext.Provider>
           ) : messages.isError ? (
             <p role="alert" className="p-4 text-sm text-red-700">
               Could not load the messages: {userMessage(messages.error)}
@@ -128,8 +222,109 @@ export function InspectorPage() {
             </div>
           )}
         </div>
-        {data.data ? <SidePanel data={data.data} /> : <div className="border-l border-neutral-200 dark:border-neutral-800" />}
+        {data.data ? (
+          <InspectorTabs data={data.data} wb={wb} tab={tab} onTab={setTab} selection={selection} selectedTokens={selectedTokens} onJump={showTurn} />
+        ) : (
+          <div className="border-l border-neutral-200 dark:border-neutral-800" />
+        )}
       </div>
+      {data.data && <ExportDialog id={id} open={exportOpen} onClose={() => setExportOpen(false)} versions={wb.versions} versionId={wb.versionId} />}
+      <HelpOverlay open={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>
+  );
+}
+
+function SelectionRow({ selection, selectedTokens, wb, onClear }: { selection: [number, number] | null; selectedTokens: number; wb: Workbench; onClear: () => void }) {
+  const preview = wb.compaction.preview;
+  const ctx = preview?.tokens.context;
+  return (
+    <div className="flex h-7 items-center gap-3 px-1 text-xs" aria-live="polite">
+      {selection ? (
+        <span data-testid="selection-summary">
+          Turns {selection[0] + 1}–{selection[1] + 1}:{' '}
+          <strong className="tabular-nums" data-testid="selection-total" data-tokens={selectedTokens}>
+            {formatTokens(selectedTokens)} tokens
+          </strong>
+          {preview?.tokens.selection && (
+            <span className="ml-1 tabular-nums text-neutral-500">
+              → {formatTokens(preview.tokens.selection.after)} ({formatDelta(preview.tokens.selection.after - preview.tokens.selection.before, preview.tokens.selection.before)})
+            </span>
+          )}
+          <button type="button" className="ml-2 text-blue-700 underline dark:text-blue-400" onClick={onClear} data-testid="clear-selection">
+            clear
+          </button>
+        </span>
+      ) : (
+        <span className="text-neutral-500">Drag across bars to select turns · wheel zooms · shift-drag pans · double-click a compaction selects its span</span>
+      )}
+      <span className="flex-1" />
+      {ctx && (
+        <span className="tabular-nums text-neutral-600 dark:text-neutral-400" data-testid="context-after">
+          {wb.planActive ? 'preview' : wb.version.name}: context {formatTokens(ctx.before)} → <strong className="text-teal-700 dark:text-teal-400">{formatTokens(ctx.after)}</strong> ({formatDelta(ctx.after - ctx.before, ctx.before)})
+          {wb.preview.isFetching && <span className="ml-1 animate-pulse">…</span>}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function LineLegend({ wb }: { wb: Workbench }) {
+  const { lines } = wb.compaction;
+  return (
+    <ul className="flex flex-wrap items-center gap-x-3 text-[11px] text-neutral-600 dark:text-neutral-400" aria-label="Budget lines">
+      {lines.inputBudget !== undefined && (
+        <li className="flex items-center gap-1">
+          <span className="inline-block w-4 border-t-[1.5px] border-dashed border-red-600" aria-hidden="true" /> Input budget
+        </li>
+      )}
+      {lines.trigger && (
+        <li className="flex items-center gap-1">
+          <span className="inline-block w-4 border-t-2 border-dotted border-amber-600" aria-hidden="true" /> Auto trigger
+        </li>
+      )}
+      {lines.target !== undefined && (
+        <li className="flex items-center gap-1">
+          <span className="inline-block w-4 border-t-[1.5px] border-dashed border-teal-500" aria-hidden="true" /> Target
+        </li>
+      )}
+    </ul>
+  );
+}
+
+function FateLegend() {
+  return (
+    <ul className="flex flex-wrap items-center gap-x-3 text-[11px] text-neutral-600 dark:text-neutral-400" aria-label="Fates">
+      {SAVED_FATES.map((f) => (
+        <li key={f} className="flex items-center gap-1">
+          <span className="inline-block h-2.5 w-2.5 text-neutral-600 dark:text-neutral-300" style={fateSwatchStyle(f)} aria-hidden="true" />
+          {FATE_STYLE[f].label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function TriggerSelect({ wb }: { wb: Workbench }) {
+  const options = wb.triggers.filter((t) => t.thresholdTokens !== undefined);
+  if (options.length === 0) return null;
+  return (
+    <label className="flex shrink-0 items-center gap-1 text-[11px] text-neutral-500">
+      auto trigger
+      <select
+        value={wb.triggerPeer}
+        onChange={(e) => wb.setTriggerPeer(e.target.value)}
+        className="max-w-[11rem] rounded border border-neutral-300 bg-white px-1 py-0.5 text-[11px] dark:border-neutral-700 dark:bg-neutral-900"
+        aria-label="Auto trigger of"
+        data-testid="trigger-select"
+      >
+        <option value="">none</option>
+        {options.map((t) => (
+          <option key={t.peer} value={t.peer}>
+            {t.label}
+            {t.firesAtTurn !== null ? ` · fires at turn ${t.firesAtTurn + 1}` : ''}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

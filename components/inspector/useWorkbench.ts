@@ -101,6 +101,12 @@ function useCompareQuery(id: string, a: string, b: string | null, stamp: string,
   });
 }
 
+/** The context the model saw last (after the source's own compactions): what a target is a share of. */
+function modelViewTokens(data: InspectorData | undefined): number {
+  const turns = data?.timeline.turns ?? [];
+  return turns.length ? turns[turns.length - 1].contextTotal : data?.meta.tokens.total ?? 0;
+}
+
 export function useWorkbench(id: string, data: InspectorData | undefined, selection: [number, number] | null): Workbench {
   const params = useSearchParams();
   const setParams = useUrlParam();
@@ -120,13 +126,12 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
   );
   const versionStamp = `${version.id}:${version.updatedAt}:${version.steps.length}`;
 
-  const contextTokens = data?.meta.tokens.total ?? 0;
-  const [plan, setPlanState] = useState<PlanState>(() => defaultPlan(contextTokens));
+  const [plan, setPlanState] = useState<PlanState>(() => defaultPlan(modelViewTokens(data)));
   const [planTouched, setPlanTouched] = useState(false);
   const [stepId, setStepId] = useState(newStepId);
   useEffect(() => {
     // A new transcript: a fresh default plan aimed at half its context.
-    if (data) setPlanState(defaultPlan(data.meta.tokens.total));
+    if (data) setPlanState(defaultPlan(modelViewTokens(data)));
   }, [data?.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const setPlan = useCallback((p: PlanState | ((p: PlanState) => PlanState)) => {
     setPlanTouched(true);

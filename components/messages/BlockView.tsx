@@ -7,6 +7,7 @@ import { formatBytes, formatTokens } from '../ui/format';
 import type { AttachedResult } from './rows';
 import { CollapsibleText, PlainText } from './Collapsible';
 import { Markdown } from './Markdown';
+import { FateBadge, useFateClass } from './FateBadge';
 
 export function KindChip({ role, block, label }: { role: Role; block: Pick<Block, 'kind' | 'tokens'>; label?: string }) {
   const kind = budgetKind(role, block);
@@ -53,6 +54,7 @@ function ToolCallView({ role, block, results }: { role: Role; block: ToolCallBlo
         <span className="font-mono text-xs font-semibold text-amber-800 dark:text-amber-300">{block.name}</span>
         {gist && <span className="min-w-0 flex-1 truncate font-mono text-xs text-neutral-600 dark:text-neutral-400">{gist}</span>}
         <KindChip role={role} block={block} label="call" />
+        <FateBadge blockId={block.id} />
       </div>
       {full && full !== gist && (
         <details className="px-2.5 py-1">
@@ -62,19 +64,43 @@ function ToolCallView({ role, block, results }: { role: Role; block: ToolCallBlo
       )}
       {results.length === 0 && <p className="px-2.5 py-1 text-[11px] italic text-neutral-500">no result recorded</p>}
       {results.map((r) => (
-        <div key={r.block.id} className="border-t border-orange-200/70 px-2.5 py-1.5 dark:border-orange-900/40" data-testid="tool-result">
-          <div className="mb-1 flex items-center gap-2">
-            <span className={`text-[11px] font-semibold ${r.block.isError ? 'text-red-700 dark:text-red-400' : 'text-orange-700 dark:text-orange-400'}`}>{r.block.isError ? 'error' : 'result'}</span>
-            <KindChip role="user" block={r.block} label="tool result" />
-          </div>
-          <CollapsibleText text={r.block.content} tokens={r.block.tokens} render={(v) => <PlainText text={v} mono />} />
-        </div>
+        <AttachedResultView key={r.block.id} result={r} />
       ))}
     </div>
   );
 }
 
+function AttachedResultView({ result: r }: { result: AttachedResult }) {
+  const faded = useFateClass(r.block.id);
+  return (
+    <div className="border-t border-orange-200/70 px-2.5 py-1.5 dark:border-orange-900/40" data-testid="tool-result">
+      <div className="mb-1 flex items-center gap-2">
+        <span className={`text-[11px] font-semibold ${r.block.isError ? 'text-red-700 dark:text-red-400' : 'text-orange-700 dark:text-orange-400'}`}>{r.block.isError ? 'error' : 'result'}</span>
+        <KindChip role="user" block={r.block} label="tool result" />
+        <FateBadge blockId={r.block.id} />
+      </div>
+      <div className={faded}>
+        <CollapsibleText text={r.block.content} tokens={r.block.tokens} render={(v) => <PlainText text={v} mono />} />
+      </div>
+    </div>
+  );
+}
+
 export function BlockView({ role, block, results }: { role: Role; block: Block; results: Record<string, AttachedResult[]> }) {
+  const faded = useFateClass(block.id);
+  const view = <BlockBody role={role} block={block} results={results} />;
+  if (!faded || block.kind === 'tool_call') return view;
+  return (
+    <div className="relative">
+      <div className="absolute right-0 top-0 z-[1]">
+        <FateBadge blockId={block.id} />
+      </div>
+      <div className={faded}>{view}</div>
+    </div>
+  );
+}
+
+function BlockBody({ role, block, results }: { role: Role; block: Block; results: Record<string, AttachedResult[]> }) {
   switch (block.kind) {
     case 'text':
       return (

@@ -1,6 +1,8 @@
 'use client';
 
-import { useState, type ReactNode } from 'react';
+import { useContext, useState, type ReactNode } from 'react';
+import { splitHighlight } from '../search/search';
+import { SearchContext } from './context';
 import { formatTokens } from '../ui/format';
 
 /** Characters shown before "show all": about 15 lines of a tool result. */
@@ -35,5 +37,21 @@ function cutAtLine(text: string, at: number): string {
 }
 
 export function PlainText({ text, mono = false }: { text: string; mono?: boolean }) {
-  return <div className={`whitespace-pre-wrap break-words ${mono ? 'font-mono text-xs leading-snug' : 'text-sm leading-relaxed'}`}>{text}</div>;
+  const highlight = useContext(SearchContext).text;
+  const cls = `whitespace-pre-wrap break-words ${mono ? 'font-mono text-xs leading-snug' : 'text-sm leading-relaxed'}`;
+  if (!highlight || !text.toLowerCase().includes(highlight.toLowerCase())) return <div className={cls}>{text}</div>;
+  // Search hits marked as text nodes: the transcript is never parsed as HTML.
+  return (
+    <div className={cls}>
+      {splitHighlight(text, highlight).map((p, i) =>
+        p.hit ? (
+          <mark key={i} className="rounded-sm bg-yellow-200 text-inherit dark:bg-yellow-700/60" data-testid="search-mark">
+            {p.text}
+          </mark>
+        ) : (
+          p.text
+        ),
+      )}
+    </div>
+  );
 }

@@ -1,11 +1,12 @@
 'use client';
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { forwardRef, memo, useCallback, useImperativeHandle, useMemo, useRef } from 'react';
+import { forwardRef, memo, useCallback, useContext, useImperativeHandle, useMemo, useRef } from 'react';
 import type { Message } from '@/lib/model/types';
 import type { TimelineTurn } from '@/lib/engine/timeline';
 import { formatTokens } from '../ui/format';
 import { BlockView } from './BlockView';
+import { SearchContext } from './context';
 import { buildRows, rowOfTurn, type Row } from './rows';
 
 /** Inspect's threshold: below it the plain DOM keeps the browser's own find (Ctrl+F) working. */
@@ -13,6 +14,8 @@ export const VIRTUALIZE_ABOVE = 200;
 
 export interface MessageListHandle {
   scrollToTurn(turn: number): void;
+  /** Scroll a row (by key, e.g. a search hit) into view. */
+  scrollToKey(key: string): void;
 }
 
 const ROLE_LABEL: Record<Message['role'], string> = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool' };
@@ -50,8 +53,15 @@ const MessageRow = memo(function MessageRow({ row }: { row: Extract<Row, { kind:
   const m = row.message;
   const hidden = new Set(row.hiddenResultIds);
   const tokens = m.blocks.reduce((s, b) => s + b.tokens, 0);
+  const hit = useContext(SearchContext).activeKey === row.key;
   return (
-    <article data-testid="message" data-index={m.index} data-role={m.role} className={`px-4 py-2.5 ${m.meta || m.sidechain ? 'opacity-70' : ''}`}>
+    <article
+      data-testid="message"
+      data-index={m.index}
+      data-role={m.role}
+      data-search-hit={hit ? 'active' : undefined}
+      className={`px-4 py-2.5 ${m.meta || m.sidechain ? 'opacity-70' : ''} ${hit ? 'bg-yellow-50 outline outline-2 -outline-offset-2 outline-yellow-400 dark:bg-yellow-950/20' : ''}`}
+    >
       <header className="mb-1 flex items-center gap-2 text-xs">
         <span className={`font-semibold ${ROLE_COLOR[m.role]}`}>{ROLE_LABEL[m.role]}</span>
         {m.meta && <span className="rounded bg-neutral-200 px-1 text-[10px] dark:bg-neutral-800">injected</span>}
@@ -112,6 +122,15 @@ export const MessageList = forwardRef<MessageListHandle, { messages: readonly Me
           if (el && scroller.current) scroller.current.scrollTop = el.offsetTop;
         }
       },
+      scrollToKey(key: string) {
+        const index = rows.findIndex((r) => r.key === key);
+        if (index < 0) return;
+        if (virtual) virtualizer.scrollToIndex(index, { align: 'center' });
+        else {
+          const el = scroller.current?.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(key)}"]`);
+          el?.scrollIntoView({ block: 'center' });
+        }
+      },
     }),
     [rows, virtual, virtualizer],
   );
@@ -127,7 +146,11 @@ export const MessageList = forwardRef<MessageListHandle, { messages: readonly Me
           ))}
         </div>
       ) : (
-        rows.map((row) => <RowView key={row.key} row={row} activeTurn={activeTurn} />)
+        rows.map((row) => (
+          <div key={row.key} data-row-key={row.key}>
+            <RowView row={row} activeTurn={activeTurn} />
+          </div>
+        ))
       )}
     </div>
   );

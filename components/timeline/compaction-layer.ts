@@ -89,8 +89,10 @@ export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, 
       g.fillStyle = background;
       g.fillRect(x - 0.5, yOf(originalTop) - 1, barW + 1, yOf(0) - yOf(originalTop) + 1);
       let acc = 0;
-      for (const kind of STACK_ORDER) {
-        const v = kind === 'overhead' ? input.overhead : preview.after[t * K + kindIndex.get(kind)!];
+      for (let k = 0; k < KINDS; k++) {
+        const kind = STACK_ORDER[k];
+        const base = packed.tops[i * KINDS + k] - (k === 0 ? 0 : packed.tops[i * KINDS + k - 1]);
+        const v = kind === 'overhead' ? base : base + preview.delta[t * K + kindIndex.get(kind)!];
         if (!(v > 0)) continue;
         const y0 = yOf(acc);
         const y1 = yOf(acc + v);
@@ -124,7 +126,7 @@ export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, 
         const t = packed.turnNo[bars[j]];
         if (t >= c.curve.length) continue;
         const x = barX(j) + barW / 2;
-        const y = yOf(c.curve[t] + input.overhead);
+        const y = yOf(packed.tops[bars[j] * KINDS + KINDS - 1] + c.curve[t]);
         if (!started) g.moveTo(x, y);
         else g.lineTo(x, y);
         started = true;

@@ -39,11 +39,14 @@ describe('engine.preview', () => {
     expect(p.tokens.selection!.after).toBeLessThan(p.tokens.selection!.before);
     expect(p.fateCounts.stubbed).toBeGreaterThan(5);
     expect(Object.values(p.changed).filter((f) => f === 'stubbed')).toHaveLength(p.fateCounts.stubbed);
-    // The last turn's "after" is the whole projected context; saved tokens by fate account for the rest.
+    // The timeline's last bar plus the preview's change is the whole projected context; the tokens
+    // taken out by fate account for the difference.
     const K = p.kinds.length;
-    let lastAfter = 0;
-    for (let k = 0; k < K; k++) lastAfter += p.after[(turns - 1) * K + k];
-    expect(lastAfter).toBe(p.tokens.context.after);
+    let lastDelta = 0;
+    for (let k = 0; k < K; k++) lastDelta += p.delta[(turns - 1) * K + k];
+    const timeline = await engine.getTimeline(id);
+    expect(timeline.turns[turns - 1].contextTotal + lastDelta).toBe(p.tokens.context.after);
+    expect(-lastDelta).toBe(p.tokens.context.before - p.tokens.context.after);
     const stubbedSaved = p.saved[(turns - 1) * SAVED_FATES.length + SAVED_FATES.indexOf('stubbed')];
     expect(stubbedSaved).toBe(p.tokens.context.before - p.tokens.context.after);
     expect(p.reducers.map((r) => r.reducer)).toEqual(['strip-tool-results']);
@@ -71,6 +74,29 @@ describe('engine.preview', () => {
     expect(part.preview.tokens.context.after).toBeGreaterThan(full.preview.tokens.context.after);
     const sel = part.preview.tokens.selection!;
     expect(sel.before - sel.after).toBe(part.preview.tokens.context.before - part.preview.tokens.context.after);
+  });
+
+  it('on a session the source already compacted, the preview shows only what the step does', async () => {
+    const compacted = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
+    const { id, turns } = await importCorpus(compacted);
+    const timeline = await engine.getTimeline(id);
+    expect(timeline.bands.length).toBeGreaterThan(0);
+    const out = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft: strip(turns, 'late', [turns - 3, turns - 1]), selection: [turns - 3, turns - 1] });
+    if (out.kind !== 'preview') throw new Error(JSON.stringify(out));
+    const p = out.preview;
+    // The model's view after the source's compaction is the timeline's last bar; the step starts there.
+    expect(p.tokens.context.before).toBe(timeline.turns[turns - 1].contextTotal);
+    const K = p.kinds.length;
+    let lastDelta = 0;
+    for (let k = 0; k < K; k++) lastDelta += p.delta[(turns - 1) * K + k];
+    expect(timeline.turns[turns - 1].contextTotal + lastDelta).toBe(p.tokens.context.after);
+    // Nothing before the selection changed: the source's own summarizing is not this preview's.
+    const firstSel = (turns - 3) * K;
+    for (let i = 0; i < firstSel; i++) expect(p.delta[i]).toBe(0);
+    expect(p.fateCounts.summarized).toBe(0);
+    expect(p.fateCounts.stubbed).toBe(Object.keys(p.changed).length);
+    expect(p.diff.every((m) => m.turn >= turns - 3)).toBe(true);
+    expect(p.tokens.selection!.before - p.tokens.selection!.after).toBe(p.tokens.context.before - p.tokens.context.after);
   });
 
   it('a missing version is an error as data, not a throw', async () => {
@@ -136,8 +162,9 @@ describe('versions: apply, undo, fork, rename, delete', () => {
     const c = await engine.compareVersions(id, ORIGINAL_VERSION, v1.id);
     expect(c.a.curve).toHaveLength(turns);
     expect(c.a.total).toBe(tokens);
-    expect(c.a.curve[turns - 1]).toBe(tokens);
-    expect(c.b.curve[turns - 1]).toBe(c.b.total);
+    expect([...c.a.curve].every((d) => d === 0)).toBe(true);
+    expect(c.b.curve[turns - 1]).toBe(c.b.total - tokens);
+    for (let t = 1; t < turns; t++) expect(c.b.curve[t]).toBeLessThanOrEqual(c.b.curve[t - 1]);
     expect(c.delta).toBe(c.b.total - c.a.total);
     expect(c.delta).toBeLessThan(0);
     expect(c.cost).toBeDefined();

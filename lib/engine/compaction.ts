@@ -71,7 +71,7 @@ export interface VersionCurve {
   versionId: string;
   name: string;
   steps: number;
-  /** Context after compaction at the end of each turn (total). */
+  /** Change of the context at the end of each turn (cumulative, vs the timeline's context of the log). */
   curve: Float64Array;
   total: number;
 }
@@ -143,7 +143,7 @@ export function compactionEngine(deps: CompactionDeps) {
     try {
       const { log, projection, version } = await projectVersion(id, request.versionId, request.draft);
       const p = summarizePreview(log, projection, request.selection ?? null);
-      return transfer({ kind: 'preview' as const, preview: p, versionSteps: version.steps.length }, [p.after.buffer, p.saved.buffer]);
+      return transfer({ kind: 'preview' as const, preview: p, versionSteps: version.steps.length }, [p.delta.buffer, p.saved.buffer]);
     } catch (e) {
       return { kind: 'error', error: serializeError(e) };
     }
@@ -219,7 +219,7 @@ export function compactionEngine(deps: CompactionDeps) {
       const p = summarizePreview(log, projection, null);
       const K = p.kinds.length;
       const curve = new Float64Array(p.turns);
-      for (let t = 0; t < p.turns; t++) for (let k = 0; k < K; k++) curve[t] += p.after[t * K + k];
+      for (let t = 0; t < p.turns; t++) for (let k = 0; k < K; k++) curve[t] += p.delta[t * K + k];
       return { versionId: version.id, name: version.name, steps: version.steps.length, curve, total: projection.tokens.after.total };
     };
     const ca = await curveOf(a);

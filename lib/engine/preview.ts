@@ -1,9 +1,13 @@
 /**
- * Projection → what the inspector draws (plain data that crosses the worker boundary): the
- * context after compaction per turn by kind, the tokens each fate took out per turn, per-block
- * fates of the changed blocks only, the report per reducer, the selection's and the whole
- * context's tokens before/after, the lost identifiers grouped by kind, and a diff of the affected
- * messages with texts capped (a 3 MB tool result is not shipped to the main thread twice).
+ * Projection → what the inspector draws (plain data that crosses the worker boundary): per turn,
+ * how the context changes by kind (added to the timeline's own bars, so the context at turn t
+ * stays "what the model saw then", source compactions included) and the tokens each fate took
+ * out; per-block fates of the changed blocks only; the report per reducer; the selection's and
+ * the whole context's tokens before/after; the lost identifiers grouped by kind; and a diff of the
+ * affected messages with texts capped (a 3 MB tool result is not shipped twice).
+ *
+ * Everything here is the doing of the version's steps: blocks a source marker already took out of
+ * the model's view (fate stepId `source-marker:…`) are the timeline's bands, not this preview.
  *
  * Big transcripts: per-turn series are flat Float64Arrays (turns × kinds), transferable; fates are
  * sent for changed blocks only (kept is the default).
@@ -67,8 +71,12 @@ export interface TokenPair {
 export interface PreviewSummary {
   turns: number;
   kinds: readonly BudgetKind[];
-  /** Context after compaction at the end of each turn, by kind: after[t * kinds.length + k]. */
-  after: Float64Array;
+  /**
+   * Change of the context at the end of each turn, by kind, cumulative (≤ 0 where tokens were
+   * taken out; summaries add): delta[t * kinds.length + k]. The context after compaction at turn t
+   * is the timeline's context at t plus this.
+   */
+  delta: Float64Array;
   /** Tokens taken out, cumulative to the end of each turn, by fate: saved[t * SAVED_FATES.length + f]. */
   saved: Float64Array;
   /** Fate per block id, for changed blocks only. */
@@ -114,22 +122,20 @@ export function summarizePreview(log: Transcript, projection: Projection, select
   const kindIndex = new Map<BudgetKind, number>(BUDGET_KINDS.map((k, i) => [k, i]));
   const fateIndex = new Map<string, number>(SAVED_FATES.map((f, i) => [f, i]));
 
-  // What remains, by the turn it belongs to (a summary counts at the end of the span it replaces).
-  const addedAfter = new Float64Array(Math.max(1, turns) * K);
   const projectedById = new Map<string, ProjectedBlock>();
+  for (const m of projection.messages) for (const b of m.blocks) projectedById.set(b.sourceBlockId ?? b.id, b);
+  const bySource = (stepId: string) => stepId.startsWith('source-marker:');
+  const deltaAdded = new Float64Array(Math.max(1, turns) * K);
+  // Synthetic messages (our summaries, notices) add their tokens at the end of the span they replace.
   for (const m of projection.messages) {
-    if (m.sidechain) continue;
-    const t = Math.min(turns - 1, Math.max(0, m.synthetic && m.span ? m.span[1] : m.turn));
-    for (const b of m.blocks) {
-      addedAfter[t * K + kindIndex.get(budgetKind(m.role, b))!] += b.tokens;
-      if (b.sourceBlockId) projectedById.set(b.sourceBlockId, b);
-      else projectedById.set(b.id, b);
-    }
+    if (m.sidechain || !m.synthetic) continue;
+    const t = Math.min(turns - 1, Math.max(0, m.span ? m.span[1] : m.turn));
+    for (const b of m.blocks) deltaAdded[t * K + kindIndex.get(budgetKind(m.role, b))!] += b.tokens;
   }
-  const toolTokens = projection.tools.reduce((s, x) => s + x.tokens, 0);
-  const after = new Float64Array(Math.max(0, turns) * K);
-  for (let t = 0; t < turns; t++)
-    for (let k = 0; k < K; k++) after[t * K + k] = (t > 0 ? after[(t - 1) * K + k] : 0) + addedAfter[t * K + k] + (t === 0 && BUDGET_KINDS[k] === 'tools' ? toolTokens : 0);
+  // Pruned tool schemas count from the first turn (they are sent with every request).
+  const toolsBefore = log.tools.reduce((s, x) => s + x.tokens, 0);
+  const toolsAfter = projection.tools.reduce((s, x) => s + x.tokens, 0);
+  if (turns > 0) deltaAdded[kindIndex.get('tools')!] += toolsAfter - toolsBefore;
 
   // What was taken out, by fate, and the diff.
   const savedAdded = new Float64Array(Math.max(1, turns) * F);
@@ -143,15 +149,18 @@ export function summarizePreview(log: Transcript, projection: Projection, select
     if (m.sidechain) continue;
     let blocks: DiffBlock[] | null = null;
     for (const b of m.blocks) {
-      if (inSel(m.turn)) selBefore += b.tokens;
       const fate = projection.fates[b.id] ?? { kind: 'kept' as const };
+      if (fate.kind !== 'kept' && bySource(fate.stepId)) continue;
+      if (inSel(m.turn)) selBefore += b.tokens;
       fateCounts[fate.kind]++;
       if (fate.kind === 'kept') continue;
       changed[b.id] = fate.kind;
       const replacement = projectedById.get(b.id);
-      const afterTokens = fate.kind === 'removed' || fate.kind === 'summarized' || fate.kind === 'deduped' ? replacement?.tokens ?? 0 : replacement?.tokens ?? 0;
+      const afterTokens = replacement?.tokens ?? 0;
       const f = fateIndex.get(fate.kind);
       if (f !== undefined) savedAdded[m.turn * F + f] += Math.max(0, b.tokens - afterTokens);
+      deltaAdded[m.turn * K + kindIndex.get(budgetKind(m.role, b))!] -= b.tokens;
+      if (replacement) deltaAdded[m.turn * K + kindIndex.get(budgetKind(m.role, replacement))!] += replacement.tokens;
       blocks ??= [];
       blocks.push({
         blockId: b.id,
@@ -185,6 +194,8 @@ export function summarizePreview(log: Transcript, projection: Projection, select
   }
   diff.sort((a, b) => a.turn - b.turn || (a.index ?? Infinity) - (b.index ?? Infinity));
 
+  const delta = new Float64Array(Math.max(0, turns) * K);
+  for (let t = 0; t < turns; t++) for (let k = 0; k < K; k++) delta[t * K + k] = (t > 0 ? delta[(t - 1) * K + k] : 0) + deltaAdded[t * K + k];
   const saved = new Float64Array(Math.max(0, turns) * F);
   for (let t = 0; t < turns; t++) for (let f = 0; f < F; f++) saved[t * F + f] = (t > 0 ? saved[(t - 1) * F + f] : 0) + savedAdded[t * F + f];
 
@@ -196,7 +207,7 @@ export function summarizePreview(log: Transcript, projection: Projection, select
       if (inSel(t)) for (const b of m.blocks) selAfter += b.tokens;
     }
 
-  const lostList = lostIdentifiers(log, projection);
+  const lostList = lostIdentifiers(log, projection).filter((l) => !bySource(l.stepId));
   const lost = emptyLost();
   for (const l of lostList) lost[l.kind].push({ value: l.value, turn: l.turn, messageId: l.messageId });
 
@@ -204,7 +215,7 @@ export function summarizePreview(log: Transcript, projection: Projection, select
   return {
     turns,
     kinds: BUDGET_KINDS,
-    after,
+    delta,
     saved,
     changed,
     fateCounts,

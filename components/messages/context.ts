@@ -1,0 +1,23 @@
+'use client';
+
+/**
+ * What the list shows besides the messages, passed by context so the memoized rows need no new
+ * props: the fate of each changed block in the previewed version, and the search's highlight.
+ */
+import { createContext, useContext } from 'react';
+import type { FateKind } from '@/lib/compaction/types';
+
+export const FateContext = createContext<Readonly<Record<string, FateKind>> | null>(null);
+
+export interface SearchHighlight {
+  /** Text to mark in plain-text blocks ('' = none). */
+  text: string;
+  /** Row key of the current hit (outlined). */
+  activeKey: string | null;
+}
+
+export const SearchContext = createContext<SearchHighlight>({ text: '', activeKey: null });
+
+export function useBlockFate(blockId: string): FateKind | undefined {
+  return useContext(FateContext)?.[blockId];
+}
