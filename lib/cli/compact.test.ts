@@ -34,6 +34,7 @@ describe('compact CLI', () => {
     expect(() => parseCompactArgs(['--strategy', 'shred'])).toThrow(/Unknown strategy/);
     expect(() => parseCompactArgs(['--budget', '-3'])).toThrow(/needs a value|whole number/);
     expect(parseCompactArgs(['--tangents', '2,4']).tangents).toEqual([1, 3]);
+    expect(parseCompactArgs(['--model', 'gpt-4o']).model).toBe('gpt-4o');
   });
 
   it('compacts a real Claude Code session to the budget; inspect of the output agrees', async () => {
@@ -80,6 +81,15 @@ describe('compact CLI', () => {
     expect(code, io.err()).toBe(0);
     expect(io.out()).toMatch(/truncate-tool-results[\s\S]*strip-reasoning/);
     expect(reimport(out).format).toBe('codex-cli');
+  });
+
+  it('takes the default budget from the model catalog (--model or the transcript\'s model)', async () => {
+    const file = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker'))!;
+    const io = capture();
+    const code = await run([file, '--model', 'gpt-4o-mini', '--dry-run']);
+    io.restore();
+    expect(code).toBe(0);
+    expect(io.err()).toContain(`budget: ${128_000 - 16_384} tokens (GPT-4o mini input budget)`);
   });
 
   it('usage errors exit 2', async () => {

@@ -33,6 +33,7 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]â€
                               --out OUT [--report-json R] [--conversation K] [--dry-run]
 
   --budget N        target tokens, counted like \`inspect\` (default: the model's input budget)
+  --model M         model for the default budget (default: the one the transcript names)
   --strategy S      a reducer (repeatable, applied in order); default auto. One of:
                     auto, strip-reasoning, dedup-tools, tool-hints, tool-retention,
                     truncate-tool-results, strip-tool-results, strip-attachments, prune-tools,
@@ -56,6 +57,7 @@ export interface CompactArgs {
   conversation?: number;
   dryRun: boolean;
   tangents?: number[];
+  model?: string;
   help: boolean;
 }
 
@@ -119,6 +121,10 @@ export function parseCompactArgs(args: string[]): CompactArgs {
         break;
       case '--dry-run':
         out.dryRun = true;
+        break;
+      case '--model':
+      case '-m':
+        out.model = next();
         break;
       default:
         if (a.startsWith('-')) throw new Error(`Unknown option ${a}.`);
@@ -203,13 +209,13 @@ export async function run(args: string[]): Promise<number> {
     for (const w of plan?.warnings ?? []) process.stderr.write(`config: ${w}\n`);
     let budget = a.budget;
     if (budget === undefined) {
-      const info = lookupModel(t.model);
+      const info = lookupModel(a.model ?? t.model);
       if (!info) {
-        process.stderr.write(`No --budget given and the model (${t.model ?? 'not recorded'}) is not in the catalog: pass --budget N.\n`);
+        process.stderr.write(`No --budget given and the model (${a.model ?? t.model ?? 'not recorded'}) is not in the catalog: pass --budget N or --model M.\n`);
         return 2;
       }
       budget = inputBudgetOf(info);
-      process.stderr.write(`budget: ${budget} tokens (${info.label} input budget)\n`);
+      process.stderr.write(`budget: ${budget} tokens (${info.label}${info.approximate ? ', assumed from its family' : ''} input budget)\n`);
     }
     const step = stepFromArgs(a, plan, budget);
     if (a.strategies.includes('classify-tangents') && !a.tangents) {
