@@ -273,6 +273,27 @@ describe('folding a previous summary the offline summarizer did not write', () =
   });
 });
 
+describe('maxChars: a size the summary should stay within', () => {
+  it('tightens the caps until it fits, keeping the sections and marking every cut', () => {
+    const slop = loadAll().find((x) => x.file.includes('slopometry'))!;
+    const messages = projected(slop.transcript);
+    const span: [number, number] = [0, slop.transcript.turnCount - 1];
+    const full = summarizeOffline({ messages, span });
+    expect(full.length).toBeGreaterThan(20_000);
+    for (const budget of [Math.floor(full.length / 2), Math.floor(full.length / 3)]) {
+      const fitted = summarizeOffline({ messages, span, maxChars: budget });
+      expect(fitted.length).toBeLessThanOrEqual(budget);
+      expect([...fitted.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual([...STRUCTURED_SECTIONS]);
+      expect(fitted).toMatch(/\[… [\d,]+ (more|chars cut)/);
+    }
+    // Unreachable sizes give the smallest rendering, still structured.
+    const smallest = summarizeOffline({ messages, span, maxChars: 100 });
+    expect(smallest.length).toBeLessThan(full.length / 3);
+    expect([...smallest.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual([...STRUCTURED_SECTIONS]);
+    expect(summarizeOffline({ messages, span, maxChars: full.length })).toBe(full);
+  });
+});
+
 describe('hostile transcript text', () => {
   it('stays fast and bounded on pathological strings (no regex blow-up)', () => {
     const hostile = ['a/'.repeat(100_000), 'a.'.repeat(100_000), 'abc'.repeat(100_000), 'http://' + 'a'.repeat(200_000), '`a'.repeat(100_000), ('x/y.z-').repeat(50_000)];

@@ -47,6 +47,12 @@ export interface OfflineLimits {
   maxSeenErrorLines: number;
   maxConcepts: number;
   planChars: number;
+  /** Files listed (default: all — every path the span touched). */
+  maxFiles: number;
+  /** Turns in the session narrative (default: all). */
+  maxNarrativeTurns: number;
+  /** An earlier summary quoted or folded in, per section (default: all of it). */
+  earlierSummaryChars: number;
 }
 
 export const DEFAULT_OFFLINE_LIMITS: OfflineLimits = {
@@ -67,6 +73,9 @@ export const DEFAULT_OFFLINE_LIMITS: OfflineLimits = {
   maxSeenErrorLines: 60,
   maxConcepts: 20,
   planChars: 1500,
+  maxFiles: Number.POSITIVE_INFINITY,
+  maxNarrativeTurns: Number.POSITIVE_INFINITY,
+  earlierSummaryChars: Number.POSITIVE_INFINITY,
 };
 
 export { STRUCTURED_SECTIONS, CLAUDE_CODE_SECTIONS } from './sections';
@@ -165,7 +174,9 @@ function pendingLines(facts: SpanFacts, limits: OfflineLimits): string[] {
 }
 
 function fileSection(facts: SpanFacts, limits: OfflineLimits): string[] {
-  const lines = facts.files.map(fileLine);
+  const shownFiles = headAndTail(facts.files, limits.maxFiles);
+  const lines = shownFiles.items.map(fileLine);
+  if (shownFiles.omitted) lines.push(`- [… ${formatCount(shownFiles.omitted)} more files not listed]`);
   if (facts.commands.length) lines.push('', 'Commands run:', ...commandLines(facts, limits));
   if (facts.urls.length) {
     lines.push('', 'URLs:', ...facts.urls.slice(0, limits.maxUrls).map((u) => `- ${clip(u, IDENTIFIER_CHARS)}`), ...moreMarker(Math.min(facts.urls.length, limits.maxUrls), facts.urls.length, 'URLs'));
@@ -204,7 +215,10 @@ function latestInstruction(facts: SpanFacts) {
 /** One line per turn: what the user asked (verbatim) and what the agent did about it. */
 function narrativeLines(facts: SpanFacts, limits: OfflineLimits): string[] {
   const lines: string[] = [];
-  for (const t of facts.turnLog) {
+  const turns = headAndTail(facts.turnLog, limits.maxNarrativeTurns);
+  const headCount = Math.ceil(limits.maxNarrativeTurns / 2);
+  for (const [i, t] of turns.items.entries()) {
+    if (turns.omitted && i === headCount) lines.push(`- [… ${formatCount(turns.omitted)} more turns not narrated]`);
     const head = `- Turn ${t.turn}:`;
     const parts: string[] = [];
     for (const i of t.instructions) {
@@ -302,7 +316,7 @@ function section(name: string, lines: string[], empty = '- (none in this span)')
 function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   const previous = input.previousSummary?.trim() ? parseSections(input.previousSummary, STRUCTURED_SECTIONS) : undefined;
   const foldable = previous && isSectioned(previous, STRUCTURED_SECTIONS);
-  const prior = (name: string) => (foldable ? (previous!.get(name) ?? '').trim() : '');
+  const prior = (name: string) => (foldable ? clip((previous!.get(name) ?? '').trim(), limits.earlierSummaryChars) : '');
   const withPrior = (name: string, lines: string[]) => {
     const before = prior(name);
     return before && !before.startsWith('- (none') ? [before, ...lines] : lines;
@@ -328,8 +342,8 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
   } else fileLines = fileSection(facts, limits);
 
   const narrative: string[] = [];
-  if (input.previousSummary?.trim() && !foldable) narrative.push('Earlier turns (previous summary, verbatim):', nested(input.previousSummary.trim()), '');
-  for (const s of facts.embeddedSummaries) narrative.push('Summary already in the span:', nested(s.trim()), '');
+  if (input.previousSummary?.trim() && !foldable) narrative.push('Earlier turns (previous summary, verbatim):', nested(clip(input.previousSummary.trim(), limits.earlierSummaryChars)), '');
+  for (const s of facts.embeddedSummaries) narrative.push('Summary already in the span:', nested(clip(s.trim(), limits.earlierSummaryChars)), '');
   narrative.push(...narrativeLines(facts, limits));
   const errs = errorLines(facts, limits);
   if (errs.length) narrative.push('', 'Errors and how they ended:', ...errs);
@@ -349,8 +363,8 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
 function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   const userMessages = facts.instructions.filter((i) => !i.harness);
   const primary: string[] = [];
-  if (input.previousSummary?.trim()) primary.push('Earlier turns (previous summary, verbatim):', nested(input.previousSummary.trim()), '');
-  for (const s of facts.embeddedSummaries) primary.push('Summary already in the span:', nested(s.trim()), '');
+  if (input.previousSummary?.trim()) primary.push('Earlier turns (previous summary, verbatim):', nested(clip(input.previousSummary.trim(), limits.earlierSummaryChars)), '');
+  for (const s of facts.embeddedSummaries) primary.push('Summary already in the span:', nested(clip(s.trim(), limits.earlierSummaryChars)), '');
   const first = userMessages[0];
   const latest = userMessages.at(-1);
   if (first) primary.push(`First request (turn ${first.turn}): «${quoteInstruction(first.text, false, limits)}»`);
@@ -396,8 +410,8 @@ function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
 /** Prose, turn by turn: the legacy style (seed 003 "Narrative"), for conversational sessions. */
 function narrative(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   const paragraphs: string[] = [];
-  if (input.previousSummary?.trim()) paragraphs.push(`Earlier: ${input.previousSummary.trim()}`);
-  for (const s of facts.embeddedSummaries) paragraphs.push(`An earlier compaction summarized: ${s.trim()}`);
+  if (input.previousSummary?.trim()) paragraphs.push(`Earlier: ${clip(input.previousSummary.trim(), limits.earlierSummaryChars)}`);
+  for (const s of facts.embeddedSummaries) paragraphs.push(`An earlier compaction summarized: ${clip(s.trim(), limits.earlierSummaryChars)}`);
   const range = facts.turns ? (facts.turns[0] === facts.turns[1] ? `turn ${facts.turns[0]}` : `turns ${facts.turns[0]}–${facts.turns[1]}`) : 'this span';
   paragraphs.push(`Summary of ${range}.`);
   for (const t of facts.turnLog) {
@@ -426,13 +440,55 @@ function narrative(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): s
   return paragraphs.join('\n\n');
 }
 
-/** The offline summarizer with explicit limits (the default export uses DEFAULT_OFFLINE_LIMITS). */
-export function summarizeOfflineWith(input: SpanInput, limits: OfflineLimits = DEFAULT_OFFLINE_LIMITS): string {
-  const facts = extractSpanFacts(input.messages);
+function render(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   const style: SummaryStyle = input.style ?? 'structured';
   if (style === 'claude-code') return claudeCode(input, facts, limits);
   if (style === 'narrative') return narrative(input, facts, limits);
   return structured(input, facts, limits);
+}
+
+/** The caps scaled by `f` (never below a floor that keeps each kind of fact represented). */
+export function scaleLimits(limits: OfflineLimits, f: number): OfflineLimits {
+  const s = (n: number, floor: number) => Math.max(floor, Math.floor(n * f));
+  return {
+    instructionChars: s(limits.instructionChars, 200),
+    harnessChars: s(limits.harnessChars, 60),
+    commandChars: s(limits.commandChars, 60),
+    maxCommands: s(limits.maxCommands, 4),
+    errorLineChars: s(limits.errorLineChars, 80),
+    maxErrors: s(limits.maxErrors, 4),
+    decisionChars: s(limits.decisionChars, 80),
+    maxDecisions: s(limits.maxDecisions, 2),
+    maxConstraints: s(limits.maxConstraints, 2),
+    lastStateChars: s(limits.lastStateChars, 120),
+    maxUrls: s(limits.maxUrls, 2),
+    maxSeenPaths: s(limits.maxSeenPaths, 0),
+    maxSeenUrls: s(limits.maxSeenUrls, 0),
+    maxSeenIds: s(limits.maxSeenIds, 0),
+    maxSeenErrorLines: s(limits.maxSeenErrorLines, 0),
+    maxConcepts: s(limits.maxConcepts, 3),
+    planChars: s(limits.planChars, 200),
+    // Every file and every turn stay listed until the tightest steps.
+    maxFiles: f >= 0.25 ? limits.maxFiles : f > 0 ? Math.min(limits.maxFiles, 40) : Math.min(limits.maxFiles, 12),
+    maxNarrativeTurns: f >= 0.25 ? limits.maxNarrativeTurns : f > 0 ? Math.min(limits.maxNarrativeTurns, 30) : Math.min(limits.maxNarrativeTurns, 8),
+    earlierSummaryChars: f >= 0.5 ? limits.earlierSummaryChars : Math.min(limits.earlierSummaryChars, f >= 0.25 ? 4000 : f > 0 ? 2000 : 800),
+  };
+}
+
+/**
+ * The offline summarizer with explicit limits (the default export uses DEFAULT_OFFLINE_LIMITS).
+ * With `input.maxChars`, the caps shrink step by step until the summary fits (the facts are
+ * extracted once); the smallest rendering is returned when even that does not fit.
+ */
+export function summarizeOfflineWith(input: SpanInput, limits: OfflineLimits = DEFAULT_OFFLINE_LIMITS): string {
+  const facts = extractSpanFacts(input.messages);
+  let text = render(input, facts, limits);
+  if (input.maxChars === undefined || text.length <= input.maxChars) return text;
+  for (const f of [0.5, 0.25, 0.1, 0]) {
+    text = render(input, facts, scaleLimits(limits, f));
+    if (text.length <= input.maxChars) return text;
+  }
+  return text;
 }
 
 export const summarizeOffline: SyncSummarizer = (input) => summarizeOfflineWith(input);

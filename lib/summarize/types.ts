@@ -15,6 +15,12 @@ export interface SpanInput {
   /** The summary of the span just before this one (prefix-ward chunking: each feeds the next). */
   previousSummary?: string;
   style?: SummaryStyle;
+  /**
+   * Size the summary should stay within, in characters (≈ 4 per token). The offline summarizer
+   * tightens its caps step by step to fit; lists and instructions are shortened with visible
+   * markers, never silently. Absent = the default caps.
+   */
+  maxChars?: number;
 }
 
 /** A synchronous, deterministic summarizer (the offline one). */
