@@ -110,6 +110,13 @@ describe.each(KINDS)('%s provider over HTTP', (kind) => {
     expect(err.code).toBe('malformed');
   });
 
+  it('a stream that stalls mid-way → timeout (the timer covers the body, not just the headers)', async () => {
+    use({ kind: 'stream', pieces: ['a', 'b', 'c'], stallAfter: 2 });
+    const deltas: string[] = [];
+    const err = await failure(run({ stream: true, timeoutMs: 300 }, (t) => deltas.push(t)));
+    expect(err.code).toBe('timeout');
+  });
+
   it('slow server → timeout', async () => {
     use({ kind: 'slow', ms: 3_000 });
     const started = Date.now();

@@ -12,7 +12,7 @@ export type Behaviour =
   | { kind: 'ok'; text: string; model?: string }
   /** Answer computed from the request: the system text and the user prompt as the wire format holds them. */
   | { kind: 'respond'; answer: (input: { system: string; prompt: string }) => string }
-  | { kind: 'stream'; pieces: string[]; model?: string; badEvent?: boolean }
+  | { kind: 'stream'; pieces: string[]; model?: string; badEvent?: boolean; stallAfter?: number }
   | { kind: 'slow'; ms: number; text?: string }
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: 'malformed' }
@@ -138,6 +138,8 @@ export async function startWireServer(wire: Wire, script: Behaviour[] = [{ kind:
           if (behaviour.badEvent) events.splice(1, 0, 'data: {not json\n\n');
           let i = 0;
           const next = () => {
+            // A server that stops sending mid-stream without closing: only a timeout ends it.
+            if (behaviour.stallAfter !== undefined && i >= behaviour.stallAfter) return;
             if (i >= events.length) return res.end();
             res.write(events[i++]);
             setTimeout(next, 2);
