@@ -102,15 +102,17 @@ interface Case {
   messages: ProjectedMessage[];
 }
 
+let loadedOnce: { file: string; transcript: Transcript }[] | undefined;
+/** Every conversation of every corpus file, imported once per test file. */
 function loadAll(): { file: string; transcript: Transcript }[] {
-  return FAMILIES.flatMap(({ family, formats }) =>
+  return (loadedOnce ??= FAMILIES.flatMap(({ family, formats }) =>
     corpusFiles(family).flatMap((file) =>
       load(file).map((transcript) => {
         expect(formats, `${path.basename(file)} imported as ${transcript.format}`).toContain(transcript.format);
         return { file, transcript };
       }),
     ),
-  );
+  ));
 }
 
 describe('offline summarizer on real corpus spans', () => {
