@@ -210,6 +210,21 @@ describe.each(KINDS)('%s provider over HTTP', (kind) => {
   });
 });
 
+describe('OpenAI-compatible base URL', () => {
+  it('a bare origin (as Ollama and LM Studio print it) gets /v1', async () => {
+    const server = await startWireServer('openai', [{ kind: 'ok', text: 'from /v1' }]);
+    try {
+      const origin = server.baseUrl.replace(/\/v1$/, '');
+      const result = await createProvider({ kind: 'openai', baseUrl: origin, model: 'llama3.2' }).complete({ system: 's', prompt: 'p' });
+      expect(result.text).toBe('from /v1');
+      expect(server.requests[0].url).toBe('/v1/chat/completions');
+      expect(server.requests[0].headers.authorization).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('key handling', () => {
   it('maskKey shows only enough to recognise the key', () => {
     const masked = maskKey(SECRET);

@@ -36,9 +36,23 @@ function textOf(content: string | z.infer<typeof ContentPart>[] | null | undefin
   return '';
 }
 
+/**
+ * The compatible servers all serve the API under /v1; a base URL given as a bare origin
+ * (`http://localhost:11434`, the way Ollama and LM Studio print their address) gets it added.
+ */
+export function withApiPath(base: string): string {
+  try {
+    const u = new URL(base);
+    if (u.pathname === '/' || u.pathname === '') return base.replace(/\/*$/, '') + '/v1';
+  } catch {
+    // Not a URL: post() reports it as a configuration error.
+  }
+  return base;
+}
+
 export function openAICompatibleProvider(config: ProviderConfig): SummaryProvider {
   const provider = 'openai' as const;
-  const base = config.baseUrl?.trim() || DEFAULT_BASE_URLS.openai;
+  const base = withApiPath(config.baseUrl?.trim() || DEFAULT_BASE_URLS.openai);
   const url = joinUrl(base, 'chat/completions');
   const origin = originOf(url);
   // OpenAI's newer models reject `max_tokens`; the compatible servers mostly know only `max_tokens`.
