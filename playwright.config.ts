@@ -22,8 +22,10 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-backgr
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
-  // Playwright empties test-results/ at start; our own artefacts live in reports/ (TOOLCHAIN.md #10).
-  outputDir: 'test-results',
+  // Playwright empties its output folder at start; our own artefacts live in reports/ (TOOLCHAIN.md
+  // #10). One folder per run (keyed by the run's port) so two runs on a shared machine do not
+  // delete each other's traces mid-test.
+  outputDir: `test-results/run-${port}`,
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: true,
