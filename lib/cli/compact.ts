@@ -143,6 +143,8 @@ export interface CompactOutcome {
   /** tokens.total of the re-imported output (inspect's number). */
   reimportedTokens?: number;
   attempts: number;
+  /** What the command had to do differently (fallbacks), for the user. */
+  notes?: string[];
 }
 
 /** The step the arguments describe: named strategies (or the config's, or auto), the config's knobs and hints. */
@@ -158,26 +160,52 @@ export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, b
   };
 }
 
+/** Pairing issues an API would reject (a call in flight at the very end is tolerated). */
+function fatalIssues(t: Pick<Transcript, 'messages'>): number {
+  return validatePairing(t.messages.filter((m) => !m.sidechain)).filter((i) => isFatalForExport(i, t.messages.length)).length;
+}
+
 /**
  * Project, serialize, re-import, check. Auto re-aims up to 3 times when the format's own way of
- * writing a summary or stub costs more than the projection counted.
+ * writing a summary or stub costs more than the projection counted. When the export does not
+ * carry what the projection did (the re-import breaks pairing, or holds more than the projection
+ * though it fitted), auto falls back once to content-only edits (`conservative`: no schema
+ * pruning, no argument stripping, no pair removal), which every exporter carries.
  */
 export function compactTranscript(t: Transcript, step: Step, budget: number, opts: { write: boolean; conversation?: number }): CompactOutcome {
   const format = formatById(t.format);
+  const withAim = (s: Step, aim: number): Step => ({ ...s, budget: aim });
+  let current = step;
   let aim = budget;
-  let projection = projectTranscript(t, [{ ...step, budget: aim }]);
-  let steps = [{ ...step, budget: aim }];
+  let steps = [withAim(current, aim)];
+  let projection = projectTranscript(t, steps);
   if (!opts.write) return { projection, steps, attempts: 1 };
   if (!format) throw new Error(`No exporter for format "${t.format}".`);
-  const auto = step.reducers.some((r) => r.id === 'auto');
+  const autoIdx = step.reducers.findIndex((r) => r.id === 'auto');
+  const sourceFatal = fatalIssues(t);
+  let conservative = false;
+  const notes: string[] = [];
   for (let attempt = 1; ; attempt++) {
     const out = format.serialize(t, projection);
     const re = importFile(sourceFromBytes(out.fileName, new TextEncoder().encode(out.text)), { format: t.format, ...(opts.conversation !== undefined && { conversation: opts.conversation }) }).transcript;
     const total = transcriptTotals(re).total;
+    const pairsBroken = fatalIssues(re) > sourceFatal;
+    const notCarried = pairsBroken || total > Math.max(aim, projection.tokens.after.total) + Math.ceil(budget * 0.05);
+    const done = (extra: string[] = []) => ({ projection, steps, text: out.text, fileName: out.fileName, reimportedTokens: total, attempts: attempt, notes: [...notes, ...extra] });
+    if (autoIdx >= 0 && !conservative && notCarried && attempt < 6) {
+      conservative = true;
+      notes.push(`the ${t.format} export did not carry every edit (${pairsBroken ? 'tool pairing broke on re-import' : `${total} tokens re-imported for ${projection.tokens.after.total} projected`}): retried with content-only edits`);
+      const reducers = current.reducers.map((r, i) => (i === autoIdx ? { ...r, options: { ...r.options, conservative: true } } : r));
+      current = { ...current, reducers };
+      aim = budget;
+      steps = [withAim(current, aim)];
+      projection = projectTranscript(t, steps);
+      continue;
+    }
     // Re-aiming cannot help when the projection itself does not fit (protected turns too big).
-    if (total <= budget || !auto || attempt >= 4 || projection.tokens.after.total > aim) return { projection, steps, text: out.text, fileName: out.fileName, reimportedTokens: total, attempts: attempt };
+    if (total <= budget || autoIdx < 0 || attempt >= 6 || projection.tokens.after.total > aim) return done();
     aim = Math.max(1, aim - (total - budget) - Math.ceil(budget * 0.01));
-    steps = [{ ...step, budget: aim }];
+    steps = [withAim(current, aim)];
     projection = projectTranscript(t, steps);
   }
 }
@@ -225,6 +253,7 @@ export async function run(args: string[]): Promise<number> {
     const outcome = compactTranscript(t, step, budget, { write: !a.dryRun, ...(a.conversation !== undefined && { conversation: a.conversation }) });
     const lost = lostIdentifiers(t, outcome.projection);
     process.stdout.write(formatReport(t, outcome.steps, outcome.projection, lost) + '\n');
+    for (const n of outcome.notes ?? []) process.stdout.write(`note: ${n}\n`);
     if (a.reportJson) {
       const audit = buildAudit({ log: t, steps: outcome.steps, projection: outcome.projection, lost, budget, ...(a.out && outcome.fileName && { output: { fileName: path.basename(a.out), format: t.format, tokens: outcome.reimportedTokens } }) });
       fs.writeFileSync(a.reportJson, JSON.stringify(audit, null, 2) + '\n');

@@ -57,4 +57,15 @@ describe('auto pipeline', () => {
     expect(autoStages().map((s) => s.id)).toEqual(['strip-reasoning', 'dedup-tools', 'tool-retention', 'truncate-tool-results', 'tool-hints', 'strip-tool-results', 'strip-attachments', 'prune-tools', 'summarize', 'emergency']);
     expect(autoStages({ skip: ['prune-tools'], summarize: false }).map((s) => s.id)).not.toContain('prune-tools');
   });
+  it('conservative: content-only edits (no pruned schema, no stripped arguments, no removed pair)', () => {
+    const p = projectTranscript(log, [auto(Math.floor(total * 0.3), { conservative: true, hints: { Read: { request: 'strip', response: 'remove' } } }, 1)]);
+    expect(p.tools).toBe(log.tools);
+    for (const m of log.messages)
+      for (const b of m.blocks) {
+        if (b.kind !== 'tool_call') continue;
+        const f = p.fates[b.id];
+        expect(f.kind === 'kept' || f.kind === 'summarized' || (f.kind === 'removed' && f.by === 'emergency'), JSON.stringify(f)).toBe(true);
+      }
+    expect(p.tokens.after.total).toBeLessThanOrEqual(Math.floor(total * 0.3));
+  });
 });

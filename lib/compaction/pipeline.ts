@@ -37,6 +37,12 @@ export interface AutoOptions {
   keepN?: number;
   /** Stages to leave out, e.g. ['prune-tools'] to keep the cache prefix of the tool schemas. */
   skip?: ReducerId[];
+  /**
+   * Content-only edits: results stubbed or truncated, never a tool schema pruned, a call's
+   * arguments stripped or a pair removed (duplicates are stubbed). For exports whose format cannot
+   * carry structural edits; whole turns still go to a summary or emergency.
+   */
+  conservative?: boolean;
 }
 
 /** The stage list, in order. Exposed for the UI ("what auto will do") and the tests. */
@@ -44,17 +50,17 @@ export function autoStages(options: AutoOptions = {}): ReducerSpec[] {
   const hints = options.hints ?? {};
   const stages: ReducerSpec[] = [
     { id: 'strip-reasoning', options: { untilFits: true } },
-    { id: 'dedup-tools', options: { untilFits: true, hints } },
+    { id: 'dedup-tools', options: { untilFits: true, hints, ...(options.conservative && { mode: 'stub' }) } },
     { id: 'tool-retention', options: { untilFits: true, hints, mode: 'age', turns: options.retentionTurns ?? 5, tools: toolsWithRetention(hints) } },
     { id: 'truncate-tool-results', options: { untilFits: true, hints, cap: options.toolResultCap ?? 4000 } },
-    { id: 'tool-hints', options: { untilFits: true, hints } },
+    { id: 'tool-hints', options: { untilFits: true, hints, ...(options.conservative && { requests: false, pairs: false }) } },
     { id: 'strip-tool-results', options: { untilFits: true, hints } },
     { id: 'strip-attachments', options: { untilFits: true } },
     { id: 'prune-tools', options: {} },
   ];
   if (options.summarize !== false) stages.push({ id: 'summarize', options: { untilFits: true, onFailure: options.onFailure ?? 'emergency', ...(options.style && { style: options.style }), emergencyKeepN: options.keepN ?? 6 } });
   if (options.emergency !== false) stages.push({ id: 'emergency', options: { untilFits: true, keepN: options.keepN ?? 6 } });
-  const skip = new Set(options.skip ?? []);
+  const skip = new Set<ReducerId>([...(options.skip ?? []), ...(options.conservative ? (['prune-tools'] as const) : [])]);
   return stages.filter((s) => !skip.has(s.id));
 }
 
@@ -79,6 +85,7 @@ export function parseAutoOptions(o: Record<string, unknown> = {}): AutoOptions {
     emergency: opt(o, 'emergency', true, isBool),
     keepN: opt(o, 'keepN', 6, isNum),
     skip: Array.isArray(o.skip) ? (o.skip.filter((x) => typeof x === 'string') as ReducerId[]) : [],
+    conservative: opt(o, 'conservative', false, isBool),
   };
 }
 

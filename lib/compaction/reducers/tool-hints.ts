@@ -44,6 +44,10 @@ export function toolHintsReducer(options: Record<string, unknown> = {}): Reducer
   const useDefaults = opt(options, 'useDefaults', true, isBool);
   const maxKeep = opt(options, 'maxArgChars', 200, isNum);
   const untilFits = opt(options, 'untilFits', false, isBool);
+  /** false: never strip a request (content-only edits). */
+  const requests = opt(options, 'requests', true, isBool);
+  /** false: never remove a pair; `response = "remove"` stubs instead. */
+  const removePairs = opt(options, 'pairs', true, isBool);
   const hints = (options.hints ?? {}) as ToolHints;
   return {
     id: 'tool-hints',
@@ -60,13 +64,13 @@ export function toolHintsReducer(options: Record<string, unknown> = {}): Reducer
         const response = h.response ?? defaultResponse;
         const request = h.request ?? defaultRequest;
         handled.add(block.callId);
-        if (response === 'remove') {
+        if (response === 'remove' && removePairs) {
           if (removePair(editor, pairs, block.callId, fates.removed('tool-hints', ctx.step.id))) {
             removed++;
             continue;
           }
         }
-        if (request === 'strip') {
+        if (request === 'strip' && requests) {
           const input = stripArgs(block.input, maxKeep);
           if (input !== undefined) {
             const changes = { input, ...(block.rawInput !== undefined && { rawInput: typeof input === 'string' ? input : JSON.stringify(input) }) };
