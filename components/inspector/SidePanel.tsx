@@ -58,7 +58,7 @@ export function SidePanel({ data }: { data: InspectorData }) {
       </section>
 
       {u && (
-        <section>
+        <section data-testid="recorded-usage" data-calls={u.calls}>
           <h2 className="mb-2 text-xs font-semibold uppercase tracking-wide text-neutral-500">Recorded usage</h2>
           <table className="w-full text-xs tabular-nums">
             <tbody>
@@ -98,9 +98,9 @@ export function SidePanel({ data }: { data: InspectorData }) {
       {timeline.bands.length > 0 && (
         <section>
           <h2 className="mb-2 text-xs font-semibold uppercase tracking-wide text-neutral-500">Compactions in the source</h2>
-          <ul className="space-y-1 text-xs">
+          <ul className="space-y-1 text-xs" data-testid="source-compactions">
             {timeline.bands.map((b) => (
-              <li key={b.markerId} className="border-l-2 border-teal-500 pl-2">
+              <li key={b.markerId} className="border-l-2 border-teal-500 pl-2" data-testid="source-compaction">
                 Turn {b.atTurn + 1}: {b.trigger ?? 'compaction'}
                 {b.tokensBefore !== undefined && <span className="tabular-nums"> · {formatTokens(b.tokensBefore)} tokens before</span>}
               </li>
