@@ -86,8 +86,16 @@ export function providerErrorMessage(code: ProviderErrorCode, init: ProviderErro
       return `${who} is rate limiting requests (HTTP 429)${init.retryAfterSeconds !== undefined ? `; retry after ${seconds(init.retryAfterSeconds)}` : ''}. Wait, or check the account's quota.${detail}`;
     case 'server':
       return `${who} had a server error (HTTP ${init.status ?? 500}). Try again later.${detail}`;
-    case 'bad-request':
-      return `${who} refused the request (HTTP ${init.status ?? 400}): check the model name and that the span fits the model's context.${detail}`;
+    case 'bad-request': {
+      const status = init.status ?? 400;
+      const hint =
+        status === 404
+          ? `check the base URL${where ? ` (${init.origin})` : ''} and the model name`
+          : status === 413
+            ? 'the span is too large for this server: summarize fewer turns at a time'
+            : "check the model name and that the span fits the model's context";
+      return `${who} refused the request (HTTP ${status}): ${hint}.${detail}`;
+    }
     case 'timeout':
       return `${who} did not answer in time. Try a smaller span, a faster model, or a longer timeout.`;
     case 'aborted':
