@@ -91,7 +91,35 @@ export function TimelineChart({
     return () => cancelAnimationFrame(frame);
   }, [packed, timeline, geo, width, scale, dark]);
 
-  const selectionIndexes = useMemo(() => (selection ? indexRangeOfTurns(packed, selection[0], selection[1]) : null), [packed, selection]);
+  // The selection lives with the parent (in the URL), which catches up asynchronously: selections
+  // requested here show at once and stay until the parent reports them back, so a burst of
+  // shift+arrow presses extends from the latest one, not from a stale URL.
+  const selectionKey = selection ? `${selection[0]}-${selection[1]}` : '';
+  const [shownKey, setShownKey] = useState(selectionKey);
+  const pendingKeys = useRef<string[]>([]);
+  useEffect(() => {
+    const queue = pendingKeys.current;
+    const at = queue.indexOf(selectionKey);
+    if (at >= 0) {
+      queue.splice(0, at + 1);
+      if (queue.length > 0) return;
+    } else queue.length = 0;
+    setShownKey(selectionKey);
+  }, [selectionKey]);
+  const shownSelection = useMemo((): [number, number] | null => {
+    const m = /^(\d+)-(\d+)$/.exec(shownKey);
+    return m ? [Number(m[1]), Number(m[2])] : null;
+  }, [shownKey]);
+  const requestSelection = useCallback(
+    (range: [number, number]) => {
+      const key = `${range[0]}-${range[1]}`;
+      pendingKeys.current.push(key);
+      setShownKey(key);
+      onSelectRange?.(range);
+    },
+    [onSelectRange],
+  );
+  const selectionIndexes = useMemo(() => (shownSelection ? indexRangeOfTurns(packed, shownSelection[0], shownSelection[1]) : null), [packed, shownSelection]);
   const cursorIndex = cursorTurn === null ? -1 : indexOfTurn(packed, cursorTurn);
 
   // Overlay: selection (or the drag in progress), hover, cursor. Cheap; also once per frame.
@@ -170,11 +198,11 @@ export function TimelineChart({
       if (!g || g.kind === 'pan') return;
       const i = pick(e.clientX);
       if (i < 0) return;
-      if (g.moved && i !== g.from && onSelectRange) onSelectRange([turns[Math.min(g.from, i)].turn, turns[Math.max(g.from, i)].turn]);
+      if (g.moved && i !== g.from && onSelectRange) requestSelection([turns[Math.min(g.from, i)].turn, turns[Math.max(g.from, i)].turn]);
       else if (!g.moved && inPlot(e.clientX)) onSelectTurn(turns[i].turn);
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [onWindowMove, pick, onSelectRange, onSelectTurn, turns],
+    [onWindowMove, pick, onSelectRange, requestSelection, onSelectTurn, turns],
   );
   useEffect(
     () => () => {
@@ -193,7 +221,7 @@ export function TimelineChart({
         // Extend (or shrink) the selection at its end; without one, start it at the cursor.
         const [a, b] = selectionIndexes ?? [Math.max(0, cursorIndex), Math.max(0, cursorIndex)];
         const end = Math.min(n - 1, Math.max(a, b + dir));
-        onSelectRange([turns[a].turn, turns[end].turn]);
+        requestSelection([turns[a].turn, turns[end].turn]);
         onCursorChange(turns[end].turn);
         if (end < view.start || end > view.end) setView((v) => panView(v, end < v.start ? end - v.start : end - v.end, n));
         return;
@@ -218,7 +246,7 @@ export function TimelineChart({
       data-testid="timeline"
       data-turns={n}
       data-view={n > 0 ? `${view.start}-${view.end}` : ''}
-      data-selection={selection ? `${selection[0]}-${selection[1]}` : ''}
+      data-selection={shownKey}
       tabIndex={0}
       role="group"
       aria-label={`Context timeline: ${n} turns. Left and right arrows move between turns, Enter shows the turn's messages. Drag across bars to select a range of turns; shift with arrows extends it. Wheel or + and − zoom, shift-drag pans, 0 shows all.`}
