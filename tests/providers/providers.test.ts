@@ -168,6 +168,7 @@ describe.each(KINDS)('%s provider over HTTP', (kind) => {
     const err = await failure(run());
     expect(err.code).toBe('bad-request');
     expect(err.message).toContain('model not found');
+    expect(err.message).toContain(`check the base URL (${new URL(server.baseUrl).origin}) and the model name`);
   });
 
   it('malformed JSON → malformed', async () => {
