@@ -215,7 +215,9 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
     // LangChain trimMessages: keep the last messages within the budget, start on a human message.
     if (!langchainTooSlow) {
       const lcIn = toLangChain(log);
-      const counter = (msgs: BaseMessage[]) => msgs.reduce((s, m) => s + (tokenOf.get(m) ?? chars4(String(m.content))), 0); // the same per-message counts as ours
+      // The same per-message counts as ours, by message id (trimMessages hands the counter copies).
+      const byId = new Map(log.messages.map((m) => [m.id, m.blocks.reduce((s, b) => s + b.tokens, 0)]));
+      const counter = (msgs: BaseMessage[]) => msgs.reduce((s, m) => s + ((m.id !== undefined ? byId.get(m.id) : undefined) ?? tokenOf.get(m) ?? chars4(String(m.content))), 0);
       const lc = await timeAsync(() => trimMessages(lcIn, { maxTokens: budget, strategy: 'last', tokenCounter: counter, includeSystem: true, startOn: 'human' }));
       const lcOut = langChainToProjected(lc.value, log);
       push({ turns: n, tool: 'langchain trimMessages', ms: lc.ms, fits: contextTokens(lcOut) <= budget, tokens: contextTokens(lcOut), pairing: validatePairing(lcOut).length === 0, retained: retained(log, fates, totalIds, lcOut) });
@@ -228,7 +230,7 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
     const aiIn = toModelMessages(log);
     const ai = best2(() => pruneMessages({ messages: aiIn, reasoning: 'before-last-message', toolCalls: 'before-last-2-messages', emptyMessages: 'remove' }));
     const aiOut = modelMessagesToProjected(ai.value);
-    push({ turns: n, tool: 'ai-sdk pruneMessages', ms: ai.ms, fits: contextTokens(aiOut) <= budget ? true : 'no budget', tokens: contextTokens(aiOut), pairing: validatePairing(aiOut).length === 0, retained: retained(log, fates, totalIds, aiOut) });
+    push({ turns: n, tool: 'ai-sdk pruneMessages (no budget)', ms: ai.ms, fits: contextTokens(aiOut) <= budget ? true : 'no budget', tokens: contextTokens(aiOut), pairing: validatePairing(aiOut).length === 0, retained: retained(log, fates, totalIds, aiOut) });
 
     console.log(`  ${n.toLocaleString('en-US')} turns: ${log.messages.length.toLocaleString('en-US')} messages, ${total.toLocaleString('en-US')} tokens, budget ${budget.toLocaleString('en-US')}, ${totalIds.toLocaleString('en-US')} identifiers`);
   }
@@ -247,6 +249,6 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
   console.log('\n' + header.map((h, i) => h.padEnd(widths[i])).join('  '));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of table) console.log(row.map((c, i) => (i === 1 || i === 4 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
-  console.log('growth = time / time at the previous size (10× more turns): ≈ 10× is linear, ≈ 13× is n log n.');
+  console.log('growth = time / time at the previous size; for 10× more turns ≈ 10× is linear, ≈ 13× n log n, ≈ 100× quadratic.');
   return rows;
 }
