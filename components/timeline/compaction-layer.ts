@@ -139,13 +139,17 @@ export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, 
 
   // Budget lines, labelled at the left edge of the plot (the window's label is on the right).
   g.font = '10px ui-sans-serif, system-ui, sans-serif';
+  // Lines above the scale are named side by side along the top edge (one x cursor: they never overlap).
+  let offScaleX = PAD.left + 4;
   const line = (value: number | undefined, color: string, dash: number[], label: string, width = 1.25) => {
     if (value === undefined || !(value > 0)) return;
     if (value > scale.max) {
+      const text = `${label} ↑`;
       g.fillStyle = color;
       g.textAlign = 'left';
       g.textBaseline = 'top';
-      g.fillText(`${label} ↑`, PAD.left + 4, 1);
+      g.fillText(text, offScaleX, 1);
+      offScaleX += g.measureText(text).width + 12;
       return;
     }
     const y = Math.round(yOf(value)) + 0.5;
