@@ -6,7 +6,7 @@ import { useSearchParams } from 'next/navigation';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
-import { SAVED_FATES } from '@/lib/engine/preview';
+import { SAVED_FATES } from '@/lib/engine/preview-kinds';
 import { ExportDialog } from '../export/ExportDialog';
 import { FateContext, SearchContext } from '../messages/context';
 import { MessageList, type MessageListHandle } from '../messages/MessageList';
@@ -97,8 +97,10 @@ export function InspectorPage() {
   const timeline = useMemo(() => (data.data ? { ...data.data.timeline, contextWindow: wb.contextWindow } : undefined), [data.data, wb.contextWindow]);
 
   // Search over the list's rows (works when the list is virtualized).
-  const rows = useMemo(() => (messages.data ? buildRows(messages.data, turns) : []), [messages.data, turns]);
   const deferredQuery = useDeferredValue(query);
+  // Built only while searching: at 100k turns the list's rows are worth building once, not twice.
+  const searching = deferredQuery.trim() !== '';
+  const rows = useMemo(() => (messages.data && searching ? buildRows(messages.data, turns) : []), [messages.data, turns, searching]);
   const parsed = useMemo(() => parseQuery(deferredQuery), [deferredQuery]);
   const hits = useMemo(() => searchRows(rows, parsed), [rows, parsed]);
   useEffect(() => {
@@ -247,7 +249,8 @@ function SelectionRow({ selection, selectedTokens, wb, onClear }: { selection: [
           </strong>
           {preview?.tokens.selection && (
             <span className="ml-1 tabular-nums text-neutral-500">
-              → {formatTokens(preview.tokens.selection.after)} ({formatDelta(preview.tokens.selection.after - preview.tokens.selection.before, preview.tokens.selection.before)})
+              {preview.tokens.selection.before !== selectedTokens && `· ${formatTokens(preview.tokens.selection.before)} in view `}→ {formatTokens(preview.tokens.selection.after)} (
+              {formatDelta(preview.tokens.selection.after - preview.tokens.selection.before, preview.tokens.selection.before)})
             </span>
           )}
           <button type="button" className="ml-2 text-blue-700 underline dark:text-blue-400" onClick={onClear} data-testid="clear-selection">

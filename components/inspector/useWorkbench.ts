@@ -73,6 +73,8 @@ export interface Workbench {
   comparison: ReturnType<typeof useCompareQuery>;
   compaction: TimelineCompaction;
   contextWindow: number | undefined;
+  /** The context the model saw last, before any step (the timeline's last bar without overhead). */
+  contextNow: number;
   refreshVersions: () => void;
 }
 
@@ -255,6 +257,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     comparison,
     compaction,
     contextWindow,
+    contextNow: modelViewTokens(data),
     refreshVersions,
   };
 }

@@ -17,9 +17,10 @@ const field = 'rounded border border-neutral-300 bg-white px-1.5 py-0.5 text-xs 
 const heading = 'mb-1.5 text-[11px] font-semibold uppercase tracking-wide text-neutral-500';
 
 /** The selection's (or the whole context's) tokens before → after, at the top of the panel. */
-export function SelectionTotals({ selection, selectedTokens, preview, pending }: { selection: [number, number] | null; selectedTokens: number; preview: PreviewSummary | null; pending: boolean }) {
+export function SelectionTotals({ selection, selectedTokens, preview, pending, contextNow }: { selection: [number, number] | null; selectedTokens: number; preview: PreviewSummary | null; pending: boolean; contextNow: number }) {
   const pair = selection ? preview?.tokens.selection : preview?.tokens.context;
-  const before = selection ? selectedTokens : preview?.tokens.context.before;
+  // In the model's view: a source compaction may already have taken part of the selection out.
+  const before = pair ? pair.before : selection ? selectedTokens : contextNow;
   return (
     <div className="rounded-md border border-neutral-200 bg-neutral-50 px-3 py-2 dark:border-neutral-800 dark:bg-neutral-900/60" aria-live="polite">
       <div className="flex items-baseline justify-between text-[11px] text-neutral-500">
@@ -41,6 +42,7 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending }:
       </div>
       {preview && selection && (
         <p className="mt-0.5 text-[11px] tabular-nums text-neutral-500">
+          {pair && pair.before !== selectedTokens && `${formatTokens(selectedTokens)} in the log, ${formatTokens(pair.before)} still in the model's view · `}
           whole context {formatTokens(preview.tokens.context.before)} → {formatTokens(preview.tokens.context.after)}
         </p>
       )}
@@ -71,10 +73,11 @@ function NumberField({ label, value, onChange, min = 0, testId, width = 'w-24' }
 export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb: Workbench; selection: [number, number] | null; selectedTokens: number }) {
   const { plan, setPlan } = wb;
   const preview = wb.preview.data?.preview ?? null;
-  const context = preview?.tokens.context.before ?? 0;
+  const context = preview?.tokens.context.before ?? wb.contextNow;
   return (
     <div className="space-y-4">
-      <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.preview.isFetching} />
+      <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.preview.isFetching} contextNow={wb.contextNow} />
+      {!wb.planActive && <p className="-mt-2 text-[11px] text-neutral-500">Drag across the timeline to select turns, or change the plan: the preview follows.</p>}
       {wb.preview.isError && (
         <p role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-xs text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
           Preview failed: {userMessage(wb.preview.error)}

@@ -9,7 +9,8 @@ import { EmptyState } from './EmptyState';
 /** Tokens saved per reducer (one bar each), fates by kind, the cache-stable prefix. */
 export function ReportTab({ preview }: { preview: PreviewSummary | null }) {
   if (!preview) return <EmptyState title="No compaction to report yet">Select turns on the timeline or change the plan: the report follows the preview.</EmptyState>;
-  const lines = preview.reducers.filter((r) => r.events > 0 || r.saved !== 0 || r.notes.length > 0);
+  const lines = preview.reducers.filter((r) => r.events > 0 || r.saved !== 0);
+  const idle = preview.reducers.filter((r) => !(r.events > 0 || r.saved !== 0));
   const maxSaved = Math.max(1, ...lines.map((r) => Math.abs(r.saved)));
   const { before, after } = preview.tokens.context;
   return (
@@ -39,7 +40,7 @@ export function ReportTab({ preview }: { preview: PreviewSummary | null }) {
                       <div className="h-2 flex-1 rounded-sm bg-neutral-100 dark:bg-neutral-800">
                         <div className="h-2 rounded-sm bg-teal-500" style={{ width: `${(Math.max(0, r.saved) / maxSaved) * 100}%` }} />
                       </div>
-                      <span className="w-16 text-right">{r.saved > 0 ? `−${formatTokens(r.saved)}` : formatTokens(-r.saved)}</span>
+                      <span className="w-16 text-right">{r.saved > 0 ? `−${formatTokens(r.saved)}` : r.saved < 0 ? `+${formatTokens(-r.saved)}` : '0'}</span>
                     </div>
                     <p className="text-[11px] text-neutral-500">
                       {r.events} block{r.events === 1 ? '' : 's'}
@@ -50,6 +51,11 @@ export function ReportTab({ preview }: { preview: PreviewSummary | null }) {
               ))}
             </tbody>
           </table>
+        )}
+        {idle.length > 0 && (
+          <p className="mt-1 text-[11px] text-neutral-500" title={idle.flatMap((r) => r.notes).join('\n')}>
+            No change from {idle.map((r) => r.reducer).join(', ')}.
+          </p>
         )}
       </section>
       <section>
