@@ -1,6 +1,7 @@
 'use client';
 
-import { LOST_KINDS, type PreviewSummary } from '@/lib/engine/preview';
+import type { PreviewSummary } from '@/lib/engine/preview';
+import { LOST_KINDS } from '@/lib/engine/preview-kinds';
 import type { LostKind } from '@/lib/compaction/lost';
 import { EmptyState } from './EmptyState';
 

@@ -8,7 +8,8 @@
  * - two versions' context curves when comparing.
  * Culled to the visible window like the base layer, with the same bar picking (one per column).
  */
-import { SAVED_FATES, type PreviewSummary } from '@/lib/engine/preview';
+import type { PreviewSummary } from '@/lib/engine/preview';
+import { SAVED_FATES } from '@/lib/engine/preview-kinds';
 import { BUDGET_KINDS, type BudgetKind } from '@/lib/tokens/totals';
 import { KIND_STYLE, STACK_ORDER } from '../ui/kinds';
 import { formatTokens } from '../ui/format';

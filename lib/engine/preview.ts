@@ -18,11 +18,9 @@ import type { Block, Transcript } from '../model/types';
 import { blockText } from '../tokens/count';
 import { BUDGET_KINDS, budgetKind, type BudgetKind } from '../tokens/totals';
 
-/** Fates drawn on the timeline as what was taken out (kept is what remains). */
-export const SAVED_FATES = ['stubbed', 'truncated', 'removed', 'deduped', 'summarized'] as const;
-export type SavedFate = (typeof SAVED_FATES)[number];
-
-export const LOST_KINDS: readonly LostKind[] = ['instruction', 'path', 'url', 'id', 'error'];
+// Defined beside, in a module without the tokenizer, so components can import them (see there).
+import { LOST_KINDS, SAVED_FATES } from './preview-kinds';
+export { LOST_KINDS, SAVED_FATES, type SavedFate } from './preview-kinds';
 
 /** Characters of a block's text shipped in the diff (the full text stays in the worker). */
 export const DIFF_TEXT_CAP = 4000;
