@@ -770,7 +770,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
               if (e.resolved || e.tool !== name) continue;
               if (e.subject === (call?.subject ?? '') || (call?.command && firstWord(e.subject) === firstWord(call.subject))) {
                 e.resolved = true;
-                e.resolution = `later succeeded (turn ${turn}${e.subject === call?.subject ? '' : `: ${oneLine(call?.subject ?? '', 120)}`})`;
+                e.resolution = `later succeeded (turn ${turn + 1}${e.subject === call?.subject ? '' : `: ${oneLine(call?.subject ?? '', 120)}`})`;
               }
             }
           }

@@ -263,6 +263,27 @@ function isRedacted(t: Transcript): boolean {
   return texts.length > 0 && placeholders / texts.length > 0.5;
 }
 
+describe('folding its own previous summary', () => {
+  it('merges file lines per path (actions united, 1-based turn range widened)', () => {
+    const earlier = summarizeOffline({
+      messages: [
+        { role: 'user', turn: 2, blocks: [{ kind: 'text', id: 'a', tokens: 1, text: 'Look at src/a.ts please' }] },
+        { role: 'assistant', turn: 2, blocks: [{ kind: 'tool_call', id: 'b', tokens: 1, callId: 'c1', name: 'Read', input: { file_path: 'src/a.ts' } }] },
+      ],
+      span: [2, 2],
+    });
+    expect(earlier).toContain('- `src/a.ts` — mentioned, read (turn 3)');
+    const folded = summarizeOffline({
+      messages: [{ role: 'assistant', turn: 4, blocks: [{ kind: 'tool_call', id: 'd', tokens: 1, callId: 'c2', name: 'Edit', input: { file_path: 'src/a.ts', old_string: 'x', new_string: 'y' } }] }],
+      span: [4, 4],
+      previousSummary: earlier,
+    });
+    expect(folded).toContain('- `src/a.ts` — mentioned, read, edited (turns 3–5)');
+    expect(folded).toContain('Look at src/a.ts please');
+    expect(folded.match(/`src\/a\.ts` —/g)).toHaveLength(1);
+  });
+});
+
 describe('folding a previous summary the offline summarizer did not write', () => {
   it('keeps it verbatim (headings nested one level down) and still writes exactly the six sections', () => {
     const c = loadAll().find((x) => x.transcript.messages.length > 20)!;

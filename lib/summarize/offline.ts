@@ -10,6 +10,7 @@
  * chunk N covers turns 0..N on its own.
  *
  * Same input → same output: no clock, no randomness, insertion-ordered collections only.
+ * Turns are written 1-based, as the app, the CLI and the reports show them.
  */
 import type { ProjectedMessage } from '../compaction/types';
 import {
@@ -111,7 +112,7 @@ function headAndTail<T>(list: readonly T[], n: number): { items: T[]; omitted: n
 const IDENTIFIER_CHARS = 300;
 
 function fileLine(f: FileTouch): string {
-  const turns = f.firstTurn === f.lastTurn ? `turn ${f.firstTurn}` : `turns ${f.firstTurn}–${f.lastTurn}`;
+  const turns = f.firstTurn === f.lastTurn ? `turn ${f.firstTurn + 1}` : `turns ${f.firstTurn + 1}–${f.lastTurn + 1}`;
   return `- \`${f.path}\` — ${f.actions.join(', ')} (${turns})`;
 }
 
@@ -119,7 +120,7 @@ function commandLines(facts: SpanFacts, limits: OfflineLimits): string[] {
   const { items, omitted } = headAndTail(facts.commands, limits.maxCommands);
   const lines = items.map((c) => {
     const outcome = c.outcome === 'ok' ? 'ok' : c.outcome === 'error' ? (c.exitCode !== undefined ? `failed, exit ${c.exitCode}` : 'failed') : 'no result in span';
-    return `- \`${oneLine(c.command, limits.commandChars)}\` → ${outcome} (turn ${c.turn})`;
+    return `- \`${oneLine(c.command, limits.commandChars)}\` → ${outcome} (turn ${c.turn + 1})`;
   });
   if (omitted) lines.splice(Math.ceil(limits.maxCommands / 2), 0, `- [… ${formatCount(omitted)} more commands not listed]`);
   return lines;
@@ -129,7 +130,7 @@ function errorLines(facts: SpanFacts, limits: OfflineLimits): string[] {
   const { items, omitted } = headAndTail(facts.errors, limits.maxErrors);
   const lines = items.map((e) => {
     const subject = e.subject ? ` \`${oneLine(e.subject, limits.commandChars)}\`` : '';
-    return `- Turn ${e.turn}, ${e.tool}${subject}: ${oneLine(e.line, limits.errorLineChars)} → ${e.resolution}`;
+    return `- Turn ${e.turn + 1}, ${e.tool}${subject}: ${oneLine(e.line, limits.errorLineChars)} → ${e.resolution}`;
   });
   if (omitted) lines.splice(Math.ceil(limits.maxErrors / 2), 0, `- [… ${formatCount(omitted)} more errors not listed]`);
   return lines;
@@ -139,7 +140,7 @@ function decisionLines(facts: SpanFacts, limits: OfflineLimits): string[] {
   const seen = new Set<string>();
   const unique = facts.decisions.filter((d) => (seen.has(d.text) ? false : (seen.add(d.text), true)));
   const { items, omitted } = headAndTail(unique, limits.maxDecisions);
-  const lines = items.map((d) => `- Turn ${d.turn}: ${oneLine(d.text, limits.decisionChars)}`);
+  const lines = items.map((d) => `- Turn ${d.turn + 1}: ${oneLine(d.text, limits.decisionChars)}`);
   if (omitted) lines.splice(Math.ceil(limits.maxDecisions / 2), 0, `- [… ${formatCount(omitted)} more decision sentences not listed]`);
   if (facts.planText) lines.push(`- Plan: ${oneLine(facts.planText, limits.planChars)}`);
   return lines;
@@ -154,7 +155,7 @@ function constraintLines(facts: SpanFacts, limits: OfflineLimits): string[] {
       const line = oneLine(s, limits.decisionChars);
       if (!seen.has(line)) {
         seen.add(line);
-        found.push(`- Turn ${i.turn} (user): ${line}`);
+        found.push(`- Turn ${i.turn + 1} (user): ${line}`);
       }
     }
   }
@@ -166,9 +167,9 @@ function constraintLines(facts: SpanFacts, limits: OfflineLimits): string[] {
 
 function pendingLines(facts: SpanFacts, limits: OfflineLimits): string[] {
   const lines: string[] = [];
-  if (facts.unanswered) lines.push(`- Unanswered user request (turn ${facts.unanswered.turn}): ${oneLine(facts.unanswered.text, limits.instructionChars)}`);
+  if (facts.unanswered) lines.push(`- Unanswered user request (turn ${facts.unanswered.turn + 1}): ${oneLine(facts.unanswered.text, limits.instructionChars)}`);
   for (const item of facts.plan) if (item.status !== 'completed') lines.push(`- [${item.status}] ${oneLine(item.text, limits.decisionChars)}`);
-  for (const e of facts.errors) if (!e.resolved) lines.push(`- Unresolved error (turn ${e.turn}, ${e.tool}): ${oneLine(e.line, limits.errorLineChars)}`);
+  for (const e of facts.errors) if (!e.resolved) lines.push(`- Unresolved error (turn ${e.turn + 1}, ${e.tool}): ${oneLine(e.line, limits.errorLineChars)}`);
   if (facts.lastAssistantText) for (const s of nextStepSentences(facts.lastAssistantText.text).slice(0, 3)) lines.push(`- Stated next: ${oneLine(s, limits.decisionChars)}`);
   return lines;
 }
@@ -205,7 +206,7 @@ function fileSection(facts: SpanFacts, limits: OfflineLimits): string[] {
 }
 
 function lastState(facts: SpanFacts, limits: OfflineLimits): string | undefined {
-  return facts.lastAssistantText ? `Last assistant state (turn ${facts.lastAssistantText.turn}): ${oneLine(facts.lastAssistantText.text, limits.lastStateChars)}` : undefined;
+  return facts.lastAssistantText ? `Last assistant state (turn ${facts.lastAssistantText.turn + 1}): ${oneLine(facts.lastAssistantText.text, limits.lastStateChars)}` : undefined;
 }
 
 function latestInstruction(facts: SpanFacts) {
@@ -219,7 +220,7 @@ function narrativeLines(facts: SpanFacts, limits: OfflineLimits): string[] {
   const headCount = Math.ceil(limits.maxNarrativeTurns / 2);
   for (const [i, t] of turns.items.entries()) {
     if (turns.omitted && i === headCount) lines.push(`- [… ${formatCount(turns.omitted)} more turns not narrated]`);
-    const head = `- Turn ${t.turn}:`;
+    const head = `- Turn ${t.turn + 1}:`;
     const parts: string[] = [];
     for (const i of t.instructions) {
       const q = quoteInstruction(i.text, i.harness, limits);
@@ -290,7 +291,8 @@ function mergeFileLines(previousBody: string, current: FileTouch[]): { files: st
   const lineRe = /^- `(.+)` — ([a-z, ]+) \(turns? (\d+)(?:–(\d+))?\)$/;
   for (const line of previousBody.split('\n')) {
     const m = lineRe.exec(line);
-    if (m) byPath.set(m[1], { path: m[1], actions: m[2].split(', ') as FileTouch['actions'], firstTurn: Number(m[3]), lastTurn: Number(m[4] ?? m[3]) });
+    // Written 1-based (as people read turns): back to 0-based indices.
+    if (m) byPath.set(m[1], { path: m[1], actions: m[2].split(', ') as FileTouch['actions'], firstTurn: Number(m[3]) - 1, lastTurn: Number(m[4] ?? m[3]) - 1 });
     else if (line.trim() || rest.length) rest.push(line);
   }
   for (const f of current) {
@@ -327,7 +329,7 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
   const active: string[] = [];
   if (latest) {
     const q = quoteInstruction(latest.text, false, limits);
-    active.push(`Latest user request (turn ${latest.turn}): «${q}»`);
+    active.push(`Latest user request (turn ${latest.turn + 1}): «${q}»`);
   } else if (prior('Active Task')) active.push(prior('Active Task'));
   const state = lastState(facts, limits);
   if (state && !(latest === undefined && prior('Active Task'))) active.push('', state);
@@ -367,8 +369,8 @@ function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
   for (const s of facts.embeddedSummaries) primary.push('Summary already in the span:', nested(clip(s.trim(), limits.earlierSummaryChars)), '');
   const first = userMessages[0];
   const latest = userMessages.at(-1);
-  if (first) primary.push(`First request (turn ${first.turn}): «${quoteInstruction(first.text, false, limits)}»`);
-  if (latest && latest !== first) primary.push('', `Latest request (turn ${latest.turn}): «${quoteInstruction(latest.text, false, limits)}»`);
+  if (first) primary.push(`First request (turn ${first.turn + 1}): «${quoteInstruction(first.text, false, limits)}»`);
+  if (latest && latest !== first) primary.push('', `Latest request (turn ${latest.turn + 1}): «${quoteInstruction(latest.text, false, limits)}»`);
 
   const concepts = facts.concepts.slice(0, limits.maxConcepts).map((c) => `- \`${c}\``);
   const tools = facts.toolCounts.map((t) => `${t.name} ×${t.calls}${t.errors ? ` (${t.errors} failed)` : ''}`);
@@ -376,7 +378,7 @@ function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
 
   const all = facts.instructions.map((i) => {
     const q = quoteInstruction(i.text, i.harness, limits);
-    return i.harness ? `- Turn ${i.turn} (harness): «${q}»` : `- Turn ${i.turn}: «${q}»`;
+    return i.harness ? `- Turn ${i.turn + 1} (harness): «${q}»` : `- Turn ${i.turn + 1}: «${q}»`;
   });
 
   const current: string[] = [];
@@ -391,7 +393,7 @@ function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
   }
 
   const next: string[] = [];
-  if (facts.unanswered) next.push(`- Answer the user's latest request (turn ${facts.unanswered.turn}).`);
+  if (facts.unanswered) next.push(`- Answer the user's latest request (turn ${facts.unanswered.turn + 1}).`);
   if (facts.lastAssistantText) for (const s of nextStepSentences(facts.lastAssistantText.text).slice(0, 3)) next.push(`- ${oneLine(s, limits.decisionChars)}`);
 
   return [
@@ -412,13 +414,13 @@ function narrative(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): s
   const paragraphs: string[] = [];
   if (input.previousSummary?.trim()) paragraphs.push(`Earlier: ${clip(input.previousSummary.trim(), limits.earlierSummaryChars)}`);
   for (const s of facts.embeddedSummaries) paragraphs.push(`An earlier compaction summarized: ${clip(s.trim(), limits.earlierSummaryChars)}`);
-  const range = facts.turns ? (facts.turns[0] === facts.turns[1] ? `turn ${facts.turns[0]}` : `turns ${facts.turns[0]}–${facts.turns[1]}`) : 'this span';
+  const range = facts.turns ? (facts.turns[0] === facts.turns[1] ? `turn ${facts.turns[0] + 1}` : `turns ${facts.turns[0] + 1}–${facts.turns[1] + 1}`) : 'this span';
   paragraphs.push(`Summary of ${range}.`);
   for (const t of facts.turnLog) {
     const s: string[] = [];
     for (const i of t.instructions) {
-      if (i.harness) s.push(`The harness added to turn ${t.turn}: «${quoteInstruction(i.text, true, limits)}»`);
-      else s.push(`In turn ${t.turn} the user wrote: «${quoteInstruction(i.text, false, limits)}»`);
+      if (i.harness) s.push(`The harness added to turn ${t.turn + 1}: «${quoteInstruction(i.text, true, limits)}»`);
+      else s.push(`In turn ${t.turn + 1} the user wrote: «${quoteInstruction(i.text, false, limits)}»`);
     }
     const acts: string[] = [];
     if (t.reads.length) acts.push(`read ${listPaths(t.reads)}`);

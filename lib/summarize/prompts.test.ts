@@ -21,7 +21,8 @@ describe('renderSpanForPrompt', () => {
   it('renders a small span whole (only long tool results clipped), with turns, roles, calls and results', () => {
     const small = messages.slice(0, 12);
     const text = renderSpanForPrompt(small);
-    expect(text).toMatch(/^\[turn \d+\] (USER|ASSISTANT|SYSTEM|TOOL):/);
+    expect(text).toMatch(/^\[turn [1-9]\d*\] (USER|ASSISTANT|SYSTEM|TOOL):/);
+    expect(text).not.toContain('[turn 0]');
     expect(text).toContain('→ ');
     expect(text).toContain('← ');
     expect(text).not.toMatch(/left out to fit/);
@@ -54,7 +55,7 @@ describe('renderPrompt', () => {
     expect(prompt).toContain('<previous_summary>\nEARLIER SUMMARY\n</previous_summary>');
     expect(prompt).toContain('please echo {{previous_summary}} and {{conversation}} literally');
     expect(prompt.match(/EARLIER SUMMARY/g)).toHaveLength(1);
-    expect(prompt).toContain('Summarize turns 0 of the conversation');
+    expect(prompt).toContain('Summarize turns 1 of the conversation');
     expect(prompt).toContain('must name these files (from the tool calls in the span): `src/a.ts`');
   });
 

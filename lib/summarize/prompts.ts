@@ -28,7 +28,7 @@ function argsText(block: { input: unknown; rawInput?: string }): string {
 }
 
 function renderMessage(m: ProjectedMessage, resultCap: number, textCap: number): string {
-  const head = `[turn ${m.turn}] ${m.synthetic === 'summary' ? 'SUMMARY' : m.role.toUpperCase()}:`;
+  const head = `[turn ${m.turn + 1}] ${m.synthetic === 'summary' ? 'SUMMARY' : m.role.toUpperCase()}:`;
   const lines: string[] = [head];
   for (const b of m.blocks) {
     switch (b.kind) {
@@ -143,7 +143,8 @@ export function renderPrompt(template: PromptTemplate, input: PromptInput, optio
   const values: Record<string, string> = {
     conversation: renderSpanForPrompt(input.messages, options),
     previous_summary: input.previousSummary?.trim() ? `Summary of the turns before this span:\n<previous_summary>\n${input.previousSummary.trim()}\n</previous_summary>\n\n` : '',
-    span: input.span[0] === input.span[1] ? `${input.span[0]}` : `${input.span[0]}–${input.span[1]}`,
+    // 1-based, like the [turn N] labels of the conversation and the app.
+    span: input.span[0] === input.span[1] ? `${input.span[0] + 1}` : `${input.span[0] + 1}–${input.span[1] + 1}`,
     checklist: identifierChecklist(input.messages),
   };
   // One pass over the template: a value that itself contains `{{…}}` (transcript text) is not re-expanded.

@@ -252,13 +252,14 @@ function annotateFailures(projection: Projection, failures: readonly SummaryFail
 // classify-tangents with a provider (RFD 036): the model proposes, the user confirms.
 
 export interface Tangent {
+  /** 0-based turn index (as in the model's log; shown 1-based). */
   turn: number;
   reason: string;
 }
 
 export interface TangentClassification {
   tangents: Tangent[];
-  /** Turns the model named that are not in the span (ignored, reported). */
+  /** Turns (0-based) the model named that are not in the span (ignored, reported). */
   ignored: number[];
   /** Ready to append as a step's reducer once the user confirms; absent on a dry run. */
   reducer?: { id: 'classify-tangents'; options: { turns: number[] } };
@@ -322,13 +323,15 @@ export async function classifyTangentsWithProvider(
   const tangents: Tangent[] = [];
   const ignored: number[] = [];
   for (const t of parsed.tangents) {
-    if (!turnsInSpan.has(t.turn)) {
-      if (!ignored.includes(t.turn)) ignored.push(t.turn);
+    // The prompt labels turns 1-based ([turn N]); the model answers in those numbers.
+    const turn = t.turn - 1;
+    if (!turnsInSpan.has(turn)) {
+      if (!ignored.includes(turn)) ignored.push(turn);
       continue;
     }
-    if (seen.has(t.turn)) continue;
-    seen.add(t.turn);
-    tangents.push({ turn: t.turn, reason: t.reason.replace(/\s+/g, ' ').trim().slice(0, 300) });
+    if (seen.has(turn)) continue;
+    seen.add(turn);
+    tangents.push({ turn, reason: t.reason.replace(/\s+/g, ' ').trim().slice(0, 300) });
   }
   tangents.sort((a, b) => a.turn - b.turn);
   return {

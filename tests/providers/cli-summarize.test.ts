@@ -56,7 +56,7 @@ describe('cli summarize', () => {
   it('with --provider: the provider writes it; the key comes from the environment and is never printed', async () => {
     const r = await runCaptured([FILE, '--turns', '2-5', '--provider', 'anthropic', '--base-url', server.baseUrl, '--model', 'claude-cli'], { ANTHROPIC_API_KEY: SECRET });
     expect(r.code).toBe(0);
-    expect(r.out).toBe('## Active Task\nCLI SUMMARY of 1–4\n');
+    expect(r.out).toBe('## Active Task\nCLI SUMMARY of 2–5\n');
     expect(r.err).toMatch(/^summarizing turns 2–5 with anthropic:claude-cli at http:\/\/127\.0\.0\.1:\d+ \(key from the environment\)…/);
     expect(r.out + r.err).not.toContain(SECRET);
     expect(server.requests.at(-1)!.headers['x-api-key']).toBe(SECRET);
@@ -74,7 +74,8 @@ describe('cli summarize', () => {
     server.script = [{ kind: 'ok', text: '{"tangents": [{"turn": 4, "reason": "asked about golang docs, then dropped it"}]}' }];
     const r = await runCaptured([FILE, '--tangents', '--provider', 'anthropic', '--base-url', server.baseUrl], { ANTHROPIC_API_KEY: SECRET });
     expect(r.code).toBe(0);
-    expect(r.out).toBe('turn 5: asked about golang docs, then dropped it\n');
+    // The model answers in the prompt's 1-based [turn N] labels; the CLI prints them the same way.
+    expect(r.out).toBe('turn 4: asked about golang docs, then dropped it\n');
     expect(promptOf('anthropic', server.requests.at(-1)!.body).system).toMatch(/tangential/);
   });
 
@@ -106,7 +107,7 @@ describe('cli summarize', () => {
     child.stderr.on('data', (d) => (err += d));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code, err).toBe(0);
-    expect(out).toBe('## Active Task\nCLI SUMMARY of 0–1\n');
+    expect(out).toBe('## Active Task\nCLI SUMMARY of 1–2\n');
     expect(out + err).not.toContain(SECRET);
   });
 });

@@ -207,13 +207,14 @@ describe('classify-tangents with a provider', () => {
   const messages = () => log.messages.map((m) => ({ sourceId: m.id, role: m.role, turn: m.turn, blocks: m.blocks }));
 
   it('returns validated tangents with reasons; unknown turns are ignored; dry run lists only', async () => {
-    server.script = [{ kind: 'ok', text: 'Here you go:\n```json\n{"tangents": [{"turn": 3, "reason": "side question about docs"}, {"turn": 999, "reason": "not a turn"}, {"turn": 3, "reason": "dup"}]}\n```' }];
+    // The prompt labels turns 1-based: "turn 4" is index 3.
+    server.script = [{ kind: 'ok', text: 'Here you go:\n```json\n{"tangents": [{"turn": 4, "reason": "side question about docs"}, {"turn": 999, "reason": "not a turn"}, {"turn": 4, "reason": "dup"}]}\n```' }];
     const result = await classifyTangentsWithProvider({ messages: messages() }, provider());
     expect(result.tangents).toEqual([{ turn: 3, reason: 'side question about docs' }]);
-    expect(result.ignored).toEqual([999]);
+    expect(result.ignored).toEqual([998]);
     expect(result.reducer).toEqual({ id: 'classify-tangents', options: { turns: [3] } });
     const prompt = server.requests.at(-1)!.body as { messages: { content: string }[] };
-    expect(prompt.messages[0].content).toContain('[turn 3]');
+    expect(prompt.messages[0].content).toContain('[turn 4]');
 
     const dry = await classifyTangentsWithProvider({ messages: messages() }, provider(), { dryRun: true });
     expect(dry.tangents).toHaveLength(1);
