@@ -8,6 +8,18 @@ import { useIsDark } from '../ui/ThemeToggle';
 import { drawBase, drawOverlay, geometry, HEIGHT, PAD, prepareCanvas } from './draw';
 import { indexOfTurn, indexRangeOfTurns, packTimeline } from './packed';
 import { fullView, panView, turnAtXInView, yAxisMax, zoomView, type TurnView } from './scale';
+import { drawCompactionLayer, scaleWithLines, type BudgetLines, type CompareCurves } from './compaction-layer';
+import type { PreviewSummary } from '@/lib/engine/preview';
+
+/** What the compaction work adds to the chart (components/timeline/compaction-layer.ts). */
+export interface TimelineCompaction {
+  /** A preview (draft step) or the shown version's projection; null = the log as imported. */
+  preview: PreviewSummary | null;
+  lines: BudgetLines;
+  compare: CompareCurves | null;
+}
+
+const NO_COMPACTION: TimelineCompaction = { preview: null, lines: {}, compare: null };
 
 function kindValue(t: TimelineTurn, kind: DrawnKind, overhead: number): number {
   return kind === 'overhead' ? overhead : t.context[kind];
@@ -41,6 +53,7 @@ export function TimelineChart({
   onSelectTurn,
   onCursorChange,
   onSelectRange,
+  compaction = NO_COMPACTION,
 }: {
   timeline: Timeline;
   cursorTurn: number | null;
@@ -50,6 +63,8 @@ export function TimelineChart({
   onCursorChange: (turn: number) => void;
   /** Drag across bars selects a turn range (the input of a compaction step). */
   onSelectRange?: (range: [number, number]) => void;
+  /** Preview fates, budget lines, compared versions (memoize it: it repaints its layer). */
+  compaction?: TimelineCompaction;
 }) {
   const wrap = useRef<HTMLDivElement>(null);
   const base = useRef<HTMLCanvasElement>(null);
@@ -62,7 +77,11 @@ export function TimelineChart({
   const { turns, overhead } = timeline;
   const n = turns.length;
   const packed = useMemo(() => packTimeline(timeline), [timeline]);
-  const scale = useMemo(() => yAxisMax(timeline.maxContext, timeline.contextWindow), [timeline]);
+  const scale = useMemo(() => {
+    const s = yAxisMax(timeline.maxContext, timeline.contextWindow);
+    return { ...s, max: scaleWithLines(timeline.maxContext, s.max, compaction.lines) };
+  }, [timeline, compaction.lines]);
+  const layer = useRef<HTMLCanvasElement>(null);
   const [view, setView] = useState<TurnView>(() => fullView(n));
   // A new series (another transcript, a new version) starts zoomed out.
   useEffect(() => setView(fullView(n)), [n]);
@@ -90,6 +109,17 @@ export function TimelineChart({
     });
     return () => cancelAnimationFrame(frame);
   }, [packed, timeline, geo, width, scale, dark]);
+
+  // Compaction layer: preview fates, budget lines, compared curves.
+  useEffect(() => {
+    const c = layer.current;
+    if (!c || width === 0) return;
+    const frame = requestAnimationFrame(() => {
+      const g = prepareCanvas(c, width);
+      if (g) drawCompactionLayer(g, geo, { packed, scale, overhead, dark, preview: compaction.preview, lines: compaction.lines, compare: compaction.compare });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [packed, geo, width, scale, overhead, dark, compaction]);
 
   // The selection lives with the parent (in the URL), which catches up asynchronously: selections
   // requested here show at once and stay until the parent reports them back, so a burst of
@@ -253,6 +283,7 @@ export function TimelineChart({
       onKeyDown={onKeyDown}
     >
       <canvas ref={base} style={{ width: '100%', height: HEIGHT }} className="block" aria-hidden="true" />
+      <canvas ref={layer} style={{ width: '100%', height: HEIGHT }} className="pointer-events-none absolute left-0 top-0 block" aria-hidden="true" />
       <canvas
         ref={overlay}
         data-testid="timeline-canvas"
@@ -282,6 +313,19 @@ export function TimelineChart({
           setHover({ index: i, x: e.clientX - rect.left, y: e.clientY - rect.top });
         }}
         onMouseLeave={() => setHover(null)}
+        onDoubleClick={(e) => {
+          // Select the whole compaction span under the pointer: a source compaction or one of ours.
+          if (!onSelectRange || !inPlot(e.clientX)) return;
+          const i = pick(e.clientX);
+          if (i < 0) return;
+          const turn = turns[i].turn;
+          const spans: Array<[number, number]> = [
+            ...timeline.bands.flatMap((b) => (b.coversTurns ? [b.coversTurns] : [])),
+            ...(compaction.preview?.summaries.map((s) => s.span) ?? []),
+          ];
+          const span = spans.find(([a, b]) => turn >= a && turn <= b);
+          if (span) requestSelection(span);
+        }}
       />
       {hovered && hover && <HoverCard turn={hovered} overhead={overhead} x={hover.x} containerWidth={width} />}
     </div>
