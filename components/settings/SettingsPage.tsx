@@ -7,6 +7,7 @@ import {
   DEFAULT_MODELS,
   OPENAI_COMPATIBLE_PRESETS,
   describeSettings,
+  needsKey,
   providerConfigOf,
   validateSummarySettings,
   type ProviderChoice,
@@ -65,7 +66,7 @@ function SummarySettingsForm({ stored }: { stored: SummarySettings }) {
   const dirty = JSON.stringify(draft) !== JSON.stringify(stored);
   const config = providerConfigOf(draft);
   const provider = draft.provider;
-  const keyRequired = provider !== 'offline' && (!draft.baseUrl.trim() || draft.baseUrl.trim().replace(/\/+$/, '') === DEFAULT_BASE_URLS[provider]);
+  const keyRequired = needsKey(draft);
 
   const onSave = async () => {
     if (problems.length) return;

@@ -95,10 +95,15 @@ export function validateSummarySettings(s: SummarySettings): SettingsProblem[] {
     }
     if (!ok) problems.push({ field: 'baseUrl', message: 'Enter an http:// or https:// URL, or leave it empty for the default.' });
   }
-  const hosted = !s.baseUrl.trim() || sameOrigin(s.baseUrl.trim(), DEFAULT_BASE_URLS[s.provider]);
-  if (hosted && !s.apiKey.trim()) problems.push({ field: 'apiKey', message: 'This provider needs an API key.' });
+  if (needsKey(s) && !s.apiKey.trim()) problems.push({ field: 'apiKey', message: 'This provider needs an API key.' });
   if (s.template.trim() && !s.template.includes('{{conversation}}')) problems.push({ field: 'template', message: 'The template must contain {{conversation}}: that is where the span goes.' });
   return problems;
+}
+
+/** Hosted APIs need a key; a server of one's own (another base URL) may not. */
+export function needsKey(s: SummarySettings): boolean {
+  if (s.provider === 'offline') return false;
+  return !s.baseUrl.trim() || sameOrigin(s.baseUrl.trim(), DEFAULT_BASE_URLS[s.provider]);
 }
 
 function sameOrigin(a: string, b: string): boolean {
