@@ -65,6 +65,14 @@ describe('inspect-ai semantics', () => {
     expect(list.every((c) => c.messages === 3)).toBe(true);
   });
 
+  it('attaches usage by message order when the log has no message ids (Inspect 2025-02 .eval)', () => {
+    const popularity = bytesOf(files.find((f) => f.endsWith('popularity.eval'))!);
+    const t = importBytes('p.eval', popularity, { conversation: 4 }).transcript;
+    expect(t.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+    // samples/5_epoch_1.json: one model event, output.usage {input_tokens: 63, output_tokens: 2}, no ids anywhere.
+    expect(t.usage).toEqual([expect.objectContaining({ messageIndex: 2, input: 63, output: 2, cacheRead: 0, cacheWrite: 0 })]);
+  });
+
   it('reads ContentReasoning (signature, redacted) and compaction events', () => {
     const log = {
       version: 2,

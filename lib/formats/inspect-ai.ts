@@ -243,6 +243,16 @@ function addEvents(sample: Obj, builder: TranscriptBuilder, byMessageId: Map<str
   let lastAssistant = -1;
   const assistantOrder: number[] = [];
   let modelCalls = 0;
+  // Message i is sample.messages[i] (addMessages adds one message per record). Older logs carry no
+  // message ids: a call's answer is then the next assistant message after the last one answered.
+  const messages = Array.isArray(sample.messages) ? sample.messages : [];
+  const nextAssistant = (after: number): number | undefined => {
+    for (let i = after + 1; i < Math.min(messages.length, messageCount); i++) {
+      const m = messages[i];
+      if (isObj(m) && m.role === 'assistant') return i;
+    }
+    return undefined;
+  };
   for (const e of events) {
     if (!isObj(e)) continue;
     if (e.event === 'model') {
@@ -253,7 +263,8 @@ function addEvents(sample: Obj, builder: TranscriptBuilder, byMessageId: Map<str
       const out = isObj(e.output) ? e.output : {};
       const choice = Array.isArray(out.choices) && isObj(out.choices[0]) ? out.choices[0] : undefined;
       const msgId = choice && isObj(choice.message) ? str(choice.message.id) : undefined;
-      const at = msgId !== undefined ? byMessageId.get(msgId) : undefined;
+      const answered = choice && isObj(choice.message) && choice.message.role === 'assistant';
+      const at = msgId !== undefined ? byMessageId.get(msgId) : answered ? nextAssistant(lastAssistant) : undefined;
       if (at !== undefined) lastAssistant = at;
       assistantOrder.push(at ?? lastAssistant);
       const u = isObj(out.usage) ? out.usage : undefined;
