@@ -36,6 +36,8 @@ for (const c of CASES) {
     await library.open(row);
     await inspector.waitLoaded();
     expect(await inspector.turns()).toBe(expected.turns);
+    // The transcript's totals live in the side panel's Info tab.
+    await page.getByRole('tab', { name: 'Info', exact: true }).click();
     const total = page.getByTestId('token-total');
     await expect(total).toHaveAttribute('data-tokens', String(expected.tokens.total));
     await expect(total).toHaveText(tokensText(expected.tokens.total));

@@ -13,16 +13,19 @@ declare global {
   interface Window {
     __longTasks?: number[];
     __frameGaps?: { max: number; stop: boolean };
+    __taskObserver?: PerformanceObserver;
   }
 }
 
 /** Start recording long tasks (not buffered: only what happens from now on) and the longest gap between frames. */
 async function startTaskWatch(page: Page): Promise<void> {
   await page.evaluate(() => {
-    window.__longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longTasks!.push(e.duration);
-    }).observe({ type: 'longtask', buffered: false });
+    window.__taskObserver?.disconnect();
+    const tasks: number[] = (window.__longTasks = []);
+    window.__taskObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) tasks.push(e.duration);
+    });
+    window.__taskObserver.observe({ type: 'longtask', buffered: false });
     const gaps = (window.__frameGaps = { max: 0, stop: false });
     let last = performance.now();
     const tick = (now: number) => {
@@ -37,6 +40,7 @@ async function startTaskWatch(page: Page): Promise<void> {
 async function readTaskWatch(page: Page): Promise<{ longTasks: number[]; maxFrameGap: number }> {
   return page.evaluate(() => {
     window.__frameGaps!.stop = true;
+    window.__taskObserver?.disconnect();
     return { longTasks: [...window.__longTasks!], maxFrameGap: window.__frameGaps!.max };
   });
 }

@@ -1,0 +1,79 @@
+/**
+ * The inspector, path 2 (DESIGN.md "The user's three paths"): drag-select a turn range with the
+ * mouse on the timeline canvas → pick strip-tool-results and dedup-tools → the preview shows fewer
+ * tokens and stubbed call/result pairs → Apply → the timeline draws the new version → Undo
+ * restores the token total. On a real Claude Code session.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { corpusFile, expect, SCREENSHOTS, test } from './fixtures';
+import { cliInspect } from './pages/cli';
+import { TimelineCanvas } from './pages/TimelineCanvas';
+import { Workbench } from './pages/Workbench';
+
+test.beforeAll(() => fs.mkdirSync(SCREENSHOTS, { recursive: true }));
+
+/** Pixels of the timeline's compaction layer (fates, budget lines) as a data URL: what Apply changes. */
+async function compactionLayerPixels(page: Page): Promise<string> {
+  return page.getByTestId('timeline').evaluate((wrap) => {
+    const layers = [...wrap.querySelectorAll('canvas')];
+    // base (bars) · compaction layer · overlay (selection, hover): the middle one is drawn from the version.
+    return layers.length >= 3 ? layers[1].toDataURL() : '';
+  });
+}
+
+test('drag-select → strip-tool-results + dedup-tools → preview → Apply → Undo', async ({ library, inspector, page }) => {
+  test.setTimeout(150_000);
+  const file = corpusFile('claude-code', 'vibecodingtracker_claude_code_v1.0.95.jsonl');
+  const expected = cliInspect(file);
+  expect(expected.turns).toBeGreaterThanOrEqual(6);
+
+  await library.goto();
+  await library.importFile(file);
+  await library.open(await library.waitForRow(path.basename(file)));
+  await inspector.waitLoaded();
+  const timeline = new TimelineCanvas(page);
+  const wb = new Workbench(page);
+  await page.mouse.move(5, 5);
+  const untouchedLayer = await compactionLayerPixels(page);
+
+  // Drag with the mouse across turns 1 … n−2 (0-based 0 … n−3): the last turns stay out.
+  const last = expected.turns - 3;
+  await timeline.dragSelect(0, last);
+  await expect(page).toHaveURL(new RegExp(`sel=1-${last + 1}(&|$)`));
+  await timeline.expectSelection([0, last]);
+  const selectedTokens = Number(await page.getByTestId('selection-total').getAttribute('data-tokens'));
+  expect(selectedTokens).toBeGreaterThan(0);
+
+  await wb.pickReducers('strip-tool-results', 'dedup-tools');
+  const preview = await wb.previewTokens();
+  expect(preview.before).toBe(selectedTokens);
+  expect(preview.after).toBeLessThan(preview.before);
+  // Stubbed results stay under their calls (pairs are never split).
+  const stubbedUnderCalls = page.getByTestId('tool-call').locator('[data-testid=fate-badge][data-fate=stubbed]');
+  await expect(stubbedUnderCalls.first()).toBeVisible();
+  const original = await wb.contextTokens();
+  expect(original.after).toBeLessThan(original.before);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-plan-preview.png') });
+
+  const versionBefore = await page.getByTestId('inspector').getAttribute('data-version');
+  await wb.apply();
+  await expect(page.getByTestId('inspector')).not.toHaveAttribute('data-version', versionBefore ?? '');
+  await expect(page).not.toHaveURL(/sel=/);
+  const applied = await wb.contextTokens();
+  expect(applied.before).toBe(original.before);
+  expect(applied.after).toBe(original.after);
+  // The timeline now draws the compacted version.
+  await expect.poll(() => compactionLayerPixels(page)).not.toBe(untouchedLayer);
+  await page.mouse.move(5, 5);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-applied.png') });
+
+  await wb.undo();
+  // Back to the log's own total: no compaction left in the shown version.
+  await expect
+    .poll(async () => ((await wb.contextAfter.count()) === 0 ? original.before : (await wb.contextTokens()).after), { timeout: 20_000 })
+    .toBe(original.before);
+  await expect.poll(() => compactionLayerPixels(page)).toBe(untouchedLayer);
+  await expect(wb.fates).toHaveCount(0);
+});

@@ -1,0 +1,71 @@
+/**
+ * The inspector, path 3: Auto to 50 % of the context → the Lost tab lists the identifiers that left
+ * the context → Apply → Export in the source format → re-import the downloaded file: its token
+ * total in the library and the inspector equals the compacted version's total.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { corpusFile, expect, SCREENSHOTS, test } from './fixtures';
+import { cliInspect, tokensText } from './pages/cli';
+import { Workbench } from './pages/Workbench';
+
+test.beforeAll(() => fs.mkdirSync(SCREENSHOTS, { recursive: true }));
+
+const CASES = [
+  { label: 'Claude Code', family: 'claude-code', name: 'vibecodingtracker_claude_code_v1.0.95.jsonl', format: 'claude-code' },
+] as const;
+
+for (const c of CASES) {
+  test(`${c.label}: Auto 50 % → Lost → Export → re-import has the compacted total`, async ({ library, inspector, page }) => {
+    test.setTimeout(150_000);
+    const file = corpusFile(c.family, c.name);
+    const source = cliInspect(file);
+    expect(source.format).toBe(c.format);
+
+    await library.goto();
+    await library.importFile(file);
+    await library.open(await library.waitForRow(path.basename(file)));
+    await inspector.waitLoaded();
+    const wb = new Workbench(page);
+
+    const target = await wb.autoHalf();
+    const preview = await wb.contextTokens();
+    expect(target).toBe(Math.round(preview.before * 0.5));
+    expect(preview.after).toBeLessThan(preview.before);
+
+    const lost = await wb.tab('Lost');
+    await expect(lost.getByTestId('lost-group').first()).toBeVisible();
+    const identifiers = await lost.getByTestId('lost-group').locator('li button').count();
+    expect(identifiers).toBeGreaterThan(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `inspector-lost-${c.family}.png`) });
+
+    await wb.tab('Plan');
+    await wb.apply();
+    await expect.poll(async () => (await wb.contextTokens()).after, { timeout: 30_000 }).toBe(preview.after);
+    const compactedTotal = preview.after;
+
+    const exported = await wb.exportShownVersion();
+    expect(exported.format).toBe(c.format);
+    expect(exported.bytes.equals(fs.readFileSync(file))).toBe(false);
+    // The export is a file of the source's own format: the CLI reads it back as such.
+    const tmp = path.join(test.info().outputDir, exported.name);
+    fs.mkdirSync(path.dirname(tmp), { recursive: true });
+    fs.writeFileSync(tmp, exported.bytes);
+    const reread = cliInspect(tmp);
+    expect(reread.format).toBe(c.format);
+    expect(reread.tokens.total).toBe(compactedTotal);
+
+    // Re-import in the app: library row and inspector show the compacted total.
+    await expect(page.getByTestId('export-done')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('export-dialog')).toBeHidden();
+    await inspector.backToLibrary();
+    await library.importBuffer(exported.name, exported.bytes.toString('utf8'));
+    const row = await library.waitForRow(exported.name);
+    await expect(row).toHaveAttribute('data-tokens', String(compactedTotal));
+    await library.open(row);
+    await inspector.waitLoaded();
+    await wb.tab('Info');
+    await expect(page.getByTestId('token-total')).toHaveText(tokensText(compactedTotal));
+  });
+}
