@@ -45,7 +45,10 @@ export function formatReport(log: Transcript, steps: readonly Step[], projection
   lines.push(`fates: ${Object.entries(s.fates).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${fmt(n)}`).join(', ')}`);
   if (s.summaries) lines.push(`summaries: ${s.summaries} (${s.summaryRequests} chunk(s) stood in by the offline summarizer)`);
   const lostTotal = lost.length;
-  lines.push(`lost identifiers: ${lostTotal}${lostTotal ? ` (${Object.entries(s.lost).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`);
+  const bySource = lost.filter((l) => l.stepId.startsWith('source-marker:')).length;
+  lines.push(
+    `lost identifiers: ${lostTotal}${lostTotal ? ` (${Object.entries(s.lost).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}${bySource ? `; ${bySource} of them were already gone before, in the source's own compaction` : ''}`,
+  );
   for (const l of lost.slice(0, options.maxLost ?? 20)) lines.push(`  turn ${l.turn + 1} ${l.kind}: ${l.value.length > 100 ? l.value.slice(0, 99) + '…' : l.value}`);
   if (lostTotal > (options.maxLost ?? 20)) lines.push(`  … ${lostTotal - (options.maxLost ?? 20)} more`);
   return lines.join('\n');
