@@ -806,7 +806,8 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
       errorLines: [...seenErrorLines],
     },
     concepts,
-    embeddedSummaries,
+    // Empty markers (opaque server compactions) say nothing; repeats say it once.
+    embeddedSummaries: [...new Set(embeddedSummaries.map((x) => x.trim()).filter(Boolean))],
     lastAssistantText,
     unanswered: lastInstructionIndex > lastAssistantIndex ? lastInstruction : undefined,
     toolCounts: [...toolCounts.values()],

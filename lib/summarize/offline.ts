@@ -222,9 +222,15 @@ function narrativeLines(facts: SpanFacts, limits: OfflineLimits): string[] {
     if (turns.omitted && i === headCount) lines.push(`- [… ${formatCount(turns.omitted)} more turns not narrated]`);
     const head = `- Turn ${t.turn + 1}:`;
     const parts: string[] = [];
+    // The same text repeated within a turn (resent prompts, fixture placeholders) is said once, with a count.
+    const repeats = new Map<string, number>();
+    for (const i of t.instructions) repeats.set(i.text, (repeats.get(i.text) ?? 0) + 1);
     for (const i of t.instructions) {
+      const n = repeats.get(i.text);
+      if (n === undefined) continue;
+      repeats.delete(i.text);
       const q = quoteInstruction(i.text, i.harness, limits);
-      parts.push(i.harness ? `harness note: «${q}»` : `user asked: «${q}»`);
+      parts.push((i.harness ? `harness note: «${q}»` : `user asked: «${q}»`) + (n > 1 ? ` (×${n})` : ''));
     }
     const did: string[] = [];
     if (t.reads.length) did.push(`read ${listPaths(t.reads)}`);
