@@ -44,7 +44,7 @@ const CASES: FamilyCase[] = [
   { shot: 'gemini-cli', family: 'gemini-cli', name: 'vibecodingtracker_gemini_session.jsonl', format: 'gemini-cli', label: 'Gemini CLI session', hasMarkers: false, hasUsage: true },
   { shot: 'openhands', family: 'openhands', name: 'openhands_multi_swe_bench_output.jsonl', format: 'openhands', label: 'OpenHands events', conversation: 1, hasMarkers: false, hasUsage: true },
   { shot: 'swe-agent', family: 'swe-agent', name: 'swe-agent_marshmallow-1867_function_calling.traj', format: 'swe-agent', label: 'SWE-agent trajectory', hasMarkers: false, hasUsage: false },
-  { shot: 'inspect-ai-eval', family: 'inspect-ai', name: 'inspect_popularity.eval', format: 'inspect-ai', label: 'Inspect AI eval log', conversation: 4, hasMarkers: false, hasUsage: false },
+  { shot: 'inspect-ai-eval', family: 'inspect-ai', name: 'inspect_popularity.eval', format: 'inspect-ai', label: 'Inspect AI eval log', conversation: 4, hasMarkers: false, hasUsage: true },
   { shot: 'inspect-ai-json', family: 'inspect-ai', name: 'inspect_browser_gpt4o-mini.json', format: 'inspect-ai', label: 'Inspect AI eval log', hasMarkers: false, hasUsage: true },
   { shot: 'mini-swe-agent', family: 'mini-swe-agent', name: 'mini-swe-agent_github_issue_test_messages.json', format: 'mini-swe-agent', label: 'mini-swe-agent trajectory', hasMarkers: false, hasUsage: false },
 ];
