@@ -96,7 +96,8 @@ function usePreviewQuery(id: string, versionId: string, versionStamp: string, dr
 function useCompareQuery(id: string, a: string, b: string | null, stamp: string, model: string) {
   return useQuery({
     queryKey: ['compare', id, a, b, stamp, model],
-    queryFn: ({ signal }) => getBridge().compareVersions(signal, id, a, b!, model),
+    // The other version first: the difference reads as "this version − the other".
+    queryFn: ({ signal }) => getBridge().compareVersions(signal, id, b!, a, model),
     enabled: b !== null && b !== a,
     retry: false,
     staleTime: Infinity,

@@ -97,6 +97,12 @@ describe('engine.preview', () => {
     expect(p.fateCounts.stubbed).toBe(Object.keys(p.changed).length);
     expect(p.diff.every((m) => m.turn >= turns - 3)).toBe(true);
     expect(p.tokens.selection!.before - p.tokens.selection!.after).toBe(p.tokens.context.before - p.tokens.context.after);
+
+    // Comparing with the original compares model views (not every line of the file against a context).
+    const v = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns, 'late', [turns - 3, turns - 1]));
+    const c = await engine.compareVersions(id, ORIGINAL_VERSION, v.id);
+    expect(c.a.total).toBe(timeline.turns[turns - 1].contextTotal);
+    expect(c.delta).toBe(p.tokens.context.after - p.tokens.context.before);
   });
 
   it('a missing version is an error as data, not a throw', async () => {

@@ -130,12 +130,12 @@ export function compactionEngine(deps: CompactionDeps) {
     return draft ? [...version.steps, { ...draft, createdAt: draft.createdAt ?? DRAFT_CREATED_AT }] : version.steps;
   }
 
-  async function projectVersion(id: string, versionId: string, draft?: DraftStep | null): Promise<{ log: Transcript; steps: Step[]; projection: Projection; version: Version }> {
+  async function projectVersion(id: string, versionId: string, draft?: DraftStep | null, baseline?: 'log' | 'model-view'): Promise<{ log: Transcript; steps: Step[]; projection: Projection; version: Version }> {
     const log = await deps.getTranscript(id);
     const version = await versions.getVersion(repo(), id, versionId);
     const steps = withDraft(version, draft);
     const lookup = await summaryLookup(id);
-    const projection = projectTranscript(log, steps, { ...(lookup && { summaries: lookup }) });
+    const projection = projectTranscript(log, steps, { ...(lookup && { summaries: lookup }), ...(baseline && { baseline }) });
     return { log, steps, projection, version };
   }
 
@@ -215,7 +215,8 @@ export function compactionEngine(deps: CompactionDeps) {
   async function compareVersions(id: string, a: string, b: string, model?: string): Promise<VersionComparison> {
     const log = await deps.getTranscript(id);
     const curveOf = async (versionId: string): Promise<VersionCurve> => {
-      const { projection, version } = await projectVersion(id, versionId);
+      // Both in the model's view: the original's context is what the model last saw, not every line of the file.
+      const { projection, version } = await projectVersion(id, versionId, null, 'model-view');
       const p = summarizePreview(log, projection, null);
       const K = p.kinds.length;
       const curve = new Float64Array(p.turns);
