@@ -15,6 +15,7 @@ import type { Projection, SummaryKey, SummaryRequest } from '../compaction/types
 import { ProviderError, isTransient } from './providers/errors';
 import type { SummaryProvider } from './providers/types';
 import { DEFAULT_PROMPTS, renderPrompt, renderSpanForPrompt, templateHash, type PromptTemplate, type RenderOptions } from './prompts';
+import { extractSpanFacts, pathsInText } from './facts';
 import type { SummaryStyle } from './types';
 
 /** A summary produced by a provider: what Dexie stores. Never holds the key or the base URL. */
@@ -128,6 +129,24 @@ export interface ProduceOptions {
   maxRetryWaitSeconds?: number;
   onDelta?: (text: string) => void;
   onWait?: (seconds: number) => void;
+  /** Append the span's files the model's summary does not name (default true). */
+  backfill?: boolean;
+}
+
+/**
+ * A model may drop file paths however it is asked; "auto-compact forgot X" is the complaint this
+ * tool answers. Files the span's tool calls touched that the summary does not name are appended
+ * in one marked line (the model's text itself is never changed).
+ */
+export function backfillFiles(summary: string, messages: SummaryRequest['messages'], previousSummary?: string, max = 80): string {
+  const files = extractSpanFacts(messages).files.filter((f) => f.actions.some((a) => a !== 'mentioned'));
+  const missing = files.filter((f) => !summary.includes(f.path)).map((f) => `\`${f.path}\` (${f.actions.filter((a) => a !== 'mentioned').join(', ')})`);
+  // Prefix-ward chunks: the earlier summary's files must survive this one too.
+  const earlier = previousSummary ? pathsInText(previousSummary).filter((p) => !summary.includes(p) && !files.some((f) => f.path === p)) : [];
+  const all = [...missing, ...earlier.map((p) => `\`${p}\` (earlier turns)`)];
+  if (!all.length) return summary;
+  const more = all.length > max ? ` [… ${all.length - max} more]` : '';
+  return `${summary}\n\nAlso touched in these turns (not named above; added from the tool calls): ${all.slice(0, max).join(', ')}${more}.`;
 }
 
 /** One summary for one request, with retries of transient failures. Throws ProviderError. */
@@ -140,7 +159,7 @@ export async function produceSummary(request: Pick<SummaryRequest, 'messages' | 
       const result = await provider.complete({ system, prompt, signal: options.signal, onDelta: options.onDelta });
       const text = result.text.trim();
       if (!text) throw new ProviderError('empty', { provider: provider.kind });
-      return { text, model: result.model, usage: result.usage };
+      return { text: options.backfill === false ? text : backfillFiles(text, request.messages, request.previousSummary), model: result.model, usage: result.usage };
     } catch (e) {
       if (attempt >= retries || !isTransient(e) || options.signal?.aborted) throw e;
       const wait = (e as ProviderError).retryAfterSeconds ?? 1;
