@@ -105,6 +105,10 @@ function SummarySettingsForm({ stored }: { stored: SummarySettings }) {
 
         {provider !== 'offline' && (
           <div className="space-y-4 rounded-lg border border-neutral-200 p-4 dark:border-neutral-800">
+            <p className="text-xs text-neutral-600 dark:text-neutral-400" data-testid="what-is-sent">
+              When you summarize, the turns being summarized (as text, long tool output shortened) and the prompt below are sent from this page to this
+              provider. Nothing else leaves the browser, and the key is never written into summaries, exports or reports.
+            </p>
             <Field
               id="summary-base-url"
               label="Base URL"
