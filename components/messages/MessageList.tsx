@@ -11,6 +11,12 @@ import { buildRows, rowOfTurn, type Row } from './rows';
 
 /** Inspect's threshold: below it the plain DOM keeps the browser's own find (Ctrl+F) working. */
 export const VIRTUALIZE_ABOVE = 200;
+/**
+ * Above this many rows, rows keep their estimated height (content beyond it is clipped) instead of
+ * being measured: each measurement makes the virtualizer recompute the offsets of every row after
+ * it, which at 300k rows (a 100k-turn transcript) is a 50–150 ms task on every scroll frame.
+ */
+export const FIXED_HEIGHTS_ABOVE = 20_000;
 
 export interface MessageListHandle {
   scrollToTurn(turn: number): void;
@@ -97,6 +103,7 @@ export const MessageList = forwardRef<MessageListHandle, { messages: readonly Me
   const scroller = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => buildRows(messages, turns), [messages, turns]);
   const virtual = rows.length > VIRTUALIZE_ABOVE;
+  const fixedHeights = rows.length > FIXED_HEIGHTS_ABOVE;
   // Stable callbacks: the virtualizer recomputes every row's offset (O(rows)) whenever they change
   // identity, which at 300k rows is a long task on every re-render (cursor moves, selection).
   const estimateSize = useCallback((i: number) => (rows[i]?.kind === 'turn' ? 30 : 120), [rows]);
@@ -136,11 +143,23 @@ export const MessageList = forwardRef<MessageListHandle, { messages: readonly Me
   );
 
   return (
-    <div ref={scroller} className="relative h-full overflow-y-auto" data-testid="message-list" data-virtual={virtual ? 'yes' : 'no'} data-rows={rows.length}>
+    <div
+      ref={scroller}
+      className="relative h-full overflow-y-auto"
+      data-testid="message-list"
+      data-virtual={virtual ? 'yes' : 'no'}
+      data-fixed-heights={fixedHeights ? 'yes' : 'no'}
+      data-rows={rows.length}
+    >
       {virtual ? (
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => (
-            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={fixedHeights ? undefined : virtualizer.measureElement}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)`, ...(fixedHeights && { height: item.size, overflow: 'hidden' }) }}
+            >
               <RowView row={rows[item.index]} activeTurn={activeTurn} />
             </div>
           ))}
