@@ -202,7 +202,7 @@ export function InspectorPage() {
             <SelectionRow selection={selection} selectedTokens={selectedTokens} wb={wb} onClear={() => setSelection(null)} />
           </>
         ) : (
-          <div className="h-[258px] animate-pulse rounded bg-neutral-100 dark:bg-neutral-900" aria-label="Loading the timeline" />
+          <div className="h-[288px] animate-pulse rounded bg-neutral-100 dark:bg-neutral-900" aria-label="Loading the timeline" />
         )}
       </section>
       <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_26rem]">

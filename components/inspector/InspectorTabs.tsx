@@ -67,7 +67,7 @@ export function InspectorTabs({
             aria-controls={`panel-${t}`}
             tabIndex={tab === t ? 0 : -1}
             onClick={() => onTab(t)}
-            className={`-mb-px flex items-center gap-1 whitespace-nowrap rounded-t border-b-2 px-2 py-1.5 text-xs font-medium ${
+            className={`-mb-px flex items-center gap-1 whitespace-nowrap rounded-t border-b-2 px-1.5 py-1.5 text-xs font-medium ${
               tab === t ? 'border-blue-600 text-neutral-900 dark:border-blue-400 dark:text-neutral-100' : 'border-transparent text-neutral-500 hover:text-neutral-800 dark:hover:text-neutral-200'
             }`}
           >

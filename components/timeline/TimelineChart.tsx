@@ -8,6 +8,7 @@ import { useIsDark } from '../ui/ThemeToggle';
 import { drawBase, drawOverlay, geometry, HEIGHT, PAD, prepareCanvas } from './draw';
 import { indexOfTurn, indexRangeOfTurns, packTimeline } from './packed';
 import { fullView, panView, turnAtXInView, yAxisMax, zoomView, type TurnView } from './scale';
+import { OverviewStrip } from './OverviewStrip';
 import { drawCompactionLayer, scaleWithLines, type BudgetLines, type CompareCurves } from './compaction-layer';
 import type { PreviewSummary } from '@/lib/engine/preview';
 
@@ -327,6 +328,7 @@ export function TimelineChart({
           if (span) requestSelection(span);
         }}
       />
+      {n > 1 && <OverviewStrip packed={packed} view={view} onView={setView} width={width} dark={dark} />}
       {hovered && hover && <HoverCard turn={hovered} overhead={overhead} x={hover.x} containerWidth={width} />}
     </div>
   );
