@@ -329,12 +329,21 @@ export function TimelineChart({
         }}
       />
       {n > 1 && <OverviewStrip packed={packed} view={view} onView={setView} width={width} dark={dark} />}
-      {hovered && hover && <HoverCard turn={hovered} overhead={overhead} x={hover.x} containerWidth={width} />}
+      {hovered && hover && <HoverCard turn={hovered} overhead={overhead} x={hover.x} containerWidth={width} change={compactionChange(compaction.preview, hovered.turn)} />}
     </div>
   );
 }
 
-function HoverCard({ turn, overhead, x, containerWidth }: { turn: TimelineTurn; overhead: number; x: number; containerWidth: number }) {
+/** How the previewed compaction changes the context at the end of `turn` (null without a preview). */
+function compactionChange(preview: PreviewSummary | null, turn: number): number | null {
+  if (!preview || turn >= preview.turns) return null;
+  const K = preview.kinds.length;
+  let d = 0;
+  for (let k = 0; k < K; k++) d += preview.delta[turn * K + k];
+  return d;
+}
+
+function HoverCard({ turn, overhead, x, containerWidth, change = null }: { turn: TimelineTurn; overhead: number; x: number; containerWidth: number; change?: number | null }) {
   const rows = STACK_ORDER.map((k) => ({ k, v: kindValue(turn, k, overhead), added: k === 'overhead' ? 0 : turn.added[k] })).filter((r) => r.v > 0 || r.added > 0);
   const left = Math.min(Math.max(8, x + 14), Math.max(8, containerWidth - 300));
   return (
@@ -374,6 +383,13 @@ function HoverCard({ turn, overhead, x, containerWidth }: { turn: TimelineTurn; 
             <td className="pt-1 text-right">{formatTokens(turn.contextTotal + overhead)}</td>
             <td className="pt-1 text-right text-neutral-500">+{formatTokens(turn.addedTotal)}</td>
           </tr>
+          {change !== null && change !== 0 && (
+            <tr className="font-semibold text-teal-700 dark:text-teal-400" data-testid="hover-after">
+              <td>After compaction</td>
+              <td className="text-right">{formatTokens(turn.contextTotal + overhead + change)}</td>
+              <td className="text-right">{change < 0 ? `−${formatTokens(-change)}` : `+${formatTokens(change)}`}</td>
+            </tr>
+          )}
           {turn.recorded !== undefined && (
             <tr>
               <td>Recorded (usage)</td>
