@@ -11,6 +11,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Version } from '@/lib/compaction/types';
 import { getBridge } from '@/lib/engine/client';
+import { isAbortError } from '@/lib/errors';
 import type { DraftStep } from '@/lib/engine/compaction';
 import type { InspectorData } from '@/lib/engine/api';
 import { ORIGINAL_VERSION } from '@/lib/engine/versions';
@@ -78,6 +79,15 @@ export interface Workbench {
   refreshVersions: () => void;
 }
 
+/**
+ * Cancelling a stale preview terminates the preview lane's worker, which rejects every call on it
+ * with AbortError — including the fresh preview that just replaced it. That one was not cancelled
+ * (TanStack does not retry queries it cancelled itself), so run it again on the next worker.
+ */
+function retryIfCaughtInAbort(count: number, error: unknown): boolean {
+  return isAbortError(error) && count < 3;
+}
+
 function usePreviewQuery(id: string, versionId: string, versionStamp: string, draft: DraftStep | null, selection: [number, number] | null, enabled: boolean) {
   return useQuery({
     queryKey: ['preview', id, versionId, versionStamp, draft, selection],
@@ -88,7 +98,8 @@ function usePreviewQuery(id: string, versionId: string, versionStamp: string, dr
     },
     enabled,
     placeholderData: keepPreviousData,
-    retry: false,
+    retry: retryIfCaughtInAbort,
+    retryDelay: 0,
     staleTime: Infinity,
   });
 }
@@ -99,7 +110,8 @@ function useCompareQuery(id: string, a: string, b: string | null, stamp: string,
     // The other version first: the difference reads as "this version − the other".
     queryFn: ({ signal }) => getBridge().compareVersions(signal, id, b!, a, model),
     enabled: b !== null && b !== a,
-    retry: false,
+    retry: retryIfCaughtInAbort,
+    retryDelay: 0,
     staleTime: Infinity,
   });
 }
