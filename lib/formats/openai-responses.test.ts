@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusFiles } from '../../tests/corpus';
-import type { ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedMessage, Projection, Step } from '../compaction/types';
+import { projectTranscript } from '../compaction/project';
 import { validatePairing } from '../model/pairing';
 import type { Message, Transcript } from '../model/types';
 import { sourceFromBytes } from '../read/source';
@@ -200,5 +201,27 @@ describe('openai-responses: hostile input', () => {
       }
     expect(imported).toBeGreaterThan(0);
     expect(rejected).toBeGreaterThan(0);
+  });
+});
+
+describe('openai-responses: prune-tools reaches the export', () => {
+  const pruneStep: Step = { id: 'prune', range: { kind: 'all-but-last', n: 0 }, reducers: [{ id: 'prune-tools' }], keepLast: 0, createdAt: '2026-01-01T00:00:00Z' };
+  it('the exported request holds only the tool schemas the projection kept, in the source shape', () => {
+    let pruned = 0;
+    for (const f of files) {
+      const convs = openaiResponses.listConversations!(sourceFromBytes(path.basename(f), bytesOf(f)));
+      for (const c of convs.slice(0, 2)) {
+        const t = load(f, c.index);
+        const p = projectTranscript(t, [pruneStep]);
+        if (p.tools.length === t.tools.length) continue;
+        pruned++;
+        const out = openaiResponses.serialize(t, p);
+        const re = loadText(out.fileName, out.text, c.index);
+        expect(re.tools.map((x) => x.name), path.basename(f)).toEqual(p.tools.map((x) => x.name));
+        // Kept entries are the source's own objects (same shape, same schema), not a re-encoding.
+        expect(re.tools.map((x) => x.parameters)).toEqual(p.tools.map((x) => x.parameters));
+      }
+    }
+    expect(pruned).toBeGreaterThan(0);
   });
 });

@@ -8,7 +8,7 @@ import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
 import type { JsonStyle, Role, Transcript } from '../model/types';
-import { detectJsonStyle, parseJsonText, readJsonDocument, stringifyLike, type JsonPath } from '../read/json-doc';
+import { detectJsonStyle, parseJsonText, readJsonDocument, spanAt, stringifyLike, type JsonPath } from '../read/json-doc';
 import { looksLikeJsonl, readJsonl, type RecordSet } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
 import {
@@ -260,11 +260,28 @@ function conversationOf(r: Read, index: number, fileName: string): Conversation 
   return { drafts, model: isObject(root) ? str(root.model) : undefined, tools, usage: r.shape === 'response' ? root.usage : undefined, title: r.shape === 'response' ? str(root.id) : undefined, ...(previous !== undefined && { previousResponseId: previous }) };
 }
 
+/** The name a tool entry is imported under (a function's name; a hosted tool's type). */
+function toolEntryName(t: unknown): string | undefined {
+  if (!isObject(t)) return undefined;
+  const fn = isObject(t.function) ? t.function : t;
+  return str(fn.name) ?? (typeof t.type === 'string' && t.type !== 'function' ? t.type : undefined);
+}
+
+/** The source's tool entries the projection kept (by imported name); null when none was pruned. */
+function keptToolEntries(tools: unknown, keep: ReadonlySet<string>): unknown[] | null {
+  if (!Array.isArray(tools)) return null;
+  const kept = tools.filter((x) => {
+    const n = toolEntryName(x);
+    return n === undefined || keep.has(n);
+  });
+  return kept.length === tools.length ? null : kept;
+}
+
 export function addToolSchemas(b: TranscriptBuilder, tools: readonly unknown[]): void {
   for (const t of tools) {
     if (!isObject(t)) continue;
     const fn = isObject(t.function) ? t.function : t;
-    const name = str(fn.name) ?? (typeof t.type === 'string' && t.type !== 'function' ? t.type : undefined);
+    const name = toolEntryName(t);
     if (!name) continue;
     b.addTool({ name, ...(typeof fn.description === 'string' && { description: fn.description }), parameters: fn.parameters ?? fn.format ?? (t.type !== 'function' ? t : undefined) });
   }
@@ -466,10 +483,14 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
     else placed.push({ items: rewriteItem(original, site, pas, dropped), list });
   }
 
+  // Tool schemas the projection pruned (prune-tools) leave the request's `tools` too.
+  const keepTools = new Set(projection.tools.map((x) => x.name));
   if (r.shape !== 'rollouts') {
     const depth = t.style.indent === 0 ? 0 : (r.recordsPath?.length ?? 0) + 1;
     const texts = placed.flatMap((p) => (p.verbatimText !== undefined ? [p.verbatimText] : p.items.map((it) => stringifyLike(it, t.style, depth))));
-    return { text: writeDocumentRecords(t, texts, depth), fileName: `${name}.compacted.json`, mimeType: 'application/json', dropped };
+    const text = writeDocumentRecords(t, texts, depth);
+    const kept = isObject(r.root) ? keptToolEntries(r.root.tools, keepTools) : null;
+    return { text: kept ? replaceTopLevelTools(text, kept, t.style) : text, fileName: `${name}.compacted.json`, mimeType: 'application/json', dropped };
   }
 
   // Rollouts: rewrite this conversation's line; other conversations stay verbatim.
@@ -485,10 +506,24 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
   const params = line.responses_create_params as AnyObj;
   if (Array.isArray(params?.input) || input.length > 0) setAt(line, ['responses_create_params', 'input'], input);
   if (isObject(line.response)) setAt(line, ['response', 'output'], output);
+  // The schemas were read from the request's tools (or the response's echo of them): prune both.
+  const keptParams = isObject(params) ? keptToolEntries(params.tools, keepTools) : null;
+  if (keptParams) setAt(line, ['responses_create_params', 'tools'], keptParams);
+  const keptEcho = isObject(line.response) ? keptToolEntries(line.response.tools, keepTools) : null;
+  if (keptEcho) setAt(line, ['response', 'tools'], keptEcho);
   // Nothing changed in this conversation: the line stays byte for byte.
   const same = JSON.stringify(line) === JSON.stringify(r.set.records[conversation].value);
   const lines = r.set.records.map((rec, i) => (i === conversation && !same ? stringifyLike(line, lineStyle(rec.text, t.style)) : rec.text));
   return { text: writeJsonl(t.style, lines, t.frame[0]), fileName: `${name}.compacted.jsonl`, mimeType: 'application/x-ndjson', dropped };
+}
+
+/** Swap the document's top-level `tools` array for `kept`, every other byte as it was. */
+function replaceTopLevelTools(text: string, kept: unknown[], style: JsonStyle): string {
+  const bom = text.startsWith('\uFEFF') ? 1 : 0;
+  const span = spanAt(text.slice(bom), ['tools']);
+  if (!span) return text;
+  const [from, to] = [span[0] + bom, span[1] + bom];
+  return text.slice(0, from) + stringifyLike(kept, { ...style, container: 'json' }, 1) + text.slice(to);
 }
 
 function getItem(root: unknown, path: JsonPath): unknown {
