@@ -7,6 +7,10 @@ import { importBytes } from './import';
 import { openhandsFormat } from './openhands';
 import { sourceFromBytes } from '../read/source';
 import { fatalPairing, testProjection } from './traj-test-helpers';
+import { projectTranscript } from '../compaction/project';
+import type { Step } from '../compaction/types';
+import type { Block } from '../model/types';
+import { transcriptTotals } from '../tokens/totals';
 
 const files = corpusFiles('openhands');
 const evalOutput = files.find((f) => f.endsWith('.jsonl'))!;
@@ -98,4 +102,24 @@ describe('openhands semantics', () => {
       expect(fatalPairing(back2)).toEqual([]);
     });
   }
+});
+
+describe('openhands export: stripped tool-call arguments (tool-hints request strip)', () => {
+  const strip: Step = { id: 'strip', range: { kind: 'all-but-last', n: 0 }, reducers: [{ id: 'tool-hints', options: { request: 'strip', useDefaults: false, maxArgChars: 40 } }], keepLast: 0, createdAt: '2026-01-01T00:00:00Z' };
+  for (const f of corpusFiles('openhands'))
+    it(path.basename(f), () => {
+      const bytes = new Uint8Array(fs.readFileSync(f));
+      const t = importBytes(path.basename(f), bytes).transcript;
+      const p = projectTranscript(t, [strip]);
+      const stripped = p.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call' && JSON.stringify(b.input).includes('[stripped '));
+      expect(stripped.length).toBeGreaterThan(0);
+      const out = openhandsFormat.serialize(t, p);
+      const re = importBytes(out.fileName, new TextEncoder().encode(out.text), { format: 'openhands' }).transcript;
+      // Every call is still there, with the projected (stripped) arguments, and still paired.
+      const inputs = (ms: ReadonlyArray<{ blocks: readonly Block[] }>) => ms.flatMap((m) => m.blocks).flatMap((b) => (b.kind === 'tool_call' ? [[b.callId, JSON.stringify(b.input)]] : []));
+      expect(inputs(re.messages)).toEqual(inputs(p.messages));
+      expect(fatalPairing(re)).toEqual(fatalPairing(t));
+      expect(re.messages.length).toBe(t.messages.length);
+      expect(transcriptTotals(re).total).toBe(p.tokens.after.total);
+    });
 });

@@ -9,10 +9,10 @@
  * State-change events carry no message and are kept for export. `condensation` actions are
  * compactions the agent already did: a Marker (and the summary, when it has one).
  */
-import type { ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
-import type { JsonStyle, Transcript } from '../model/types';
+import type { Block, JsonStyle, Message, Transcript } from '../model/types';
 import { readJsonDocument, stringifyLike } from '../read/json-doc';
 import { joinRecords, readJsonl } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
@@ -374,7 +374,7 @@ function projectEvents(t: Transcript, events: readonly unknown[], projection: Pr
       emitted.add(ei);
       if (untouched) out.push({ keep: ei });
       else {
-        const v = rewriteEvent(events[ei], pm);
+        const v = rewriteEvent(events[ei], pm, src);
         if (v !== null) out.push({ value: v });
       }
     }
@@ -384,7 +384,38 @@ function projectEvents(t: Transcript, events: readonly unknown[], projection: Pr
   return out;
 }
 
-function rewriteEvent(raw: unknown, pm: ProjectedMessage): unknown | null {
+/**
+ * A tool call whose arguments the projection rewrote (tool-hints "strip request"): the action's
+ * `args` fields and, when the event holds the model's own response, that call's
+ * `function.arguments` get the projected values — the importer reads the arguments from there
+ * first, so both must agree. Fields the projection did not change stay as they were.
+ */
+function rewriteActionArgs(e: Obj, args: Obj, call: ProjectedBlock & { kind: 'tool_call' }, before: Block | undefined): void {
+  if (!before || before.kind !== 'tool_call' || (before.input === call.input && before.rawInput === call.rawInput)) return;
+  const next = call.input;
+  const prev = before.input;
+  // `thought` is the message text, except for a think action, where it is the call's one argument.
+  const textField = e.action === 'think' ? '' : 'thought';
+  if (isObj(next) && isObj(prev)) {
+    for (const [k, v] of Object.entries(next)) {
+      if (k === textField || JSON.stringify(v) === JSON.stringify(prev[k])) continue;
+      // A stripped value stands in for the same long value wherever the action holds it.
+      if (k in args) args[k] = cloneJson(v);
+      else for (const [ak, av] of Object.entries(args)) if (ak !== textField && JSON.stringify(av) === JSON.stringify(prev[k])) args[ak] = cloneJson(v);
+    }
+  }
+  const meta = own(e, 'tool_call_metadata');
+  const toolId = isObj(meta) ? str(meta.tool_call_id) : undefined;
+  const resp = isObj(meta) ? own(meta, 'model_response') : undefined;
+  if (!toolId || !isObj(resp) || !Array.isArray(resp.choices)) return;
+  const raw = call.rawInput ?? (typeof next === 'string' ? next : JSON.stringify(next ?? {}));
+  for (const ch of resp.choices) {
+    if (!isObj(ch) || !isObj(ch.message) || !Array.isArray(ch.message.tool_calls)) continue;
+    for (const c of ch.message.tool_calls) if (isObj(c) && c.id === toolId && isObj(c.function) && typeof c.function.arguments === 'string') c.function.arguments = raw;
+  }
+}
+
+function rewriteEvent(raw: unknown, pm: ProjectedMessage, src: Message): unknown | null {
   const e = cloneJson(raw) as Obj;
   const text = pm.blocks.filter((b) => b.kind === 'text' || b.kind === 'summary' || b.kind === 'opaque').map((b) => ('text' in b ? b.text : '')).join('\n\n');
   const result = pm.blocks.find((b) => b.kind === 'tool_result');
@@ -409,8 +440,9 @@ function rewriteEvent(raw: unknown, pm: ProjectedMessage): unknown | null {
     return e;
   }
   const call = pm.blocks.find((b) => b.kind === 'tool_call');
-  if (!call) return null; // the action itself was removed
+  if (!call || call.kind !== 'tool_call') return null; // the action itself was removed
   if (typeof args.thought === 'string' && e.action !== 'think') args.thought = text;
+  rewriteActionArgs(e, args, call, src.blocks.find((b) => b.kind === 'tool_call' && b.callId === call.callId));
   return e;
 }
 
