@@ -5,6 +5,9 @@ import { checkFixture } from './testing/fixture-check';
 import { importBytes } from './import';
 import { sweAgentFormat } from './swe-agent';
 import { fatalPairing, testProjection } from './traj-test-helpers';
+import { projectTranscript } from '../compaction/project';
+import type { Step } from '../compaction/types';
+import { validatePairing } from '../model/pairing';
 import fs from 'node:fs';
 
 const files = corpusFiles('swe-agent');
@@ -120,4 +123,34 @@ describe('swe-agent semantics', () => {
       expect((e as { where: { path: string } }).where.path).toBe('$.history');
     }
   });
+});
+
+describe('swe-agent export: a removed tool call leaves the history record (dedup-tools removal)', () => {
+  const dedup: Step = { id: 'dedup', range: { kind: 'all-but-last', n: 0 }, reducers: [{ id: 'dedup-tools', options: { mode: 'remove' } }], keepLast: 0, createdAt: '2026-01-01T00:00:00Z' };
+  const removing = ['swe-agent_gpt4_pydicom-1458_legacy.traj', 'swe-agent_marshmallow-1867_function_calling.traj'];
+  for (const name of removing)
+    it(name, () => {
+      const t = load(name);
+      const p = projectTranscript(t, [dedup]);
+      expect(Object.values(p.fates).filter((x) => x.kind === 'removed' || x.kind === 'deduped').length).toBeGreaterThan(0);
+      // Some removed call sat in a message that keeps its text: the case the record must drop the action from.
+      const keptWithoutCall = p.messages.filter((pm) => {
+        const src = t.messages.find((m) => m.id === pm.sourceId);
+        return src?.blocks.some((b) => b.kind === 'tool_call') && !pm.blocks.some((b) => b.kind === 'tool_call');
+      });
+      expect(keptWithoutCall.length).toBeGreaterThan(0);
+      const out = sweAgentFormat.serialize(t, p);
+      const re = importBytes(out.fileName, new TextEncoder().encode(out.text), { format: 'swe-agent' }).transcript;
+      const calls = (ms: ReadonlyArray<{ blocks: readonly { kind: string }[] }>) => ms.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call').length;
+      expect(calls(re.messages)).toBe(calls(p.messages));
+      // No new pairing issue: only the source's own in-flight call at the end (if any) remains.
+      expect(fatalPairing(re).length).toBe(fatalPairing(t).length);
+      expect(validatePairing(re.messages).length).toBe(validatePairing(t.messages).length);
+      const history = (JSON.parse(out.text) as { history: Array<Record<string, unknown>> }).history;
+      for (const pm of keptWithoutCall) {
+        const rec = history.find((h) => h.role === 'assistant' && typeof h.thought === 'string' && h.thought === pm.blocks.map((b) => ('text' in b ? b.text : '')).join('\n\n') && !('tool_calls' in h));
+        expect(rec, 'the rewritten record').toBeDefined();
+        expect(rec!.action).toBeUndefined();
+      }
+    });
 });

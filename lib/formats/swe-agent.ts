@@ -283,12 +283,14 @@ export function rewriteChatLikeRecord(record: SourceRecord, pm: ProjectedMessage
   if (src.role === 'assistant') {
     const parsedAction = src.blocks.find((b) => b.kind === 'tool_call' && b.callId.startsWith(PARSED_ACTION_PREFIX));
     let text = texts.join('\n\n');
+    const parsedKept = parsedAction !== undefined && calls.some((c) => c.kind === 'tool_call' && c.callId === (parsedAction as { callId: string }).callId);
     if (parsedAction && typeof v.content === 'string') {
-      const kept = calls.find((c) => c.kind === 'tool_call' && c.callId === (parsedAction as { callId: string }).callId);
       const fence = lastFence(v.content);
-      if (kept && fence) text = (text ? text + '\n\n' : '') + v.content.slice(fence.start);
+      if (parsedKept && fence) text = (text ? text + '\n\n' : '') + v.content.slice(fence.start);
     }
     setContent(text);
+    // The importer reads a 0.x action from the `action` field: a removed call leaves no action behind.
+    if (parsedAction && !parsedKept) delete v.action;
     if (typeof v.thought === 'string') v.thought = texts.join('\n\n');
     if (Array.isArray(v.tool_calls)) {
       // The record's tool_calls are, in order, the source message's call blocks (ids may be canonicalized).
@@ -304,7 +306,12 @@ export function rewriteChatLikeRecord(record: SourceRecord, pm: ProjectedMessage
         out.push(c);
       });
       v.tool_calls = out;
-      if (out.length === 0) delete v.tool_calls;
+      if (out.length === 0) {
+        delete v.tool_calls;
+        // 1.x records mirror the call in `action`; without tool_calls the importer would read it as a
+        // 0.x text action (a call with no result), so it goes with the calls.
+        delete v.action;
+      }
     }
     if (!pm.blocks.some((b) => b.kind === 'reasoning')) {
       // Signed thinking goes with its signature or not at all (FORMATS.md §0).
