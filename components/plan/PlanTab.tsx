@@ -259,11 +259,12 @@ function SummariesBox({ id, wb }: { id: string; wb: Workbench }) {
 function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPlan: Workbench['setPlan'] }) {
   const stats = useQuery({ queryKey: ['tool-stats', id], queryFn: ({ signal }) => getBridge().toolStats(signal, id), staleTime: Infinity });
   if (!stats.data || stats.data.length === 0) return null;
+  const cell = 'rounded border border-neutral-300 bg-white px-0.5 py-0 text-[11px] dark:border-neutral-700 dark:bg-neutral-900';
   return (
     <section aria-label="Per-tool hints">
       <h3 className={heading}>Per-tool hints</h3>
       <div className="overflow-x-auto">
-        <table className="w-full text-[11px] tabular-nums" data-testid="hints-table">
+        <table className="w-full border-separate border-spacing-x-1 text-[11px] tabular-nums" data-testid="hints-table">
           <thead className="text-neutral-500">
             <tr>
               <th className="py-0.5 text-left font-normal">tool</th>
@@ -272,7 +273,7 @@ function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPla
               <th className="font-normal" title="Call arguments">request</th>
               <th className="font-normal" title="Tool results">response</th>
               <th className="font-normal">dedup</th>
-              <th className="font-normal" title="Results expire after N turns; ∞ never evicted">retention</th>
+              <th className="font-normal" title="Retention: results expire after N turns; ∞ never evicted">retain</th>
             </tr>
           </thead>
           <tbody>
@@ -281,19 +282,19 @@ function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPla
               const retention = h.retention?.neverEvict ? 'never' : h.retention?.turns !== undefined ? String(h.retention.turns) : '';
               return (
                 <tr key={t.name} className="border-t border-neutral-100 dark:border-neutral-800" data-testid="hint-row" data-tool={t.name}>
-                  <td className="max-w-[7rem] truncate py-0.5 font-mono" title={t.name}>
+                  <td className="max-w-[6.5rem] truncate py-0.5 font-mono" title={t.name}>
                     {t.name}
                   </td>
                   <td className="text-right">{t.calls}</td>
                   <td className="text-right">{formatTokens(t.callTokens + t.resultTokens)}</td>
                   <td>
-                    <select aria-label={`${t.name} request`} className={field} value={h.request ?? 'keep'} onChange={(e) => setPlan((p) => setHint(p, t.name, { request: e.target.value as RequestMode }))}>
+                    <select aria-label={`${t.name} request`} className={cell} value={h.request ?? 'keep'} onChange={(e) => setPlan((p) => setHint(p, t.name, { request: e.target.value as RequestMode }))}>
                       <option value="keep">keep</option>
                       <option value="strip">strip</option>
                     </select>
                   </td>
                   <td>
-                    <select aria-label={`${t.name} response`} className={field} value={h.response ?? 'keep'} onChange={(e) => setPlan((p) => setHint(p, t.name, { response: e.target.value as ResponseMode }))}>
+                    <select aria-label={`${t.name} response`} className={cell} value={h.response ?? 'keep'} onChange={(e) => setPlan((p) => setHint(p, t.name, { response: e.target.value as ResponseMode }))}>
                       <option value="keep">keep</option>
                       <option value="strip">strip</option>
                       <option value="remove">remove</option>
@@ -305,7 +306,7 @@ function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPla
                   <td>
                     <select
                       aria-label={`${t.name} retention`}
-                      className={field}
+                      className={cell}
                       value={retention}
                       onChange={(e) => {
                         const v = e.target.value;
@@ -313,10 +314,10 @@ function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPla
                       }}
                     >
                       <option value="">—</option>
-                      <option value="2">2 turns</option>
-                      <option value="5">5 turns</option>
-                      <option value="10">10 turns</option>
-                      <option value="never">never evict</option>
+                      <option value="2">2 t</option>
+                      <option value="5">5 t</option>
+                      <option value="10">10 t</option>
+                      <option value="never">∞</option>
                     </select>
                   </td>
                 </tr>
