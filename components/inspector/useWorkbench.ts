@@ -196,7 +196,8 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     mutationFn: (step: DraftStep) => getBridge().applyStep(undefined, id, version.id, step),
   });
   const apply = useCallback(async () => {
-    const step = planToDraft(plan, stepId, selection);
+    // Only what the user has seen previewed is applied (Enter on a fresh page does nothing).
+    const step = planActive ? planToDraft(plan, stepId, selection) : null;
     if (!step) return;
     setBusy('Applying…');
     setActionError(null);
@@ -211,7 +212,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     } finally {
       setBusy(null);
     }
-  }, [plan, stepId, selection, applyMutation, queryClient, id, setParams]);
+  }, [planActive, plan, stepId, selection, applyMutation, queryClient, id, setParams]);
 
   const undo = useCallback(async () => {
     if (version.steps.length === 0) return;
