@@ -227,6 +227,26 @@ describe('engine.exportVersion', () => {
   });
 });
 
+describe('engine.exportVersion of one conversation of a container file', () => {
+  it('tau-bench: the whole container is written, the compacted conversation reads back with the projected total', async () => {
+    const tau = corpusFiles('openai-chat').find((f) => f.includes('tau-bench'))!;
+    const out = await engine.importFile(new Uint8Array(fs.readFileSync(tau)), path.basename(tau), { conversation: 3 });
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const { id, turns } = out.meta;
+    const v = await engine.applyStep(id, ORIGINAL_VERSION, { id: 'tau-strip', range: { kind: 'all-but-last', n: 0 }, reducers: [{ id: 'strip-tool-results' }], keepLast: 1 });
+    const exported = await engine.exportVersion(id, v.id, {});
+    if (exported.kind !== 'file') throw new Error(JSON.stringify(exported));
+    expect(turns).toBeGreaterThan(2);
+    expect(exported.file.tokens.projected).toBeLessThan(exported.file.tokens.original);
+    const back = importBytes(exported.file.fileName, exported.file.bytes, { conversation: 3 }).transcript;
+    expect(transcriptTotals(back).total).toBe(exported.file.tokens.reimported);
+    expect(exported.file.tokens.reimported).toBe(exported.file.tokens.projected);
+    // The other conversations are untouched.
+    const other = importBytes(exported.file.fileName, exported.file.bytes, { conversation: 4 }).transcript;
+    expect(transcriptTotals(other).total).toBe(transcriptTotals(importBytes(path.basename(tau), new Uint8Array(fs.readFileSync(tau)), { conversation: 4 }).transcript).total);
+  });
+});
+
 describe('engine helpers', () => {
   it('tool stats, peer triggers and config import on a real session', async () => {
     const { id } = await importCorpus(claudeCode);
