@@ -28,6 +28,8 @@ function kindValue(t: TimelineTurn, kind: DrawnKind, overhead: number): number {
 
 /** Zoom step of one wheel notch (deltaY 100) and of the +/− keys. */
 const ZOOM_PER_NOTCH = 1.25;
+/** Quiet time after the last shift+arrow before the extended selection goes to the page. */
+const KEY_COMMIT_MS = 250;
 /** A press-and-release that moved less than this is a click, not a drag. */
 const CLICK_SLOP_PX = 3;
 
@@ -150,6 +152,13 @@ export function TimelineChart({
     },
     [onSelectRange],
   );
+  const keyCommit = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (keyCommit.current) clearTimeout(keyCommit.current);
+    },
+    [],
+  );
   const selectionIndexes = useMemo(() => (shownSelection ? indexRangeOfTurns(packed, shownSelection[0], shownSelection[1]) : null), [packed, shownSelection]);
   const cursorIndex = cursorTurn === null ? -1 : indexOfTurn(packed, cursorTurn);
 
@@ -252,8 +261,16 @@ export function TimelineChart({
         // Extend (or shrink) the selection at its end; without one, start it at the cursor.
         const [a, b] = selectionIndexes ?? [Math.max(0, cursorIndex), Math.max(0, cursorIndex)];
         const end = Math.min(n - 1, Math.max(a, b + dir));
-        requestSelection([turns[a].turn, turns[end].turn]);
-        onCursorChange(turns[end].turn);
+        const range: [number, number] = [turns[a].turn, turns[end].turn];
+        // Shown at once; handed to the page (URL, preview, list scroll) when the key burst ends:
+        // each hand-over re-renders the page and re-previews, too much for every auto-repeat.
+        setShownKey(`${range[0]}-${range[1]}`);
+        if (keyCommit.current) clearTimeout(keyCommit.current);
+        keyCommit.current = setTimeout(() => {
+          keyCommit.current = null;
+          requestSelection(range);
+          onCursorChange(range[1]);
+        }, KEY_COMMIT_MS);
         if (end < view.start || end > view.end) setView((v) => panView(v, end < v.start ? end - v.start : end - v.end, n));
         return;
       }
