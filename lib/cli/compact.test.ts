@@ -92,6 +92,25 @@ describe('compact CLI', () => {
     expect(io.err()).toContain(`budget: ${128_000 - 16_384} tokens (GPT-4o mini input budget)`);
   });
 
+  it('an Inspect .eval is written as its zip archive and re-imports as inspect-ai', async () => {
+    const file = corpusFiles('inspect-ai').find((f) => f.endsWith('.eval'))!;
+    const total = transcriptTotals(reimport(file)).total;
+    // The first .eval is one short sample (291 tokens): 80 % is what dedup alone can reach; at 50 %
+    // the summary costs more than it saves.
+    const budget = Math.floor(total * 0.8);
+    const out = path.join(tmp, 'out.eval');
+    const io = capture();
+    const code = await run([file, '--budget', String(budget), '--keep-last', '0', '--out', out]);
+    io.restore();
+    expect(code, io.out() + io.err()).toBe(0);
+    const written = new Uint8Array(fs.readFileSync(out));
+    expect(String.fromCharCode(written[0], written[1])).toBe('PK');
+    const t = reimport(out);
+    expect(t.format).toBe('inspect-ai');
+    expect(transcriptTotals(t).total).toBeLessThanOrEqual(budget);
+    expect(io.out()).not.toContain('did not carry every edit');
+  });
+
   it('usage errors exit 2', async () => {
     const io = capture();
     expect(await run([])).toBe(2);

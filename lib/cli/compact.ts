@@ -13,6 +13,7 @@ import path from 'node:path';
 import { userMessage } from '../errors';
 import { importFile } from '../formats/import';
 import { formatById } from '../formats/registry';
+import type { SerializeResult } from '../formats/types';
 import { sourceFromBytes } from '../read/source';
 import { isFatalForExport, validatePairing } from '../model/pairing';
 import type { Transcript } from '../model/types';
@@ -139,6 +140,8 @@ export interface CompactOutcome {
   projection: Projection;
   steps: Step[];
   text?: string;
+  /** The written file's bytes when the format is binary (Inspect .eval zip): write these, not `text`. */
+  bytes?: Uint8Array;
   fileName?: string;
   /** tokens.total of the re-imported output (inspect's number). */
   reimportedTokens?: number;
@@ -158,6 +161,11 @@ export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, b
     ...(plan && label ? { label } : {}),
     reducers: step.reducers.map((r) => (r.id === 'classify-tangents' ? { id: r.id, options: { ...r.options, turns: a.tangents ?? [] } } : r)),
   };
+}
+
+/** What an export writes: the archive of a binary format (.eval), else the text. */
+function fileBytes(out: SerializeResult): Uint8Array {
+  return out.bytes ?? new TextEncoder().encode(out.text);
 }
 
 /** Pairing issues an API would reject (a call in flight at the very end is tolerated). */
@@ -187,11 +195,11 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
   const notes: string[] = [];
   for (let attempt = 1; ; attempt++) {
     const out = format.serialize(t, projection);
-    const re = importFile(sourceFromBytes(out.fileName, new TextEncoder().encode(out.text)), { format: t.format, ...(opts.conversation !== undefined && { conversation: opts.conversation }) }).transcript;
+    const re = importFile(sourceFromBytes(out.fileName, fileBytes(out)), { format: t.format, ...(opts.conversation !== undefined && { conversation: opts.conversation }) }).transcript;
     const total = transcriptTotals(re).total;
     const pairsBroken = fatalIssues(re) > sourceFatal;
     const notCarried = pairsBroken || total > Math.max(aim, projection.tokens.after.total) + Math.ceil(budget * 0.05);
-    const done = (extra: string[] = []) => ({ projection, steps, text: out.text, fileName: out.fileName, reimportedTokens: total, attempts: attempt, notes: [...notes, ...extra] });
+    const done = (extra: string[] = []) => ({ projection, steps, text: out.text, ...(out.bytes && { bytes: out.bytes }), fileName: out.fileName, reimportedTokens: total, attempts: attempt, notes: [...notes, ...extra] });
     if (autoIdx >= 0 && !conservative && notCarried && attempt < 6) {
       conservative = true;
       notes.push(`the ${t.format} export did not carry every edit (${pairsBroken ? 'tool pairing broke on re-import' : `${total} tokens re-imported for ${projection.tokens.after.total} projected`}): retried with content-only edits`);
@@ -263,7 +271,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(`dry run: ${fits ? 'fits' : 'does NOT fit'} the budget of ${budget}; nothing written\n`);
       return fits ? 0 : 1;
     }
-    fs.writeFileSync(a.out!, outcome.text!);
+    fs.writeFileSync(a.out!, outcome.bytes ?? outcome.text!);
     const re = importFile(sourceFromBytes(path.basename(a.out!), new Uint8Array(fs.readFileSync(a.out!))), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
     const total = transcriptTotals(re).total;
     const fatal = validatePairing(re.messages.filter((m) => !m.sidechain)).filter((i) => isFatalForExport(i, re.messages.length));

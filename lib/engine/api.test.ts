@@ -153,6 +153,20 @@ describe('engine round trip through storage', () => {
     expect(new TextDecoder().decode(exported.file.bytes)).toBe(new TextDecoder().decode(bytes));
   });
 
+  it('exportTranscript of an imported Inspect .eval returns the zip archive, not its sample JSON', async () => {
+    const file = corpusFiles('inspect-ai').find((f) => f.endsWith('.eval'))!;
+    const bytes = read(file);
+    const out = await engine.importFile(bytes.slice(), path.basename(file), { conversation: 0 });
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const exported = await engine.exportTranscript(out.meta.id);
+    if (exported.kind !== 'file') throw new Error(JSON.stringify(exported));
+    const b = exported.file.bytes;
+    expect(String.fromCharCode(b[0], b[1])).toBe('PK');
+    const again = importBytes(exported.file.fileName, b, { conversation: 0 }).transcript;
+    expect(again.format).toBe('inspect-ai');
+    expect(again.messages.length).toBe(importBytes(path.basename(file), bytes, { conversation: 0 }).transcript.messages.length);
+  });
+
   it('delete hides the transcript, undo brings it back', async () => {
     const out = await engine.importFile(read(chatText), path.basename(chatText));
     if (out.kind !== 'imported') throw new Error(JSON.stringify(out));

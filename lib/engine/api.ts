@@ -362,7 +362,9 @@ async function exportTranscript(id: string, options: { format?: string } = {}): 
     const format = formatById(options.format ?? transcript.format);
     if (!format) throw new Error(`Unknown format ${options.format}`);
     const out = format.serialize(transcript);
-    const bytes = new TextEncoder().encode(out.text);
+    // Binary formats (Inspect .eval zips) hand back the archive in `bytes`; `text` is only its main entry.
+    // A copy, so the transferred buffer holds exactly the file.
+    const bytes = out.bytes ? out.bytes.slice() : new TextEncoder().encode(out.text);
     return transfer({ kind: 'file', file: { bytes, fileName: out.fileName, mimeType: out.mimeType, dropped: out.dropped } }, [bytes.buffer]);
   } catch (e) {
     return { kind: 'error', error: serializeError(e) };
