@@ -13,6 +13,7 @@ import type { ConversationInfo } from '../formats/types';
 import type { Transcript } from '../model/types';
 import { sourceFromBytes } from '../read/source';
 import { contextTotals, transcriptTotals, type Totals } from '../tokens/totals';
+import { isContextSample, usageCalls } from '../tokens/calibration';
 
 export const summary = 'Show what a transcript holds: format, model, turns, tokens by kind, markers, usage (--json for machine output)';
 
@@ -77,8 +78,9 @@ export function inspectTranscript(t: Transcript, file: string): InspectReport {
       if (b.kind === 'tool_call') toolCalls++;
       else if (b.kind === 'tool_result') toolResults++;
     }
-  const usage = { calls: t.usage.length, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, lastContext: 0 };
+  const usage = { calls: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, lastContext: 0 };
   for (const u of t.usage) {
+    usage.calls += usageCalls(u);
     usage.input += u.input;
     usage.cacheRead += u.cacheRead;
     usage.cacheWrite += u.cacheWrite;
@@ -87,7 +89,7 @@ export function inspectTranscript(t: Transcript, file: string): InspectReport {
   // Context size at the last main-chain call = its input + cache (FORMATS.md §0).
   for (let i = t.usage.length - 1; i >= 0; i--) {
     const u = t.usage[i];
-    if (t.messages[u.messageIndex]?.sidechain) continue;
+    if (t.messages[u.messageIndex]?.sidechain || !isContextSample(u)) continue;
     usage.lastContext = u.input + u.cacheRead + u.cacheWrite;
     break;
   }
@@ -121,7 +123,7 @@ export function inspectTranscript(t: Transcript, file: string): InspectReport {
 
 /** DESIGN.md (Tokens): infer the invisible overhead from the first call's recorded input. */
 export function invisibleOverhead(t: Transcript): InspectReport['overhead'] {
-  const u = t.usage.find((x) => t.messages[x.messageIndex] && !t.messages[x.messageIndex].sidechain);
+  const u = t.usage.find((x) => t.messages[x.messageIndex] && !t.messages[x.messageIndex].sidechain && isContextSample(x));
   if (!u) return null;
   const recorded = u.input + u.cacheRead + u.cacheWrite;
   const visible = contextTotals(t.messages.slice(0, u.messageIndex), t.tools).total;

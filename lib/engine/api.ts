@@ -17,6 +17,7 @@ import type { Message, Transcript } from '../model/types';
 import { deepFreeze } from '../model/builder';
 import { sourceFromBytes, type SourceFile } from '../read/source';
 import { transcriptTotals } from '../tokens/totals';
+import { isContextSample, usageCalls } from '../tokens/calibration';
 import { openRepo, type RecoveryReport, type StorageEstimate } from '../db/repo';
 import type { ImportRow, TranscriptMeta, UsageSummary } from '../db/schema';
 import { buildTimeline, contextWindowFor, type Timeline } from './timeline';
@@ -100,16 +101,19 @@ function toBytes(input: ArrayBuffer | Uint8Array): Uint8Array {
 function usageSummary(t: Omit<Transcript, 'id'>): UsageSummary | null {
   const main = t.usage.filter((u) => !t.messages[u.messageIndex]?.sidechain);
   if (main.length === 0) return null;
-  const s: UsageSummary = { calls: main.length, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, lastContext: 0, maxContext: 0 };
+  const s: UsageSummary = { calls: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, lastContext: 0, maxContext: 0 };
   for (const u of main) {
+    s.calls += usageCalls(u);
     s.input += u.input;
     s.cacheRead += u.cacheRead;
     s.cacheWrite += u.cacheWrite;
     s.output += u.output;
+    if (u.contextWindow) s.contextWindow = u.contextWindow;
+    // An aggregate of several calls (NeMo Gym rollout totals) is no context size.
+    if (!isContextSample(u)) continue;
     const ctx = u.input + u.cacheRead + u.cacheWrite;
     s.maxContext = Math.max(s.maxContext, ctx);
     s.lastContext = ctx;
-    if (u.contextWindow) s.contextWindow = u.contextWindow;
   }
   return s;
 }

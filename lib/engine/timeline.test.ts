@@ -1,4 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { corpusFiles } from '../../tests/corpus';
+import { importBytes } from '../formats/import';
+import { calibrate } from '../tokens/calibration';
 import type { Block, Marker, Message, Role } from '../model/types';
 import { buildTimeline, contextWindowFor } from './timeline';
 
@@ -70,5 +75,35 @@ describe('contextWindowFor', () => {
     expect(contextWindowFor('claude-opus-4-5-20251101', [])).toBe(200_000);
     expect(contextWindowFor('gpt-4o-2024-08-06', [])).toBe(128_000);
     expect(contextWindowFor(undefined, [])).toBeUndefined();
+  });
+});
+
+describe('buildTimeline: usage that aggregates several model calls (NeMo Gym rollout totals)', () => {
+  const file = corpusFiles('openai-responses').find((f) => f.includes('conversational_tool_use'))!;
+  // Conversation 2: 15 model calls whose response.usage totals 88,808 input tokens.
+  const t = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file)), { conversation: 2 }).transcript;
+
+  it('the importer records the total as one record of 15 calls', () => {
+    expect(t.usage).toHaveLength(1);
+    expect(t.usage[0].calls).toBe(15);
+    expect(t.usage[0].input + t.usage[0].cacheRead + t.usage[0].cacheWrite).toBe(88_808);
+  });
+
+  it('is no context size: no recorded point, no invisible overhead, no calibration; the calls still count', () => {
+    const tl = buildTimeline(t);
+    expect(tl.overhead).toBe(0);
+    expect(tl.turns.every((x) => x.recorded === undefined)).toBe(true);
+    expect(tl.turns.reduce((s, x) => s + x.calls, 0)).toBe(15);
+    // The y-axis is the estimated context, not the 88,808-token sum.
+    expect(tl.maxContext).toBe(Math.max(...tl.turns.map((x) => x.contextTotal)));
+    expect(tl.maxContext).toBeLessThan(20_000);
+    expect(calibrate(t)).toBeUndefined();
+  });
+
+  it('a single-call record of the same size is still read as a context size', () => {
+    const single = { ...t.usage[0], calls: undefined };
+    const tl = buildTimeline({ ...t, usage: [single] });
+    expect(tl.overhead).toBeGreaterThan(70_000);
+    expect(tl.turns.some((x) => x.recorded === 88_808)).toBe(true);
   });
 });

@@ -6,6 +6,7 @@
  * Pure: messages, usage, markers and tools in; plain data out (it crosses the worker boundary).
  */
 import type { Marker, Message, ToolSchema, UsageRecord } from '../model/types';
+import { isContextSample, usageCalls } from '../tokens/calibration';
 import { BUDGET_KINDS, budgetKind, emptyByKind, type BudgetKind } from '../tokens/totals';
 
 export interface TimelineTurn {
@@ -138,13 +139,14 @@ export function buildTimeline(input: {
   const callsByTurn = new Map<number, number>();
   for (const u of mainUsage) {
     const turn = messages[u.messageIndex].turn;
-    recordedByTurn.set(turn, u.input + u.cacheRead + u.cacheWrite);
-    callsByTurn.set(turn, (callsByTurn.get(turn) ?? 0) + 1);
+    // An aggregate of several calls has no one context size; its calls still count.
+    if (isContextSample(u)) recordedByTurn.set(turn, u.input + u.cacheRead + u.cacheWrite);
+    callsByTurn.set(turn, (callsByTurn.get(turn) ?? 0) + usageCalls(u));
   }
 
   // Invisible overhead: the first call saw everything before its message, plus what the file omits.
   let overhead = 0;
-  const firstCall = mainUsage.find((u) => u.input + u.cacheRead + u.cacheWrite > 0);
+  const firstCall = mainUsage.find((u) => isContextSample(u) && u.input + u.cacheRead + u.cacheWrite > 0);
   if (firstCall) {
     const recorded = firstCall.input + firstCall.cacheRead + firstCall.cacheWrite;
     overhead = Math.max(0, Math.round(recorded - total(visibleContext(firstCall.messageIndex))));

@@ -317,6 +317,15 @@ function parse(file: SourceFile, options: ParseOptions = {}): ParseResult {
       if (d.draft.role === 'assistant') last = i;
     });
     const cached = isObject(usage.input_tokens_details) ? num(usage.input_tokens_details.cached_tokens) : 0;
+    // A rollout line is a whole agent loop: each run of assistant items in `response.output` is one
+    // model call (tool outputs separate them), and `response.usage` is their total — not one call's
+    // context size. Assistant items of the request's input are earlier history, not calls.
+    let runs = 0;
+    conv.drafts.forEach((d, i) => {
+      const inOutput = d.site?.path[0] === 'response';
+      const prev = conv.drafts[i - 1];
+      if (inOutput && d.draft.role === 'assistant' && !(prev && prev.site?.path[0] === 'response' && prev.draft.role === 'assistant')) runs++;
+    });
     b.addUsage({
       messageIndex: Math.max(0, last),
       ...(conv.model !== undefined && { model: conv.model }),
@@ -326,6 +335,7 @@ function parse(file: SourceFile, options: ParseOptions = {}): ParseResult {
       cacheWrite: isObject(usage.input_tokens_details) ? num(usage.input_tokens_details.cache_write_tokens) : 0,
       output: num(usage.output_tokens),
       ...(isObject(usage.output_tokens_details) && { reasoning: num(usage.output_tokens_details.reasoning_tokens) }),
+      ...(r.shape === 'rollouts' && runs > 1 && { calls: runs }),
     });
   }
   if (b.messageCount === 0) b.warn({ code: 'empty:conversation', message: 'This conversation holds no items.' });

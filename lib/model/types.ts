@@ -165,6 +165,12 @@ export interface UsageRecord {
   reasoning?: number;
   /** The model's context window when the source records it (Codex token_count). */
   contextWindow?: number;
+  /**
+   * How many model calls this record aggregates; absent = 1. An aggregate (a NeMo Gym rollout's
+   * `response.usage` over all its calls) counts toward cost and the call count, but its input is a
+   * sum of prompts, not one context size.
+   */
+  calls?: number;
 }
 
 /** How a JSON text was written, so an export can match it. */

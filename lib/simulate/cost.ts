@@ -6,6 +6,7 @@
  */
 import type { Transcript } from '../model/types';
 import { callCost, lookupModel, type ModelInfo } from '../tokens/catalog';
+import { usageCalls } from '../tokens/calibration';
 import type { Projection } from '../compaction/types';
 
 export interface RecordedCost {
@@ -27,7 +28,7 @@ export function recordedCost(log: Transcript, model?: ModelInfo): RecordedCost {
     }
     usd += callCost(info, u);
   }
-  return { ...(log.model && { model: log.model }), calls: log.usage.length, usd, unpriced };
+  return { ...(log.model && { model: log.model }), calls: log.usage.reduce((n, u) => n + usageCalls(u), 0), usd, unpriced };
 }
 
 export interface NextCallCost {

@@ -7,6 +7,7 @@
  */
 import type { Transcript } from '../model/types';
 import { lookupModel, type ModelInfo } from '../tokens/catalog';
+import { isContextSample } from '../tokens/calibration';
 import { projectTranscript } from '../compaction/project';
 import type { Projection } from '../compaction/types';
 import { PEER_POLICIES, policyById } from './policies';
@@ -23,7 +24,8 @@ export interface ContextPoint {
 /** The context size before each assistant message (one point per model call). */
 export function contextCurve(log: Transcript): ContextPoint[] {
   const turnOf = (i: number) => log.messages[Math.min(i, log.messages.length - 1)]?.turn ?? 0;
-  if (log.usage.length > 0) {
+  // Recorded sizes only when every record is one call: an aggregate's input is a sum of prompts.
+  if (log.usage.length > 0 && log.usage.every(isContextSample)) {
     return log.usage.map((u) => ({ messageIndex: u.messageIndex, turn: turnOf(u.messageIndex), tokens: u.input + u.cacheRead + u.cacheWrite, source: 'recorded' as const }));
   }
   const coveredAt = new Map<number, number[]>(); // message index where a marker takes effect → covered indices

@@ -10,7 +10,17 @@
  *    clamped to [0.5, 3.0], starting at 1.0.
  * The corrected estimate of a call is (estimate + overhead) × the factor known before it.
  */
-import type { Transcript } from '../model/types';
+import type { Transcript, UsageRecord } from '../model/types';
+
+/** Model calls a usage record stands for (an aggregate holds several). */
+export function usageCalls(u: UsageRecord): number {
+  return u.calls ?? 1;
+}
+
+/** A record of one call: its input + cache is a context size (an aggregate's is a sum of several). */
+export function isContextSample(u: UsageRecord): boolean {
+  return usageCalls(u) <= 1;
+}
 
 export const EMA_ALPHA = 0.2;
 export const FACTOR_MIN = 0.5;
@@ -71,7 +81,7 @@ export function visibleBefore(log: Transcript): number[] {
 
 /** Undefined when the transcript records no usage. */
 export function calibrate(log: Transcript): Calibration | undefined {
-  const usage = log.usage.filter((u) => u.input + u.cacheRead + u.cacheWrite > 0 && u.messageIndex < log.messages.length);
+  const usage = log.usage.filter((u) => isContextSample(u) && u.input + u.cacheRead + u.cacheWrite > 0 && u.messageIndex < log.messages.length);
   if (usage.length === 0) return undefined;
   const before = visibleBefore(log);
   // A call's prompt is everything before the run of assistant messages it produced.
