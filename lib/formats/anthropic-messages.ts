@@ -14,7 +14,7 @@ import {
   againstSource,
   assertProjectionPairing,
   isUntouchedSigned,
-  signedByProvider,
+  replaysSignedReasoning,
   approxBase64Bytes,
   asText,
   baseName,
@@ -597,7 +597,7 @@ function sourceOfTranscript(t: Transcript): SourceFile {
 
 function fromMessages(input: ConvertInput): SerializeResult {
   const dropped: string[] = [];
-  const keep = signedByProvider(input.model, 'anthropic');
+  const keep = replaysSignedReasoning(input, 'anthropic');
   const system: string[] = [];
   const raw: AnyObj[] = [];
   // Calls answered somewhere later: unanswered ones get an explicit error result so the request is valid.

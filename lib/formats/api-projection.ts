@@ -226,6 +226,34 @@ export function signedByProvider(model: string | undefined, provider: 'anthropic
   return /gpt|^o\d|\/o\d|codex|openai/.test(m);
 }
 
+export type ReasoningSigner = 'anthropic' | 'openai' | 'google';
+
+/**
+ * The provider whose API wrote (and signed) a format's reasoning. Formats that log any provider's
+ * calls (Chat completions, agent harnesses, Inspect) name no signer: the model name decides there.
+ */
+const SIGNER_OF_FORMAT: Record<string, ReasoningSigner> = {
+  'anthropic-messages': 'anthropic',
+  'claude-code': 'anthropic',
+  'claude-code-web': 'anthropic',
+  'claude-code-sdk': 'anthropic',
+  'openai-responses': 'openai',
+  'codex-cli': 'openai',
+  'gemini-api': 'google',
+  'gemini-cli': 'google',
+};
+
+/**
+ * Whether signed reasoning of a conversion's source may be replayed to `provider`: only to the
+ * provider that signed it. The source format says who signed when it is one provider's own; else
+ * (or without a source format) the model name is the guess.
+ */
+export function replaysSignedReasoning(input: { sourceFormat?: string; model?: string }, provider: ReasoningSigner): boolean {
+  const signer = input.sourceFormat !== undefined ? SIGNER_OF_FORMAT[input.sourceFormat] : undefined;
+  if (signer) return signer === provider;
+  return signedByProvider(input.model, provider);
+}
+
 /** A reasoning block the log holds unchanged: its signature / encrypted payload is still valid. */
 export function isUntouchedSigned(b: { kind: string; opaque?: string; sourceBlockId?: string }): boolean {
   return b.kind === 'reasoning' && !!b.opaque && b.sourceBlockId === undefined && Object.isFrozen(b);

@@ -99,3 +99,42 @@ describe('convert a projection', () => {
     expect(r.text).not.toContain('SIG');
   });
 });
+
+describe('signed reasoning is replayed only to the provider that signed it (the source format decides, not the model name)', () => {
+  const signed: Array<{ family: string; file: string }> = [
+    { family: 'anthropic-messages', file: 'vercel-ai_anthropic-reasoning-high.1.json' },
+    { family: 'openai-responses', file: 'vercel-ai_openai-reasoning-encrypted-content.1.json' },
+    { family: 'gemini-api', file: 'vercel-ai_google-reasoning-gemini3.json' },
+  ];
+  const signedTargets = ['anthropic-messages', 'openai-responses', 'gemini-api'];
+  const opaqueReasoning = (t: Transcript) => t.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'reasoning' && !!b.opaque).length;
+  for (const { family, file } of signed)
+    it(`${family} → each API target, whatever the model is named`, () => {
+      const t = load(corpus.find((f) => f.endsWith(`${family}/${file}`))!);
+      expect(t.format).toBe(family);
+      const source = opaqueReasoning(t);
+      expect(source).toBeGreaterThan(0);
+      // The model name misleads (another provider's, or none): the format still says who signed.
+      for (const model of [t.model, undefined, 'gpt-5', 'claude-sonnet-4-5', 'gemini-2.5-pro'])
+        for (const target of signedTargets) {
+          const r = convertTranscript({ ...t, model } as Transcript, target);
+          const back = importBytes(r.fileName, r.bytes ?? new TextEncoder().encode(r.text), { format: target }).transcript;
+          expect(opaqueReasoning(back), `${family} (model ${model}) → ${target}`).toBe(target === family ? source : 0);
+          if (target !== family) expect(r.dropped.join('\n')).toMatch(/reasoning/);
+        }
+    });
+});
+
+describe('fromMessages: sourceFormat over the model-name guess', () => {
+  it('a format that names no signer (or none given) falls back to the model name', () => {
+    const t = load(corpus.find((f) => f.endsWith('openai-responses/vercel-ai_openai-reasoning-encrypted-content.1.json'))!);
+    const target = formats.find((x) => x.id === 'openai-responses')!;
+    const base = { messages: t.messages, tools: t.tools, title: t.title, baseName: 'x' };
+    const encrypted = (input: Parameters<NonNullable<typeof target.fromMessages>>[0]) => target.fromMessages!(input).text.includes('encrypted_content');
+    expect(encrypted({ ...base, model: 'gpt-5' })).toBe(true);
+    expect(encrypted({ ...base, model: 'claude-sonnet-4-5' })).toBe(false);
+    expect(encrypted({ ...base, model: 'claude-sonnet-4-5', sourceFormat: 'openai-responses' })).toBe(true);
+    expect(encrypted({ ...base, model: 'gpt-5', sourceFormat: 'anthropic-messages' })).toBe(false);
+    expect(encrypted({ ...base, model: 'gpt-5', sourceFormat: 'openai-chat' })).toBe(true);
+  });
+});

@@ -104,6 +104,7 @@ export function convertTranscript(t: Transcript, targetFormatId: string, project
     tools: projection ? projection.tools : t.tools,
     ...(t.model !== undefined && { model: t.model }),
     title: t.title,
+    sourceFormat: t.format,
     baseName: t.fileName.replace(/\.gz$/i, '').replace(/\.[^.]+$/, '') || 'transcript',
   };
 

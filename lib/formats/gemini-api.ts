@@ -11,7 +11,7 @@ import type { Block, Transcript, UsageRecord } from '../model/types';
 import { parseJsonText, readJsonDocument, stringifyLike, type JsonPath } from '../read/json-doc';
 import { looksLikeJsonl, readJsonl, type RecordSet } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
-import { againstSource, assertProjectionPairing, isUntouchedSigned, signedByProvider, approxBase64Bytes, asText, baseName, isObject, num, rewriteParts, str, syntheticText, verbatim, writeDocumentRecords, type MessageSite, type ProjectedAgainstSource } from './api-projection';
+import { againstSource, assertProjectionPairing, isUntouchedSigned, replaysSignedReasoning, approxBase64Bytes, asText, baseName, isObject, num, rewriteParts, str, syntheticText, verbatim, writeDocumentRecords, type MessageSite, type ProjectedAgainstSource } from './api-projection';
 import type { ConvertInput, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
 
 type AnyObj = Record<string, unknown>;
@@ -435,7 +435,7 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
 
 function fromMessages(input: ConvertInput): SerializeResult {
   const dropped: string[] = [];
-  const keep = signedByProvider(input.model, 'google');
+  const keep = replaysSignedReasoning(input, 'google');
   const system: string[] = [];
   const contents: AnyObj[] = [];
   const called = new Map<string, string>();

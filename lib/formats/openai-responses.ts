@@ -15,7 +15,7 @@ import {
   againstSource,
   assertProjectionPairing,
   isUntouchedSigned,
-  signedByProvider,
+  replaysSignedReasoning,
   asText,
   baseName,
   cloneJson,
@@ -547,7 +547,7 @@ function getItem(root: unknown, path: JsonPath): unknown {
 
 function fromMessages(input: ConvertInput): SerializeResult {
   const dropped: string[] = [];
-  const keep = signedByProvider(input.model, 'openai');
+  const keep = replaysSignedReasoning(input, 'openai');
   const items: AnyObj[] = [];
   const instructions: string[] = [];
   const called = new Set<string>();

@@ -84,4 +84,10 @@ export interface ConvertInput {
   title: string;
   /** Base name for the output file, without extension. */
   baseName: string;
+  /**
+   * Format id of the transcript the messages come from. Signed reasoning (Anthropic thinking
+   * signatures, OpenAI encrypted reasoning, Gemini thought signatures) is replayed only to the
+   * provider whose format signed it; without this, targets guess from the model name.
+   */
+  sourceFormat?: string;
 }
