@@ -514,11 +514,35 @@ export function summaryContent(text: string): string {
 
 const ENVELOPE_KEYS = ['userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'slug', 'entrypoint', 'agentId'] as const;
 
+/** A source message that is a compaction summary the file already held (isCompactSummary line). */
+function isSourceSummary(pm: ProjectedMessage): boolean {
+  return pm.blocks.some((b) => b.kind === 'summary');
+}
+
 /**
  * serialize(t, projection) for the Claude Code family. Untouched records are re-emitted verbatim;
  * changed messages are re-written line by line; dropped lines are removed and the parentUuid chain
  * re-linked; synthetic summaries become a compact_boundary + isCompactSummary pair, the way
  * Claude Code itself records a compaction.
+ *
+ * Where the pair goes. In Claude Code a compact_boundary ends the model's context: on resume it
+ * sees the summary and what follows, while the lines before the boundary are history only (our
+ * reader says the same: the marker `covers` them). Claude Code's own compaction summarizes a
+ * prefix, so its pair sits where the summarized span ended. A projection may summarize a span in
+ * the MIDDLE of the context (a turn range picked in the inspector): the messages kept before it —
+ * the kept prefix since the last summary — are still in the model's context. To keep them there,
+ * the pair is written ahead of that kept prefix (right after the previous compaction, or at the
+ * start of the file) and the prefix's first line is re-parented onto the summary line: the model
+ * then reads summary, kept prefix, rest — the same messages, the summary moved to the front, as
+ * a prefix-ward summary is anyway. With no kept prefix (the usual case: auto, all-but-last,
+ * after-last-compaction) the pair sits exactly where the span was. The boundary roots the chain
+ * (parentUuid null) and points at the last summarized line with logicalParentUuid, like Claude Code.
+ *
+ * What is dropped: every line of a message absent from the projection — including tool_result
+ * lines whose tool_use went with the span (and their toolUseResult payloads), and a resumed
+ * session's replay of such a line (same uuid, no message of its own; it follows its original:
+ * dropped, re-written the same way, or verbatim). Records that carry no message
+ * (file-history-snapshot, summary, system lines …) stay in place.
  */
 export function serializeClaudeRecords(t: Transcript, projection: Projection, opts: ClaudeExportOptions): { text: string; dropped: string[] } {
   // A projection may not break tool call/result pairs (issues the source already has are tolerated).
@@ -526,19 +550,50 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
   const dropped: string[] = [];
   const style: JsonStyle = t.style;
   const bySource = projectedBySource(projection);
+  // In a sub-agent's own file every line is a side chain, and that chain is the conversation.
+  const subAgentFile = t.warnings.some((w) => w.code === 'subagent:file');
   const messageOfRecord = new Map<number, Message>();
   for (const m of t.messages) for (const r of m.recordRefs) messageOfRecord.set(r, m);
-  // Synthetic messages are written just before the next projected source message.
+  // Synthetic messages are written just before the first kept main-chain message since the last
+  // summary (the kept prefix, see above), else before the next projected source message.
   const before = new Map<string, ProjectedMessage[]>();
+  /** For each synthetic: the first record of the next kept main-chain message (its span ends before). */
+  const spanEnd = new Map<ProjectedMessage, number>();
   let queue: ProjectedMessage[] = [];
+  let prefixStart: string | undefined;
+  const waitingForEnd: ProjectedMessage[] = [];
   for (const pm of projection.messages) {
-    if (pm.synthetic || pm.sourceId === undefined) queue.push(pm);
-    else if (queue.length) {
+    if (pm.synthetic || pm.sourceId === undefined) {
+      if (prefixStart !== undefined) before.get(prefixStart)!.push(pm);
+      else queue.push(pm);
+      waitingForEnd.push(pm);
+      prefixStart = undefined;
+      continue;
+    }
+    if (queue.length) {
       before.set(pm.sourceId, queue);
       queue = [];
     }
+    if (pm.sidechain) continue;
+    const source = t.messages.find((m) => m.id === pm.sourceId);
+    if (source) for (const s of waitingForEnd.splice(0)) spanEnd.set(s, source.recordRefs[0]);
+    if (isSourceSummary(pm)) prefixStart = undefined;
+    else if (prefixStart === undefined && !before.has(pm.sourceId)) {
+      prefixStart = pm.sourceId;
+      before.set(pm.sourceId, []);
+    }
   }
   const trailing = queue;
+  for (const s of waitingForEnd) spanEnd.set(s, t.records.length);
+  /** uuid of the last dropped main-chain line before `end`: what a summary ending there summarized. */
+  const lastDroppedLine = (end: number): string | undefined => {
+    for (let r = Math.min(end, t.records.length) - 1; r >= 0; r--) {
+      const m = messageOfRecord.get(r);
+      const u = (t.records[r].value as Record<string, unknown> | null)?.uuid;
+      if (m && (!m.sidechain || subAgentFile) && !bySource.has(m.id) && typeof u === 'string') return u;
+    }
+    return undefined;
+  };
 
   /** Dropped line uuid → the uuid its children should point to instead. */
   const redirect = new Map<string, string | null>();
@@ -548,16 +603,29 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
     return cur;
   };
   let lastMainUuid: string | null = null;
-  // In a sub-agent's own file every line is a side chain, and that chain is the conversation.
-  const subAgentFile = t.warnings.some((w) => w.code === 'subagent:file');
+  /** Set after a summary pair: the next main-chain line hangs off the summary line. */
+  let relinkTo: string | undefined;
   let envelope: Record<string, unknown> = {};
   let lastTime: string | undefined;
-  let keptMainMessages = 0;
   const items: OutputRecord[] = [];
+  /** Message lines by record: the message as written (null = dropped); absent = written verbatim. */
+  const writtenLine = new Map<number, Record<string, unknown> | null>();
+  /** uuid → the record of the message line that first held it (a later line with it is a replay). */
+  const messageLineOfUuid = new Map<string, number>();
+  t.records.forEach((r, i) => {
+    const u = isRecord(r.value) ? r.value.uuid : undefined;
+    if (typeof u === 'string' && messageOfRecord.has(i) && !messageLineOfUuid.has(u)) messageLineOfUuid.set(u, i);
+  });
 
   const emitValue = (orig: number | undefined, value: Record<string, unknown>, original?: SourceRecord) => {
     let v = value;
-    if (typeof v.parentUuid === 'string' && redirect.has(v.parentUuid)) {
+    const mainLine = typeof v.uuid === 'string' && (v.isSidechain !== true || subAgentFile) && (v.type === 'user' || v.type === 'assistant');
+    if (relinkTo !== undefined && mainLine && 'parentUuid' in v) {
+      v = original ? structuredClone(v) : v;
+      v.parentUuid = relinkTo;
+      original = undefined;
+      relinkTo = undefined;
+    } else if (typeof v.parentUuid === 'string' && redirect.has(v.parentUuid)) {
       v = original ? structuredClone(v) : v;
       v.parentUuid = resolve(v.parentUuid as string);
       original = undefined;
@@ -581,11 +649,11 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
     for (const key of ENVELOPE_KEYS) if (envelope[key] !== undefined) env[key] = envelope[key];
     const boundaryUuid = uuidFrom(seed);
     const summaryUuid = uuidFrom(seed + ':summary');
-    // With nothing of the main chain kept before it, the boundary roots the chain (parentUuid null),
-    // exactly as Claude Code writes it; after kept messages it stays linked so they remain loaded.
+    // The boundary roots the chain (parentUuid null) and names the last summarized line, exactly
+    // as Claude Code writes it; what the model keeps follows the summary line (see above).
     const boundary = {
-      parentUuid: keptMainMessages > 0 ? lastMainUuid : null,
-      logicalParentUuid: lastMainUuid,
+      parentUuid: null,
+      logicalParentUuid: lastDroppedLine(spanEnd.get(pm) ?? t.records.length) ?? lastMainUuid,
       isSidechain: envelope.isSidechain === true,
       ...env,
       type: 'system',
@@ -611,6 +679,7 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
     items.push({ text: stringifyLike(boundary, style, opts.depth) });
     items.push({ text: stringifyLike(summaryLine, style, opts.depth) });
     lastMainUuid = summaryUuid;
+    relinkTo = summaryUuid;
     // Everything dropped so far was summarized into this line: children of it now hang off it.
     for (const key of redirect.keys()) redirect.set(key, summaryUuid);
   };
@@ -630,6 +699,17 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
     }
     const m = messageOfRecord.get(i);
     if (!m) {
+      // A resumed session's replay of a message line follows its original.
+      const replayOf = isRecord(value) && (value.type === 'user' || value.type === 'assistant') && typeof value.uuid === 'string' ? messageLineOfUuid.get(value.uuid) : undefined;
+      if (replayOf !== undefined && replayOf < i && isRecord(value)) {
+        const written = writtenLine.get(replayOf);
+        if (written === null) return; // its original was dropped (its uuid is already redirected)
+        if (written === undefined) return emitValue(i, value, rec);
+        const replay = structuredClone(value) as Record<string, unknown>;
+        replay.message = structuredClone(written.message);
+        if ('toolUseResult' in replay && 'toolUseResult' in written) replay.toolUseResult = structuredClone(written.toolUseResult);
+        return emitValue(i, replay);
+      }
       if (isRecord(value)) emitValue(i, value, rec);
       else items.push({ orig: i, text: rec.text });
       return;
@@ -638,10 +718,10 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
     if (i === m.recordRefs[0]) for (const s of before.get(m.id) ?? []) emitSynthetic(s, syntheticCount++);
     const v = value as Record<string, unknown>;
     const dropLine = () => {
+      writtenLine.set(i, null);
       if (typeof v.uuid === 'string') redirect.set(v.uuid, typeof v.parentUuid === 'string' ? v.parentUuid : null);
     };
     if (!pm) return dropLine();
-    if (!m.sidechain && i === m.recordRefs[0]) keptMainMessages++;
     if (isUnchanged(pm, m)) return emitValue(i, v, rec);
     // Which of the message's blocks came from this line.
     let offset = 0;
@@ -656,6 +736,7 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
     const added = isLast ? addedBlocks(pm, m).flatMap((b) => (b.kind === 'text' || b.kind === 'summary' || b.kind === 'opaque' ? [b.text] : b.kind === 'tool_result' ? [b.content] : [])) : [];
     const out = rewriteLine(v, lineSourceBlocks, outcomes, added);
     if (out === null) return dropLine();
+    writtenLine.set(i, out);
     emitValue(i, out);
   });
   for (const s of trailing) emitSynthetic(s, syntheticCount++);
