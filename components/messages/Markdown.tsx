@@ -8,7 +8,26 @@ import ReactMarkdown from 'react-markdown';
  * skipped (react-markdown never renders it as HTML), images are not loaded (a remote image URL in a
  * transcript would leak that you opened it), links open without referrer.
  */
+/**
+ * Text in which markdown could change nothing: no syntax character, no URL (autolinks), no
+ * indented code. Rendering it needs no parser: mounting react-markdown builds a unified pipeline
+ * per block, which adds up to a long task when a 100k-turn list scrolls many rows into view.
+ */
+const MARKDOWN_SIGNIFICANT = /[\\`*_{}[\]()<>#+\-!|~&=]|^\s*\d+[.)]|^ {4}|^\t/m;
+
+export function isPlainProse(text: string): boolean {
+  return text.length < 4000 && !MARKDOWN_SIGNIFICANT.test(text);
+}
+
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  if (isPlainProse(text))
+    return (
+      <div className="markdown text-sm leading-relaxed break-words">
+        {text.split(/\n{2,}/).map((paragraph, i) => (
+          <p key={i}>{paragraph}</p>
+        ))}
+      </div>
+    );
   return (
     <div className="markdown text-sm leading-relaxed break-words">
       <ReactMarkdown

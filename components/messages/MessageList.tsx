@@ -7,7 +7,7 @@ import type { TimelineTurn } from '@/lib/engine/timeline';
 import { formatTokens } from '../ui/format';
 import { BlockView } from './BlockView';
 import { SearchContext } from './context';
-import { buildRows, rowOfTurn, type Row } from './rows';
+import { buildRows, estimateRowHeight, rowOfTurn, type Row } from './rows';
 
 /** Inspect's threshold: below it the plain DOM keeps the browser's own find (Ctrl+F) working. */
 export const VIRTUALIZE_ABOVE = 200;
@@ -106,7 +106,7 @@ export const MessageList = forwardRef<MessageListHandle, { messages: readonly Me
   const fixedHeights = rows.length > FIXED_HEIGHTS_ABOVE;
   // Stable callbacks: the virtualizer recomputes every row's offset (O(rows)) whenever they change
   // identity, which at 300k rows is a long task on every re-render (cursor moves, selection).
-  const estimateSize = useCallback((i: number) => (rows[i]?.kind === 'turn' ? 30 : 120), [rows]);
+  const estimateSize = useCallback((i: number) => (rows[i] ? estimateRowHeight(rows[i]) : 120), [rows]);
   const getItemKey = useCallback((i: number) => rows[i].key, [rows]);
   const getScrollElement = useCallback(() => scroller.current, []);
   const virtualizer = useVirtualizer({

@@ -43,3 +43,16 @@ describe('buildRows', () => {
     expect(rowSearchText(m1).join(' ')).toContain('no matches');
   });
 });
+
+describe('estimateRowHeight', () => {
+  it('grows with text lines and tool results, and caps at the collapsed height', async () => {
+    const { estimateRowHeight } = await import('./rows');
+    const message = (blocks: unknown[]) => ({ kind: 'message', key: 'm', turn: 0, message: { blocks }, results: {}, hiddenResultIds: [] }) as unknown as Parameters<typeof estimateRowHeight>[0];
+    const short = estimateRowHeight(message([{ id: 'a', kind: 'text', text: 'hello' }]));
+    const long = estimateRowHeight(message([{ id: 'a', kind: 'text', text: 'x'.repeat(550) }]));
+    const huge = estimateRowHeight(message([{ id: 'a', kind: 'text', text: 'line\n'.repeat(5000) }]));
+    expect(long).toBeGreaterThan(short);
+    expect(huge).toBeLessThan(500);
+    expect(estimateRowHeight({ kind: 'turn', key: 't0', turn: 0 })).toBe(30);
+  });
+});

@@ -74,3 +74,45 @@ export function rowSearchText(row: Row): string[] {
   for (const list of Object.values(row.results)) for (const r of list) out.push(r.block.content);
   return out;
 }
+
+/** Characters per line of message text at the list's usual width, and the line heights (px). */
+const CHARS_PER_LINE = 110;
+const TEXT_LINE_PX = 23;
+const MONO_LINE_PX = 17;
+/** Lines shown before "show all" (components/messages/Collapsible.tsx collapses ~1,600 chars). */
+const MAX_LINES = 16;
+
+function textLines(text: string): number {
+  let lines = 0;
+  let start = 0;
+  while (start <= text.length && lines < MAX_LINES) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
+    lines += Math.max(1, Math.ceil((end - start) / CHARS_PER_LINE));
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  return Math.min(MAX_LINES, lines);
+}
+
+/**
+ * Height of a row estimated from its content (px): the virtualizer's first guess, and the fixed
+ * height of rows in very long lists (MessageList FIXED_HEIGHTS_ABOVE), where rows are not measured.
+ */
+export function estimateRowHeight(row: Row): number {
+  if (row.kind === 'turn') return 30;
+  const hidden = new Set(row.hiddenResultIds);
+  let px = 20 + 22; // padding + header line
+  for (const b of row.message.blocks) {
+    if (hidden.has(b.id)) continue;
+    if (b.kind === 'text' || b.kind === 'summary') px += textLines(b.text) * TEXT_LINE_PX + 6;
+    else if (b.kind === 'tool_call') {
+      px += 34 + 22 + 6; // name bar, folded input, gap
+      const results = row.results[b.callId] ?? [];
+      for (const r of results) px += 28 + textLines(r.block.content) * MONO_LINE_PX;
+      if (results.length === 0) px += 22;
+    } else if (b.kind === 'tool_result' || b.kind === 'opaque') px += 36 + textLines(b.kind === 'opaque' ? b.text : b.content) * MONO_LINE_PX;
+    else px += 40;
+  }
+  return Math.round(px);
+}
