@@ -113,7 +113,8 @@ export const MessageList = forwardRef<MessageListHandle, { messages: readonly Me
     count: virtual ? rows.length : 0,
     getScrollElement,
     estimateSize,
-    overscan: 6,
+    // Fewer rows mounted per scroll jump in very long lists (each mount is work in the scroll frame).
+    overscan: fixedHeights ? 2 : 6,
     getItemKey,
   });
 
