@@ -26,7 +26,8 @@ import { projectTranscript } from '../compaction/project';
 import { isReducerId } from '../compaction/reducers';
 import { formatReport } from '../compaction/report';
 import { proposeTangents } from '../compaction/tangents';
-import type { Projection, ReducerId, Step } from '../compaction/types';
+import type { Projection, ReducerId, Step, SummaryKey } from '../compaction/types';
+import { projectWithProviderSummaries, providerFromEnvOrFlags, type CliProvider } from '../summarize/cli-provider';
 
 export const summary = 'Compact a transcript to a token budget and export it in its own format (auto, or --strategy â€¦)';
 
@@ -45,7 +46,10 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]â€
   --out OUT         where to write the compacted conversation
   --report-json R   write the audit record (steps, fates, tokens, lost identifiers)
   --conversation K  which conversation of a container file (0-based)
-  --dry-run         show what would change; write nothing`;
+  --dry-run         show what would change; write nothing
+  --provider P      summaries by an LLM: openai|anthropic|gemini (with --summary-model, --base-url, --timeout,
+                    --summary-style, --prompt-file; key from CONTEXTSCOPE_API_KEY or the provider's
+                    own variable); default: the offline summarizer`;
 
 export interface CompactArgs {
   file?: string;
@@ -180,13 +184,15 @@ function fatalIssues(t: Pick<Transcript, 'messages'>): number {
  * though it fitted), auto falls back once to content-only edits (`conservative`: no schema
  * pruning, no argument stripping, no pair removal), which every exporter carries.
  */
-export function compactTranscript(t: Transcript, step: Step, budget: number, opts: { write: boolean; conversation?: number }): CompactOutcome {
+export function compactTranscript(t: Transcript, step: Step, budget: number, opts: { write: boolean; conversation?: number; summaries?: (key: SummaryKey) => string | undefined }): CompactOutcome {
+  // Stored summaries (from --provider) for the projections below; none = the offline stand-in.
+  const projectOptions = opts.summaries ? { summaries: opts.summaries } : {};
   const format = formatById(t.format);
   const withAim = (s: Step, aim: number): Step => ({ ...s, budget: aim });
   let current = step;
   let aim = budget;
   let steps = [withAim(current, aim)];
-  let projection = projectTranscript(t, steps);
+  let projection = projectTranscript(t, steps, projectOptions);
   if (!opts.write) return { projection, steps, attempts: 1 };
   if (!format) throw new Error(`No exporter for format "${t.format}".`);
   const autoIdx = step.reducers.findIndex((r) => r.id === 'auto');
@@ -207,21 +213,24 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
       current = { ...current, reducers };
       aim = budget;
       steps = [withAim(current, aim)];
-      projection = projectTranscript(t, steps);
+      projection = projectTranscript(t, steps, projectOptions);
       continue;
     }
     // Re-aiming cannot help when the projection itself does not fit (protected turns too big).
     if (total <= budget || autoIdx < 0 || attempt >= 6 || projection.tokens.after.total > aim) return done();
     aim = Math.max(1, aim - (total - budget) - Math.ceil(budget * 0.01));
     steps = [withAim(current, aim)];
-    projection = projectTranscript(t, steps);
+    projection = projectTranscript(t, steps, projectOptions);
   }
 }
 
 export async function run(args: string[]): Promise<number> {
   let a: CompactArgs;
+  let cli: CliProvider;
   try {
-    a = parseCompactArgs(args);
+    // Its own --model picks the budget's model: the summarizing model is --summary-model.
+    cli = providerFromEnvOrFlags(args, process.env, { modelFlag: '--summary-model' });
+    a = parseCompactArgs(cli.rest);
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
     return 2;
@@ -258,7 +267,9 @@ export async function run(args: string[]): Promise<number> {
       const proposed = proposeTangents(t, { keepLast: step.keepLast });
       process.stdout.write(`tangent candidates (pass --tangents to remove):\n${proposed.map((p) => `  turn ${p.turn + 1}: ${p.reason}`).join('\n') || '  none'}\n`);
     }
-    const outcome = compactTranscript(t, step, budget, { write: !a.dryRun, ...(a.conversation !== undefined && { conversation: a.conversation }) });
+    // --provider: answer the projection's summary requests with the LLM before the final projection.
+    const summaries = cli.provider ? (await projectWithProviderSummaries({ log: t, steps: [step], cli, onLine: (l) => process.stderr.write(`${l}\n`) })).lookup : undefined;
+    const outcome = compactTranscript(t, step, budget, { write: !a.dryRun, ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }) });
     const lost = lostIdentifiers(t, outcome.projection);
     process.stdout.write(formatReport(t, outcome.steps, outcome.projection, lost) + '\n');
     for (const n of outcome.notes ?? []) process.stdout.write(`note: ${n}\n`);

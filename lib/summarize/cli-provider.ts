@@ -4,7 +4,8 @@
  *
  *   --provider openai|anthropic|gemini   (or CONTEXTSCOPE_PROVIDER)
  *   --base-url URL                        (or CONTEXTSCOPE_BASE_URL / OPENAI_BASE_URL / ANTHROPIC_BASE_URL / GEMINI_BASE_URL)
- *   --model NAME                          (or CONTEXTSCOPE_MODEL; a small default per provider)
+ *   --model NAME                          (or CONTEXTSCOPE_MODEL; a small default per provider; the
+ *                                         compact verb calls it --summary-model: its --model is the budget's)
  *   --timeout SECONDS                     (per request, default 120)
  *   --summary-style structured|claude-code|narrative
  *   --prompt-file PATH                    a user prompt template ({{conversation}}, {{previous_summary}}, {{span}}, {{checklist}})
@@ -60,9 +61,16 @@ export interface CliProvider {
 
 type Env = Record<string, string | undefined>;
 
-const FLAGS = new Set(['--provider', '--base-url', '--model', '--timeout', '--summary-style', '--prompt-file']);
+export interface CliProviderOptions {
+  /**
+   * The flag that names the summarizing model (default `--model`). The compact verb already uses
+   * `--model` for the budget's model, so it passes `--summary-model`.
+   */
+  modelFlag?: string;
+}
 
-function takeFlags(args: readonly string[]): { values: Map<string, string>; rest: string[] } {
+function takeFlags(args: readonly string[], modelFlag: string): { values: Map<string, string>; rest: string[] } {
+  const FLAGS = new Set(['--provider', '--base-url', modelFlag, '--timeout', '--summary-style', '--prompt-file']);
   const values = new Map<string, string>();
   const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -75,7 +83,7 @@ function takeFlags(args: readonly string[]): { values: Map<string, string>; rest
     }
     const value = eq > 0 ? a.slice(eq + 1) : args[++i];
     if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new CliProviderError(`${name} needs a value.`);
-    values.set(name, value);
+    values.set(name === modelFlag ? '--model' : name, value);
   }
   return { values, rest };
 }
@@ -89,8 +97,9 @@ function isStyle(v: string): v is SummaryStyle {
 }
 
 /** Read the provider flags and environment. Throws CliProviderError with a usage message on bad input. */
-export function providerFromEnvOrFlags(args: readonly string[], env: Env): CliProvider {
-  const { values, rest } = takeFlags(args);
+export function providerFromEnvOrFlags(args: readonly string[], env: Env, options: CliProviderOptions = {}): CliProvider {
+  const modelFlag = options.modelFlag ?? '--model';
+  const { values, rest } = takeFlags(args, modelFlag);
   const styleArg = values.get('--summary-style') ?? env.CONTEXTSCOPE_SUMMARY_STYLE ?? 'structured';
   if (!isStyle(styleArg)) throw new CliProviderError(`--summary-style must be structured, claude-code or narrative (got "${styleArg}").`);
   const style: SummaryStyle = styleArg;
@@ -110,7 +119,7 @@ export function providerFromEnvOrFlags(args: readonly string[], env: Env): CliPr
   const kindArg = values.get('--provider') ?? env.CONTEXTSCOPE_PROVIDER;
   if (kindArg === undefined || kindArg === '' || kindArg === 'offline') {
     for (const f of ['--base-url', '--model', '--timeout'])
-      if (values.has(f)) throw new CliProviderError(`${f} needs --provider openai|anthropic|gemini (without one, summaries are made offline).`);
+      if (values.has(f)) throw new CliProviderError(`${f === '--model' ? modelFlag : f} needs --provider openai|anthropic|gemini (without one, summaries are made offline).`);
     return { template, style, rest };
   }
   if (!isKind(kindArg)) throw new CliProviderError(`--provider must be openai, anthropic or gemini (got "${kindArg}").`);

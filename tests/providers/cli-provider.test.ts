@@ -32,6 +32,14 @@ describe('providerFromEnvOrFlags', () => {
     expect(viaContextscope.provider?.id).toBe(`gemini:${DEFAULT_MODELS.gemini}`);
   });
 
+  it('the compact verb keeps its own --model: the summarizing model is --summary-model there', () => {
+    const r = providerFromEnvOrFlags(['f', '--model', 'claude-opus-4', '--provider', 'anthropic', '--summary-model', 'claude-haiku-x'], { ANTHROPIC_API_KEY: SECRET }, { modelFlag: '--summary-model' });
+    expect(r.provider?.id).toBe('anthropic:claude-haiku-x');
+    expect(r.rest).toEqual(['f', '--model', 'claude-opus-4']);
+    expect(providerFromEnvOrFlags(['f', '--model', 'gpt-4o'], {}, { modelFlag: '--summary-model' }).rest).toEqual(['f', '--model', 'gpt-4o']);
+    expect(() => providerFromEnvOrFlags(['--summary-model', 'x'], {}, { modelFlag: '--summary-model' })).toThrow(/--summary-model needs --provider/);
+  });
+
   it('environment-only configuration works too', () => {
     const r = providerFromEnvOrFlags([], { CONTEXTSCOPE_PROVIDER: 'openai', OPENAI_API_KEY: SECRET, CONTEXTSCOPE_MODEL: 'gpt-test' });
     expect(r.provider?.id).toBe('openai:gpt-test');
