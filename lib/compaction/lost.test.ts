@@ -63,3 +63,14 @@ describe('lost identifiers', () => {
     expect(paraphrased.filter((l) => l.kind === 'instruction')).toHaveLength(3);
   });
 });
+
+describe('extractIdentifiers on hostile text', () => {
+  it('stays linear on long slash runs (no regex backtracking blow-up)', () => {
+    const hostile = 'a/'.repeat(100_000) + ' and ' + 'x.'.repeat(50_000) + '/' + 'b/'.repeat(50_000);
+    const t0 = performance.now();
+    const ids = extractIdentifiers(hostile + ' see src/lib/money.ts:12 and ./README.md');
+    const ms = performance.now() - t0;
+    expect(ms).toBeLessThan(2_000);
+    expect(ids.filter((i) => i.kind === 'path').map((i) => i.value)).toEqual(expect.arrayContaining(['src/lib/money.ts', './README.md']));
+  });
+});
