@@ -9,6 +9,9 @@ import { validatePairing } from '../model/pairing';
 import type { Message, Transcript } from '../model/types';
 import { importBytes } from './import';
 import { formatById } from './registry';
+import type { FormatModule } from './types';
+import { ImportError } from '../errors';
+import { sourceFromText } from '../read/source';
 
 /** Every message kept, every block the log's own object. */
 export function identity(t: Transcript, messages: readonly Message[] = t.messages): ProjectedMessage[] {
@@ -106,4 +109,25 @@ function replaceAt(root: unknown, path: ReadonlyArray<string | number>, value: u
   for (const seg of path.slice(0, -1)) o = o[seg] as Record<string | number, unknown>;
   o[path[path.length - 1]] = value;
   return copy;
+}
+
+/**
+ * Parse every hostile variant (hostileVariants) of the given real files with one format module.
+ * Anything but an ImportError is a crash and throws, naming the file; returns how many variants
+ * imported and how many were rejected, so a caller can check both outcomes really happened.
+ */
+export function parseHostileVariants(format: Pick<FormatModule, 'parse'>, files: readonly string[], maxBytes = 300_000): { imported: number; rejected: number } {
+  let imported = 0;
+  let rejected = 0;
+  for (const f of files.filter((x) => fs.statSync(x).size < maxBytes))
+    for (const text of hostileVariants(fs.readFileSync(f, 'utf8'))) {
+      try {
+        format.parse(sourceFromText(path.basename(f), text));
+        imported++;
+      } catch (e) {
+        if (!(e instanceof ImportError)) throw new Error(`${path.basename(f)}: ${(e as Error).stack}`);
+        rejected++;
+      }
+    }
+  return { imported, rejected };
 }

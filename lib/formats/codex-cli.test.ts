@@ -10,7 +10,7 @@ import { codexCli } from './codex-cli';
 import { importBytes } from './import';
 import { checkFixture } from './testing/fixture-check';
 import { ImportError } from '../errors';
-import { exportStripped, hostileVariants, identity, projectionOf, summaryMessage } from './api-formats.testkit';
+import { exportStripped, parseHostileVariants, identity, projectionOf, summaryMessage } from './api-formats.testkit';
 
 const files = corpusFiles('codex-cli');
 const byName = (n: string) => files.find((f) => path.basename(f) === n)!;
@@ -180,18 +180,7 @@ describe('codex-cli: every corpus file, everything stripped', () => {
 
 describe('codex-cli: hostile input', () => {
   it('mutated and truncated real files import or fail with an ImportError, never crash', () => {
-    let imported = 0;
-    let rejected = 0;
-    for (const f of files.filter((x) => fs.statSync(x).size < 300_000))
-      for (const text of hostileVariants(fs.readFileSync(f, 'utf8'))) {
-        try {
-          codexCli.parse(sourceFromText(path.basename(f), text));
-          imported++;
-        } catch (e) {
-          if (!(e instanceof ImportError)) throw new Error(`${path.basename(f)}: ${(e as Error).stack}`);
-          rejected++;
-        }
-      }
+    const { imported, rejected } = parseHostileVariants(codexCli, files);
     expect(imported).toBeGreaterThan(0);
     expect(rejected).toBeGreaterThan(0);
   });
