@@ -34,13 +34,13 @@ export function collectConsole(page: Page): string[] {
 }
 
 /**
- * Every IndexedDB record of the app except the settings table (the one place the key is meant to
+ * Every IndexedDB record of the app, as JSON text per `database/table`, except the settings table (the one place the key is meant to
  * be), as JSON text: summaries, versions, transcripts, chunks. Binary values are decoded as UTF-8
  * so a key written into a stored export or original would show.
  */
-export async function indexedDbTextOutsideSettings(page: Page): Promise<string> {
+export async function indexedDbTextOutsideSettings(page: Page): Promise<Record<string, string>> {
   return page.evaluate(async () => {
-    const out: string[] = [];
+    const out: Record<string, string> = {};
     const dbs = await indexedDB.databases();
     for (const info of dbs) {
       if (!info.name) continue;
@@ -57,13 +57,12 @@ export async function indexedDbTextOutsideSettings(page: Page): Promise<string> 
           req.onerror = () => reject(req.error);
         });
         const decoder = new TextDecoder();
-        out.push(
-          `${info.name}/${store}: ` +
-            JSON.stringify(values, (_k, v: unknown) => (v instanceof Uint8Array ? decoder.decode(v) : v instanceof ArrayBuffer ? decoder.decode(new Uint8Array(v)) : v instanceof Blob ? `[blob ${v.size}]` : v)),
+        out[`${info.name}/${store}`] = JSON.stringify(values, (_k, v: unknown) =>
+          v instanceof Uint8Array ? decoder.decode(v) : v instanceof ArrayBuffer ? decoder.decode(new Uint8Array(v)) : v instanceof Blob ? `[blob ${v.size}]` : v,
         );
       }
       db.close();
     }
-    return out.join('\n');
+    return out;
   });
 }
