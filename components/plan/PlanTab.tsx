@@ -203,6 +203,9 @@ function SummariesBox({ id, wb }: { id: string; wb: Workbench }) {
   const [progress, setProgress] = useState<SummaryProgress | null>(null);
   const [running, setRunning] = useState<AbortController | null>(null);
   const [result, setResult] = useState<string | null>(null);
+  // The last run's failures are stored with the summaries: the reason stays shown (here and in the
+  // Report tab's notes) after leaving the tab, until the next run.
+  const standing = useQuery({ queryKey: ['summary-failures', id], queryFn: ({ signal }) => getBridge().summaryFailures(signal, id) });
   const requests = wb.preview.data?.preview.summaryRequests ?? 0;
   if (!settings.data) return null;
   const run = async () => {
@@ -213,7 +216,7 @@ function SummariesBox({ id, wb }: { id: string; wb: Workbench }) {
       const r = await getBridge().runSummaries(ctl.signal, id, wb.versionId, wb.draft, (p) => setProgress(p));
       setResult(`${r.produced} summar${r.produced === 1 ? 'y' : 'ies'} written${r.failures.length ? `, ${r.failures.length} failed: ${r.failures[0].message}` : ''}`);
       wb.refreshVersions();
-      await wb.preview.refetch();
+      await Promise.all([wb.preview.refetch(), standing.refetch()]);
     } catch (e) {
       setResult((e as Error).name === 'AbortError' ? 'Cancelled: summaries written so far are kept.' : userMessage(e));
     } finally {
@@ -247,6 +250,11 @@ function SummariesBox({ id, wb }: { id: string; wb: Workbench }) {
         </div>
       )}
       {result && <p className="mt-1 text-neutral-600 dark:text-neutral-400">{result}</p>}
+      {!result && !running && standing.data && standing.data.length > 0 && (
+        <p className="mt-1 text-neutral-600 dark:text-neutral-400">
+          Last run: {standing.data.length} failed: {standing.data[0].message} ({settings.data.onFailure === 'leave' ? 'range left as it is' : 'fell back to emergency compaction'})
+        </p>
+      )}
       {settings.data.offline && (
         <a href="/settings" className="mt-1 inline-block text-blue-700 underline dark:text-blue-400">
           Configure an LLM provider

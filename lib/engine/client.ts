@@ -14,7 +14,7 @@ import type { ConfigOutcome, DraftStep, ExportOptions, ExportVersionOutcome, Pre
 import type { ToolStat } from './preview';
 import type { Version } from '../compaction/types';
 import type { TriggerPoint } from '../simulate/replay';
-import type { SummaryProgress } from '../summarize/run';
+import type { SummaryFailure, SummaryProgress } from '../summarize/run';
 import type { Message, Transcript } from '../model/types';
 import type { TranscriptMeta } from '../db/schema';
 import type { RecoveryReport, StorageEstimate } from '../db/repo';
@@ -230,7 +230,11 @@ export class WorkerBridge {
   runSummaries(signal: AbortSignal | undefined, id: string, versionId: string, draft: DraftStep | null, onProgress?: (p: SummaryProgress) => void): Promise<SummaryRun> {
     return this.run(signal, 'preview', (r) => r.runSummaries(id, versionId, draft, onProgress ? proxy(onProgress) : undefined));
   }
-  summarySettings(signal?: AbortSignal): Promise<{ offline: boolean; description: string }> {
+  /** The last summary run's failures still standing (shown in the Plan tab until the next run). */
+  summaryFailures(signal: AbortSignal | undefined, id: string): Promise<SummaryFailure[]> {
+    return this.run(signal, 'query', (r) => r.summaryFailures(id));
+  }
+  summarySettings(signal?: AbortSignal): Promise<{ offline: boolean; description: string; onFailure: 'emergency' | 'leave' }> {
     return this.run(signal, 'query', (r) => r.summarySettings());
   }
   toolStats(signal: AbortSignal | undefined, id: string): Promise<ToolStat[]> {

@@ -20,10 +20,11 @@ import { isFatalForExport, validatePairing, type PairingIssue } from '../model/p
 import type { Transcript } from '../model/types';
 import { triggersFor, type TriggerPoint } from '../simulate/replay';
 import { createProvider } from '../summarize/providers';
-import { artifactKey, fillSummaries, type SummaryFailure, type SummaryProgress } from '../summarize/run';
+import { annotateFailures, artifactKey, fillSummaries, type SummaryFailure, type SummaryProgress } from '../summarize/run';
 import { SUMMARY_SETTINGS_KEY, describeSettings, promptTemplateOf, providerConfigOf, restoreSummarySettings, type SummarySettings } from '../summarize/settings';
 import { templateHash } from '../summarize/prompts';
-import { preloadedStore, storedToRow } from '../summarize/store';
+import { withFailurePolicy } from '../summarize/from-settings';
+import { failureToRow, preloadedStore, rowToFailure, storedToRow } from '../summarize/store';
 import { lookupModel, type ModelInfo } from '../tokens/catalog';
 import { transcriptTotals } from '../tokens/totals';
 import { summarizePreview, toolStats, type PreviewSummary, type ToolStat } from './preview';
@@ -116,14 +117,34 @@ export function compactionEngine(deps: CompactionDeps) {
     return restoreSummarySettings(await repo().getSetting(SUMMARY_SETTINGS_KEY));
   }
 
-  /** Stored summaries of the configured producer (none when offline: the offline summarizer stands in). */
-  async function summaryLookup(id: string, s?: SummarySettings): Promise<((key: SummaryKey) => string | undefined) | undefined> {
-    const cfg = providerConfigOf(s ?? (await settings()));
+  /**
+   * Stored summaries of the configured producer (none when offline: the offline summarizer stands
+   * in). A key whose last run failed reads as '' (the reducer falls back as Settings say); the
+   * failures the projection actually met are collected in `met` so their reasons reach the report.
+   */
+  async function summaryLookup(id: string, s: SummarySettings): Promise<{ lookup: (key: SummaryKey) => string | undefined; met: Map<string, SummaryFailure> } | undefined> {
+    const cfg = providerConfigOf(s);
     if (!cfg) return undefined;
     const producer = createProvider(cfg).id;
-    const tHash = templateHash(promptTemplateOf(s ?? (await settings())));
-    const store = preloadedStore(await listSummaryRows(repo(), id), async () => {});
-    return (key) => store.get(artifactKey(key.id, producer, tHash))?.text;
+    const tHash = templateHash(promptTemplateOf(s));
+    const rows = await listSummaryRows(repo(), id);
+    const store = preloadedStore(rows, async () => {});
+    const failed = new Map<string, SummaryFailure>();
+    for (const row of rows) {
+      const f = rowToFailure(row);
+      if (f) failed.set(f.id, f.failure);
+    }
+    const met = new Map<string, SummaryFailure>();
+    const lookup = (key: SummaryKey): string | undefined => {
+      const artifact = artifactKey(key.id, producer, tHash);
+      const failure = failed.get(artifact);
+      if (failure) {
+        met.set(artifact, failure);
+        return '';
+      }
+      return store.get(artifact)?.text;
+    };
+    return { lookup, met };
   }
 
   function withDraft(version: Version, draft: DraftStep | null | undefined): Step[] {
@@ -133,10 +154,12 @@ export function compactionEngine(deps: CompactionDeps) {
   async function projectVersion(id: string, versionId: string, draft?: DraftStep | null, baseline?: 'log' | 'model-view'): Promise<{ log: Transcript; steps: Step[]; projection: Projection; version: Version }> {
     const log = await deps.getTranscript(id);
     const version = await versions.getVersion(repo(), id, versionId);
-    const steps = withDraft(version, draft);
-    const lookup = await summaryLookup(id);
-    const projection = projectTranscript(log, steps, { ...(lookup && { summaries: lookup }), ...(baseline && { baseline }) });
-    return { log, steps, projection, version };
+    const s = await settings();
+    const steps = withFailurePolicy(withDraft(version, draft), s.onFailure);
+    const stored = await summaryLookup(id, s);
+    const projection = projectTranscript(log, steps, { ...(stored && { summaries: stored.lookup }), ...(baseline && { baseline }) });
+    // The reducer only sees '' for a failed key; the reason (HTTP status, timeout, …) goes into its notes.
+    return { log, steps, projection: stored ? annotateFailures(projection, [...stored.met.values()]) : projection, version };
   }
 
   async function preview(id: string, request: PreviewRequest): Promise<PreviewOutcome> {
@@ -256,20 +279,36 @@ export function compactionEngine(deps: CompactionDeps) {
     if (!cfg) return { offline: true, provider: describeSettings(s), produced: 0, reused: 0, failures: [] };
     const log = await deps.getTranscript(id);
     const version = await versions.getVersion(repo(), id, versionId);
-    const steps = withDraft(version, draft);
+    const steps = withFailurePolicy(withDraft(version, draft), s.onFailure);
     const r = repo();
-    const store = preloadedStore(await listSummaryRows(r, id), async (stored) => {
+    const rows = await listSummaryRows(r, id);
+    // A run asks again for every key that failed before: the old failures end here (a success
+    // overwrites the row by id anyway; a key no longer needed must not keep its stale reason).
+    const staleFailures = rows.flatMap((row) => rowToFailure(row)?.id ?? []);
+    if (staleFailures.length) await r.db.summaries.bulkDelete(staleFailures);
+    const store = preloadedStore(rows, async (stored) => {
       await r.putSummary(storedToRow(stored, id, log.messages.length ? Math.ceil(stored.text.length / 4) : 0, new Date().toISOString()));
     });
+    const provider = createProvider(cfg);
+    const template = promptTemplateOf(s);
     const result = await fillSummaries((lookup) => projectTranscript(log, steps, { summaries: lookup }), {
-      provider: createProvider(cfg),
-      template: promptTemplateOf(s),
+      provider,
+      template,
       style: s.style,
       store,
       ...(onProgress && { onProgress }),
     });
     await store.flush();
+    // Failures are kept under the artifact's id, so the next preview falls back for them and says why.
+    const tHash = templateHash(template);
+    const now = new Date().toISOString();
+    for (const f of result.failures) await r.putSummary(failureToRow(f, artifactKey(f.keyId, provider.id, tHash), id, provider.id, tHash, now));
     return { offline: false, provider: describeSettings(s), produced: result.produced.length, reused: result.reused, failures: result.failures };
+  }
+
+  /** The last run's failures still standing for this transcript (the Plan tab shows them until the next run). */
+  async function summaryFailures(id: string): Promise<SummaryFailure[]> {
+    return (await listSummaryRows(repo(), id)).flatMap((row) => rowToFailure(row)?.failure ?? []);
   }
 
   return {
@@ -295,9 +334,10 @@ export function compactionEngine(deps: CompactionDeps) {
     exportVersion,
     compareVersions,
     runSummaries,
-    async summarySettings(): Promise<{ offline: boolean; description: string }> {
+    summaryFailures,
+    async summarySettings(): Promise<{ offline: boolean; description: string; onFailure: SummarySettings['onFailure'] }> {
       const s = await settings();
-      return { offline: s.provider === 'offline', description: describeSettings(s) };
+      return { offline: s.provider === 'offline', description: describeSettings(s), onFailure: s.onFailure };
     },
     async toolStats(id: string): Promise<ToolStat[]> {
       return toolStats(await deps.getTranscript(id));

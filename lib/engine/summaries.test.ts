@@ -79,4 +79,61 @@ describe('engine.runSummaries', () => {
     // The key never leaves for the audit or the file.
     expect(JSON.stringify(audit)).not.toContain('sk-test-key');
   });
+
+  it.each(['emergency', 'leave'] as const)('a 500 from the server: the next preview falls back as Settings say (%s), the report says why; a later success replaces the failure', async (onFailure) => {
+    const failing = await startWireServer('openai', [{ kind: 'status', status: 500, body: { error: { message: 'upstream exploded' } } }]);
+    try {
+      const out = await engine.importFile(new Uint8Array(fs.readFileSync(file)), path.basename(file));
+      if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+      const id = out.meta.id;
+      // One chunk: the failure of its single request decides the whole step.
+      const draft: DraftStep = { id: 'step-fail', range: { kind: 'turns', from: 0, to: out.meta.turns - 3 }, reducers: [{ id: 'summarize' }], keepLast: 1 };
+      const settings = { ...DEFAULT_SUMMARY_SETTINGS, provider: 'openai' as const, model: 'test-model', apiKey: 'sk-test-key', onFailure };
+      await engine.putSetting(SUMMARY_SETTINGS_KEY, { ...settings, baseUrl: failing.baseUrl });
+
+      const offline = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft });
+      if (offline.kind !== 'preview') throw new Error(JSON.stringify(offline));
+      expect(offline.preview.fateCounts.summarized).toBeGreaterThan(0);
+
+      const run = await engine.runSummaries(id, ORIGINAL_VERSION, draft);
+      expect(run.produced).toBe(0);
+      expect(run.failures).toHaveLength(1);
+      expect(run.failures[0].message).toMatch(/500/);
+      expect(await engine.summaryFailures(id)).toEqual(run.failures);
+
+      const after = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft });
+      if (after.kind !== 'preview') throw new Error(JSON.stringify(after));
+      const p = after.preview;
+      // No summary stands in any more: the failure is not hidden behind the offline text.
+      expect(summaryTexts(p.diff)).toEqual([]);
+      expect(p.fateCounts.summarized).toBe(0);
+      const notes = p.reducers.filter((r) => r.stepId === 'step-fail').flatMap((r) => r.notes);
+      expect(notes.some((n) => n.includes(run.failures[0].message))).toBe(true);
+      if (onFailure === 'emergency') {
+        expect(p.fateCounts.removed).toBeGreaterThan(0);
+        expect(Object.values(p.changed).every((f) => f === 'removed')).toBe(true);
+        expect(notes.some((n) => n.includes('fell back to emergency'))).toBe(true);
+        expect(p.tokens.context.after).toBeLessThan(p.tokens.context.before);
+      } else {
+        expect(Object.keys(p.changed)).toEqual([]);
+        expect(notes.some((n) => n.includes('range left as it is'))).toBe(true);
+        expect(p.tokens.context.after).toBe(p.tokens.context.before);
+      }
+
+      // The server recovers: the next run asks again, its summary replaces the failure.
+      await engine.putSetting(SUMMARY_SETTINGS_KEY, { ...settings, baseUrl: server.baseUrl });
+      const retry = await engine.runSummaries(id, ORIGINAL_VERSION, draft);
+      expect(retry.failures).toEqual([]);
+      expect(retry.produced).toBe(1);
+      expect(await engine.summaryFailures(id)).toEqual([]);
+      const healed = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft });
+      if (healed.kind !== 'preview') throw new Error(JSON.stringify(healed));
+      expect(summaryTexts(healed.preview.diff)).toHaveLength(1);
+      expect(summaryTexts(healed.preview.diff)[0]).toContain('LLM SUMMARY');
+      expect(healed.preview.fateCounts.removed).toBe(0);
+      expect(healed.preview.reducers.flatMap((r) => r.notes).some((n) => n.includes('failed'))).toBe(false);
+    } finally {
+      await failing.close();
+    }
+  });
 });

@@ -256,7 +256,7 @@ function creditProducers(projection: Projection, artifactFor: (stepId: string, s
  * added to the notes of the step's summarize report, so the report says why it fell back. Returns
  * a new projection (report entries copied), never editing the one it was given.
  */
-function annotateFailures(projection: Projection, failures: readonly SummaryFailure[]): Projection {
+export function annotateFailures(projection: Projection, failures: readonly SummaryFailure[]): Projection {
   if (!failures.length) return projection;
   const report = projection.report.map((r) => ({ ...r, notes: [...r.notes] }));
   for (const f of failures) {

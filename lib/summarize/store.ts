@@ -6,9 +6,54 @@
  */
 import { z } from 'zod';
 import type { SummaryRow } from '../db/schema';
-import type { StoredSummary, SummaryStore } from './run';
+import type { StoredSummary, SummaryFailure, SummaryStore } from './run';
 
-export type StoredSummaryRow = SummaryRow & Pick<StoredSummary, 'keyId' | 'model' | 'template'> & { usage?: StoredSummary['usage']; edited?: boolean };
+export type StoredSummaryRow = SummaryRow & Pick<StoredSummary, 'keyId' | 'model' | 'template'> & { usage?: StoredSummary['usage']; edited?: boolean; failure?: FailureRecord };
+
+/** Why the producer failed for a key (the last run's reason, shown until the next run). */
+export interface FailureRecord {
+  code: SummaryFailure['code'];
+  message: string;
+}
+
+/**
+ * A failed summary is stored under the artifact's own id with empty text and the reason: the next
+ * preview's lookup returns '' for it (the summarize reducer falls back as the user chose), and a
+ * later success for the same key overwrites the row.
+ */
+export function failureToRow(f: SummaryFailure, artifactId: string, transcriptId: string, producer: string, template: string, createdAt: string): StoredSummaryRow {
+  return {
+    id: artifactId,
+    key: artifactId,
+    transcriptId,
+    stepId: f.stepId,
+    span: [f.span[0], f.span[1]],
+    text: '',
+    producer,
+    tokens: 0,
+    createdAt,
+    keyId: f.keyId,
+    model: '',
+    template,
+    failure: { code: f.code, message: f.message },
+  };
+}
+
+const FailureRow = z.object({
+  id: z.string(),
+  keyId: z.string(),
+  stepId: z.string(),
+  span: z.tuple([z.number().int(), z.number().int()]),
+  failure: z.object({ code: z.string(), message: z.string() }),
+});
+
+/** A stored failure row back as (artifact id, failure); anything else (artifacts, bad rows) → undefined. */
+export function rowToFailure(row: unknown): { id: string; failure: SummaryFailure } | undefined {
+  const r = FailureRow.safeParse(row);
+  if (!r.success) return undefined;
+  const { id, keyId, stepId, span, failure } = r.data;
+  return { id, failure: { keyId, stepId, span, code: failure.code as SummaryFailure['code'], message: failure.message } };
+}
 
 export function storedToRow(s: StoredSummary, transcriptId: string, tokens: number, createdAt: string): StoredSummaryRow {
   return {
@@ -43,6 +88,8 @@ const Row = z.object({
 });
 
 export function rowToStored(row: unknown): StoredSummary | undefined {
+  // A failure row is not an artifact: a run must ask the producer again for its key.
+  if (rowToFailure(row)) return undefined;
   const r = Row.safeParse(row);
   if (!r.success) return undefined;
   const { id, keyId, stepId, span, text, producer, model, template, usage, edited } = r.data;
