@@ -233,7 +233,8 @@ function SummariesBox({ id, wb }: { id: string; wb: Workbench }) {
           {requests} span{requests === 1 ? '' : 's'} summarized offline in this preview.
         </p>
       )}
-      {!settings.data.offline && requests > 0 && (
+      {/* A key that failed reads as '' (no offline stand-in, so no request): the button stays to try again. */}
+      {!settings.data.offline && (requests > 0 || (standing.data?.length ?? 0) > 0) && (
         <div className="mt-1.5 flex items-center gap-2">
           {running ? (
             <Button className="!px-2 !py-1 text-xs" onClick={() => running.abort()}>

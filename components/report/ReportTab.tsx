@@ -13,6 +13,9 @@ export function ReportTab({ preview }: { preview: PreviewSummary | null }) {
   const idle = preview.reducers.filter((r) => !(r.events > 0 || r.saved !== 0));
   const maxSaved = Math.max(1, ...lines.map((r) => Math.abs(r.saved)));
   const { before, after } = preview.tokens.context;
+  // A failed summary: what the step did instead (emergency / range left) and the producer's reason,
+  // shown in full whatever the line above keeps (a step left as it is has no line of its own).
+  const fallbacks = preview.reducers.filter((r) => r.reducer === 'summarize').flatMap((r) => r.notes.filter((n) => / failed: |fell back to emergency|range left as it is/.test(n)));
   return (
     <div className="space-y-4 text-xs" data-testid="report">
       <section>
@@ -58,6 +61,16 @@ export function ReportTab({ preview }: { preview: PreviewSummary | null }) {
           </p>
         )}
       </section>
+      {fallbacks.length > 0 && (
+        <section data-testid="summary-fallback">
+          <h3 className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-neutral-500">Summary failed</h3>
+          <ul className="space-y-0.5 text-amber-800 dark:text-amber-300">
+            {fallbacks.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+        </section>
+      )}
       <section>
         <h3 className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-neutral-500">Blocks by fate</h3>
         <ul className="grid grid-cols-2 gap-x-3 gap-y-1 tabular-nums">
