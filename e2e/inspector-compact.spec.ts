@@ -2,7 +2,10 @@
  * The inspector, path 2 (DESIGN.md "The user's three paths"): drag-select a turn range with the
  * mouse on the timeline canvas → pick strip-tool-results and dedup-tools → the preview shows fewer
  * tokens and stubbed call/result pairs → Apply → the timeline draws the new version → Undo
- * restores the token total. On a real Claude Code session.
+ * restores the token total. On real files of Claude Code and OpenAI Chat (one conversation of
+ * tau-bench's container, picked in the import dialog). Codex is not covered yet: its corpus sessions
+ * either hold 2 turns (the reducers keep the last one) or were sanitized to short redacted outputs
+ * and compacted by Codex itself (no stubbed pair shows in the selection).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,15 +26,24 @@ async function compactionLayerPixels(page: Page): Promise<string> {
   });
 }
 
-test('drag-select → strip-tool-results + dedup-tools → preview → Apply → Undo', async ({ library, inspector, page }) => {
+const CASES: ReadonlyArray<{ label: string; family: string; name: string; format: string; conversation?: number }> = [
+  { label: 'Claude Code', family: 'claude-code', name: 'vibecodingtracker_claude_code_v1.0.95.jsonl', format: 'claude-code' },
+  // Conversation 3: 12 turns, 20 tool call/result pairs.
+  { label: 'OpenAI Chat (tau-bench)', family: 'openai-chat', name: 'tau-bench_gpt-4o-airline_historical_trajectories.json', format: 'openai-chat', conversation: 3 },
+];
+
+for (const c of CASES) test(`${c.label}: drag-select → strip-tool-results + dedup-tools → preview → Apply → Undo`, async ({ library, inspector, page }) => {
   test.setTimeout(150_000);
-  const file = corpusFile('claude-code', 'vibecodingtracker_claude_code_v1.0.95.jsonl');
-  const expected = cliInspect(file);
+  const file = corpusFile(c.family, c.name);
+  const { conversation } = c;
+  const expected = cliInspect(file, conversation);
+  expect(expected.format).toBe(c.format);
   expect(expected.turns).toBeGreaterThanOrEqual(6);
 
   await library.goto();
   await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
+  if (conversation !== undefined) await library.chooseConversation(conversation);
+  await library.open(await library.waitForRow(conversation === undefined ? path.basename(file) : `${path.basename(file)} · conversation ${conversation}`));
   await inspector.waitLoaded();
   const timeline = new TimelineCanvas(page);
   const wb = new Workbench(page);
@@ -55,7 +67,7 @@ test('drag-select → strip-tool-results + dedup-tools → preview → Apply →
   await expect(stubbedUnderCalls.first()).toBeVisible();
   const original = await wb.contextTokens();
   expect(original.after).toBeLessThan(original.before);
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-plan-preview.png') });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `inspector-plan-preview-${c.family}.png`) });
 
   const versionBefore = await page.getByTestId('inspector').getAttribute('data-version');
   await wb.apply();
@@ -67,7 +79,7 @@ test('drag-select → strip-tool-results + dedup-tools → preview → Apply →
   // The timeline now draws the compacted version.
   await expect.poll(() => compactionLayerPixels(page)).not.toBe(untouchedLayer);
   await page.mouse.move(5, 5);
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-applied.png') });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `inspector-applied-${c.family}.png`) });
 
   await wb.undo();
   // Back to the log's own total: no compaction left in the shown version.
