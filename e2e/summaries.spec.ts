@@ -7,7 +7,8 @@
  * reducer → "Write with the LLM": the server's marker text is the summary in the Diff tab, survives
  * Apply and Export, and the request carried the key. Failure modes (500, 429 + Retry-After,
  * malformed JSON, empty content, slower than the timeout) show their specific reason, and the
- * preview keeps the offline summary (nothing lost, no crash). Throughout, the key never appears in
+ * preview falls back the way Settings say (emergency): no summary stands in, the Report tab names
+ * the fallback and the reason, and the reason stays in the Plan tab after leaving it. Throughout, the key never appears in
  * console output, page errors, downloaded files or IndexedDB outside the settings row.
  */
 import fs from 'node:fs';
@@ -263,13 +264,23 @@ test.describe('summaries with a real LLM server', () => {
           await summariesBox(page).scrollIntoViewIfNeeded();
           await page.screenshot({ path: path.join(SCREENSHOTS, 'summaries-llm-failure.png') });
         }
-        // Nothing lost: the preview still answers, with the offline summary standing in, same tokens.
+        // The fallback the user chose (emergency): no summary stands in any more, the Report tab says why.
         await expect(page.getByRole('alert').filter({ hasText: 'Preview failed' })).toHaveCount(0);
-        expect(await wb.previewTokens()).toEqual(tokensBefore);
-        expect(await diffSummaries(page, wb)).toEqual(offline);
+        expect(await diffSummaries(page, wb)).toEqual([]);
+        const report = await wb.tab('Report');
+        const fallback = report.getByTestId('summary-fallback');
+        await expect(fallback).toContainText('fell back to emergency');
+        await expect(fallback).toContainText(c.reason);
+        await expect(fallback).not.toContainText(KEY);
+        // The reason outlives the Plan tab's result line: back on the tab, it is still there.
+        await wb.tab('Plan');
+        await expect(summariesBox(page).getByText(/^Last run: 1 failed: /)).toContainText(c.reason);
+        const tokens = await wb.previewTokens();
+        expect(tokens.before).toBe(tokensBefore.before);
+        expect(tokens.after, `${c.name}: the emergency fallback differs from the offline summary`).not.toBe(tokensBefore.after);
       });
     }
-    // After the failures the plan still applies (the offline summary) and exports.
+    // After the failures the plan still applies (with the emergency fallback) and exports.
     await wb.tab('Plan');
     await wb.apply();
     await expect(page.getByText(/: 1 step$/)).toBeVisible({ timeout: 30_000 });
