@@ -84,7 +84,17 @@ for (const c of CASES) test(`${c.label}: drag-select → strip-tool-results + de
   await wb.undo();
   // Back to the log's own total: no compaction left in the shown version.
   await expect
-    .poll(async () => ((await wb.contextAfter.count()) === 0 ? original.before : (await wb.contextTokens()).after), { timeout: 20_000 })
+    .poll(
+      async () => {
+        if ((await wb.contextAfter.count()) === 0) return original.before;
+        // Read without waiting: the line may vanish between the count and the read (the poll's
+        // own deadline would otherwise be spent inside contextTokens()' visibility wait).
+        const text = await wb.contextAfter.first().textContent({ timeout: 1_000 }).catch(() => null);
+        const m = text ? /context\s+([\d,]+)\s*→\s*([\d,]+)/.exec(text) : null;
+        return m ? Number(m[2].replace(/,/g, '')) : null;
+      },
+      { timeout: 20_000 },
+    )
     .toBe(original.before);
   await expect.poll(() => compactionLayerPixels(page)).toBe(untouchedLayer);
   await expect(wb.fates).toHaveCount(0);
