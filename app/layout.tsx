@@ -15,17 +15,14 @@ export const viewport: Viewport = {
   ],
 };
 
-/**
- * Runs before first paint: apply the stored theme ('light' | 'dark' | 'system') so a dark-mode
- * user never sees a white flash. Kept tiny and dependency-free; it is inlined into every page.
- */
-const themeScript = `(function(){try{var t=localStorage.getItem('contextscope-theme');var d=t==='dark'||((t===null||t==='system')&&matchMedia('(prefers-color-scheme: dark)').matches);document.documentElement.classList.toggle('dark',d);}catch(e){}})();`;
-
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        {/* public/theme-init.js: applies the stored theme before first paint (no flash). A static file
+            rather than an inline script, so no HTML string is ever injected into the page. */}
+        {/* eslint-disable-next-line @next/next/no-sync-scripts */}
+        <script src="/theme-init.js" />
       </head>
       <body className="bg-white text-neutral-900 antialiased dark:bg-[#0b0f14] dark:text-neutral-100">
         <Providers>{children}</Providers>
