@@ -75,7 +75,11 @@ export class Workbench {
   async exportShownVersion(): Promise<{ name: string; bytes: Buffer; format: string }> {
     await this.page.getByTestId('export').click();
     const format = await this.page.getByTestId('export-format').inputValue();
-    const [download] = await Promise.all([this.page.waitForEvent('download'), this.page.getByTestId('export-download').click()]);
+    // The audit sidecar downloads beside the transcript, in either order: wait for the transcript.
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download', { predicate: (d) => !d.suggestedFilename().endsWith('.audit.json') }),
+      this.page.getByTestId('export-download').click(),
+    ]);
     return { name: download.suggestedFilename(), bytes: await read(download), format };
   }
 }
