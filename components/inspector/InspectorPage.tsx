@@ -22,30 +22,6 @@ import { InspectorTabs, type TabName } from './InspectorTabs';
 import { TopBar } from './TopBar';
 import { useUrlParam, useWorkbench, type Workbench } from './useWorkbench';
 
-/** prefix[i] = added tokens of turns[0 … i−1] (turns are ordered by turn index). */
-function prefixOfAdded(turns: readonly { addedTotal: number }[]): Float64Array {
-  const prefix = new Float64Array(turns.length + 1);
-  for (let i = 0; i < turns.length; i++) prefix[i + 1] = prefix[i] + turns[i].addedTotal;
-  return prefix;
-}
-
-/** First position in `turns` whose turn index is ≥ `turn` (binary search). */
-function lowerBound(turns: readonly { turn: number }[], turn: number): number {
-  let lo = 0;
-  let hi = turns.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (turns[mid].turn < turn) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Added tokens of the turns in [from, to] (inclusive), in O(log n). */
-function tokensInRange(turns: readonly { turn: number }[], prefix: Float64Array, [from, to]: [number, number]): number {
-  return prefix[lowerBound(turns, to + 1)] - prefix[lowerBound(turns, from)];
-}
-
 /** `sel=a-b` (1-based turns, as the user reads them) → 0-based inclusive range. */
 export function parseSelection(sel: string | null, turns: number): [number, number] | null {
   const m = sel ? /^(\d+)-(\d+)$/.exec(sel) : null;
@@ -102,10 +78,7 @@ export function InspectorPage() {
   const stableSelection = useMemo(() => selection, [selKey]);
   const wb = useWorkbench(id, data.data, stableSelection);
 
-  // Prefix sums of the turns' added tokens, once per transcript: a selection's total is then two
-  // look-ups instead of a pass over every turn (100k turns) on each new selection.
-  const addedPrefix = useMemo(() => prefixOfAdded(turns), [turns]);
-  const selectedTokens = selection ? tokensInRange(turns, addedPrefix, selection) : 0;
+  const selectedTokens = useMemo(() => (selection ? turns.filter((t) => t.turn >= selection[0] && t.turn <= selection[1]).reduce((s, t) => s + t.addedTotal, 0) : 0), [turns, selKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const showTurn = useCallback((turn: number) => {
     setCursorTurn(turn);

@@ -7,7 +7,7 @@
  * budget lines are drawn, a peer trigger, and a version comparison.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'next/navigation';
+import { useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Version } from '@/lib/compaction/types';
 import { getBridge } from '@/lib/engine/client';
@@ -31,23 +31,20 @@ function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
-/**
- * Patch the page's query string. Through the native History API, which the App Router syncs into
- * useSearchParams (Next.js docs, "Using the native History API"): no router navigation, no RSC
- * request, no re-render of the layout — at 100k turns `router.replace` made every selection a
- * long task. Reads the current URL at call time, so two patches in one tick both land.
- */
 export function useUrlParam(): (patch: Record<string, string | null>) => void {
-  return useCallback((patch) => {
-    const next = new URLSearchParams(window.location.search);
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === null) next.delete(k);
-      else next.set(k, v);
-    }
-    const search = next.toString();
-    if (`?${search}` === window.location.search || (search === '' && window.location.search === '')) return;
-    window.history.replaceState(null, '', `${window.location.pathname}?${search}`);
-  }, []);
+  const params = useSearchParams();
+  const router = useRouter();
+  return useCallback(
+    (patch) => {
+      const next = new URLSearchParams(params.toString());
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === null) next.delete(k);
+        else next.set(k, v);
+      }
+      router.replace(`/inspect?${next.toString()}`, { scroll: false });
+    },
+    [params, router],
+  );
 }
 
 export interface Workbench {
