@@ -12,7 +12,7 @@ import { isJsonlFile } from '../read/head';
 import { readJsonDocument } from '../read/json-doc';
 import { readJsonl } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
-import { ClaudeSessionReader, serializeClaudeRecords } from './claude-code';
+import { parseClaudeRecords, serializeClaudeRecords } from './claude-code';
 import { parsedRoot } from '../read/json-root';
 import { compactedFileName, defaultSeparator, isRecord, joinOutput } from './serialize-util';
 import type { DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
@@ -44,22 +44,11 @@ function detect(input: DetectInput): number | null {
 
 function parse(file: SourceFile, options?: ParseOptions): ParseResult {
   const set = isJsonlFile(file) ? readJsonl(file) : readJsonDocument(file.text(), file.name, [], parsedRoot(file), file.bom);
-  const reader = new ClaudeSessionReader(file.name);
-  reader.readAll(set.records, options?.onProgress);
   const result = set.records.map((r) => r.value).find((v) => isRecord(v) && v.type === 'result') as Record<string, unknown> | undefined;
-  const { title, model, warnings } = reader.finish(reader.sessionId ? `Claude Code SDK session ${reader.sessionId}` : file.name);
-  const transcript = reader.builder.build({
-    format: 'claude-code-sdk',
-    fileName: file.name,
-    title,
-    ...(model && { model }),
-    records: set.records,
-    frame: set.frame,
-    style: set.style,
-    warnings: [...set.warnings, ...warnings],
+  return parseClaudeRecords('claude-code-sdk', file.name, set, options, {
+    fallbackTitle: (reader) => (reader.sessionId ? `Claude Code SDK session ${reader.sessionId}` : file.name),
     ...(result && { extra: { sdkResult: { numTurns: result.num_turns, totalCostUsd: result.total_cost_usd, subtype: result.subtype } } }),
   });
-  return { transcript, warnings: [] };
 }
 
 function depthOf(t: Transcript): number {

@@ -8,7 +8,7 @@ import type { Projection } from '../compaction/types';
 import type { Transcript } from '../model/types';
 import { readJsonDocument } from '../read/json-doc';
 import type { SourceFile } from '../read/source';
-import { ClaudeSessionReader, serializeClaudeRecords } from './claude-code';
+import { parseClaudeRecords, serializeClaudeRecords } from './claude-code';
 import { parsedRoot } from '../read/json-root';
 import { compactedFileName, defaultSeparator, isRecord, joinOutput } from './serialize-util';
 import type { DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
@@ -26,21 +26,7 @@ function detect(input: DetectInput): number | null {
 }
 
 function parse(file: SourceFile, options?: ParseOptions): ParseResult {
-  const set = readJsonDocument(file.text(), file.name, ['loglines'], parsedRoot(file), file.bom);
-  const reader = new ClaudeSessionReader(file.name);
-  reader.readAll(set.records, options?.onProgress);
-  const { title, model, warnings } = reader.finish(file.name);
-  const transcript = reader.builder.build({
-    format: 'claude-code-web',
-    fileName: file.name,
-    title,
-    ...(model && { model }),
-    records: set.records,
-    frame: set.frame,
-    style: set.style,
-    warnings: [...set.warnings, ...warnings],
-  });
-  return { transcript, warnings: [] };
+  return parseClaudeRecords('claude-code-web', file.name, readJsonDocument(file.text(), file.name, ['loglines'], parsedRoot(file), file.bom), options);
 }
 
 function serialize(t: Transcript, projection?: Projection): SerializeResult {

@@ -20,7 +20,7 @@ import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/
 import type { ImportWarning, JsonStyle, Marker, Message, SourceRecord, Transcript, UsageRecord } from '../model/types';
 import { stringifyLike } from '../read/json-doc';
 import { isJsonlFile } from '../read/head';
-import { readJsonl } from '../read/jsonl';
+import { readJsonl, type RecordSet } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
 import {
   addedBlocks,
@@ -762,25 +762,39 @@ function detect(input: DetectInput): number | null {
   return null;
 }
 
-function parse(file: SourceFile, options?: ParseOptions): ParseResult {
-  if (!isJsonlFile(file)) {
-    throw new ImportError('malformed:claude-code', 'This is a single JSON document, not a Claude Code session.', { file: file.name, line: 1 }, 'JSONL: one JSON object per line (~/.claude/projects/*/*.jsonl)');
-  }
-  const set = readJsonl(file);
-  const reader = new ClaudeSessionReader(file.name);
+/**
+ * Records of any Claude Code container (session JSONL, web export, SDK output) → a transcript:
+ * the one read path the three Claude Code formats share.
+ */
+export function parseClaudeRecords(
+  format: string,
+  fileName: string,
+  set: RecordSet,
+  options: ParseOptions | undefined,
+  more: { fallbackTitle?: (reader: ClaudeSessionReader) => string; extra?: Record<string, unknown> } = {},
+): ParseResult {
+  const reader = new ClaudeSessionReader(fileName);
   reader.readAll(set.records, options?.onProgress);
-  const { title, model, warnings } = reader.finish(file.name);
+  const { title, model, warnings } = reader.finish(more.fallbackTitle?.(reader) ?? fileName);
   const transcript = reader.builder.build({
-    format: 'claude-code',
-    fileName: file.name,
+    format,
+    fileName,
     title,
     ...(model && { model }),
     records: set.records,
     frame: set.frame,
     style: set.style,
     warnings: [...set.warnings, ...warnings],
+    ...(more.extra && { extra: more.extra }),
   });
   return { transcript, warnings: [] };
+}
+
+function parse(file: SourceFile, options?: ParseOptions): ParseResult {
+  if (!isJsonlFile(file)) {
+    throw new ImportError('malformed:claude-code', 'This is a single JSON document, not a Claude Code session.', { file: file.name, line: 1 }, 'JSONL: one JSON object per line (~/.claude/projects/*/*.jsonl)');
+  }
+  return parseClaudeRecords('claude-code', file.name, readJsonl(file), options);
 }
 
 function serialize(t: Transcript, projection?: Projection): SerializeResult {
