@@ -3,9 +3,9 @@
  * mouse on the timeline canvas → pick strip-tool-results and dedup-tools → the preview shows fewer
  * tokens and stubbed call/result pairs → Apply → the timeline draws the new version → Undo
  * restores the token total. On real files of Claude Code and OpenAI Chat (one conversation of
- * tau-bench's container, picked in the import dialog). Codex is not covered yet: its corpus sessions
- * either hold 2 turns (the reducers keep the last one) or were sanitized to short redacted outputs
- * and compacted by Codex itself (no stubbed pair shows in the selection).
+ * tau-bench's container, picked in the import dialog) and Codex CLI. A Codex rollout is one or two
+ * long turns (one user prompt, dozens of tool calls): there the user selects every turn and sets
+ * "keep last" to 0, or the default keep_last 1 would protect the turn that holds the tool calls.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,10 +26,25 @@ async function compactionLayerPixels(page: Page): Promise<string> {
   });
 }
 
-const CASES: ReadonlyArray<{ label: string; family: string; name: string; format: string; conversation?: number }> = [
-  { label: 'Claude Code', family: 'claude-code', name: 'vibecodingtracker_claude_code_v1.0.95.jsonl', format: 'claude-code' },
+interface Case {
+  label: string;
+  family: string;
+  name: string;
+  format: string;
+  conversation?: number;
+  /** Last turn to drag to, counted back from the end (default: leave the last two turns out). */
+  fromEnd?: number;
+  /** Set the plan's keep_last (default: leave the plan's 1). */
+  keepLast?: number;
+  minTurns: number;
+}
+
+const CASES: readonly Case[] = [
+  { label: 'Claude Code', family: 'claude-code', name: 'vibecodingtracker_claude_code_v1.0.95.jsonl', format: 'claude-code', minTurns: 6 },
   // Conversation 3: 12 turns, 20 tool call/result pairs.
-  { label: 'OpenAI Chat (tau-bench)', family: 'openai-chat', name: 'tau-bench_gpt-4o-airline_historical_trajectories.json', format: 'openai-chat', conversation: 3 },
+  { label: 'OpenAI Chat (tau-bench)', family: 'openai-chat', name: 'tau-bench_gpt-4o-airline_historical_trajectories.json', format: 'openai-chat', conversation: 3, minTurns: 6 },
+  // 2 turns, 39 tool call/result pairs (shell output, file reads) in the second.
+  { label: 'Codex CLI', family: 'codex-cli', name: 'codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl', format: 'codex-cli', fromEnd: 1, keepLast: 0, minTurns: 2 },
 ];
 
 for (const c of CASES) test(`${c.label}: drag-select → strip-tool-results + dedup-tools → preview → Apply → Undo`, async ({ library, inspector, page }) => {
@@ -38,7 +53,7 @@ for (const c of CASES) test(`${c.label}: drag-select → strip-tool-results + de
   const { conversation } = c;
   const expected = cliInspect(file, conversation);
   expect(expected.format).toBe(c.format);
-  expect(expected.turns).toBeGreaterThanOrEqual(6);
+  expect(expected.turns).toBeGreaterThanOrEqual(c.minTurns);
 
   await library.goto();
   await library.importFile(file);
@@ -50,8 +65,8 @@ for (const c of CASES) test(`${c.label}: drag-select → strip-tool-results + de
   await page.mouse.move(5, 5);
   const untouchedLayer = await compactionLayerPixels(page);
 
-  // Drag with the mouse across turns 1 … n−2 (0-based 0 … n−3): the last turns stay out.
-  const last = expected.turns - 3;
+  // Drag with the mouse from the first turn to n − fromEnd (by default the last two turns stay out).
+  const last = expected.turns - (c.fromEnd ?? 3);
   await timeline.dragSelect(0, last);
   await expect(page).toHaveURL(new RegExp(`sel=1-${last + 1}(&|$)`));
   await timeline.expectSelection([0, last]);
@@ -59,6 +74,7 @@ for (const c of CASES) test(`${c.label}: drag-select → strip-tool-results + de
   expect(selectedTokens).toBeGreaterThan(0);
 
   await wb.pickReducers('strip-tool-results', 'dedup-tools');
+  if (c.keepLast !== undefined) await wb.keepLast(c.keepLast);
   const preview = await wb.previewTokens();
   expect(preview.before).toBe(selectedTokens);
   expect(preview.after).toBeLessThan(preview.before);

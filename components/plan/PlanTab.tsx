@@ -169,7 +169,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
             })}
           </ul>
           <div className="mt-2">
-            <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} width="w-16" />
+            <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
           </div>
         </section>
       )}

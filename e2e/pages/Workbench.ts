@@ -37,6 +37,11 @@ export class Workbench {
     for (const id of ids) await this.page.getByRole('checkbox', { name: id, exact: true }).check();
   }
 
+  /** Turns at the end that the plan never touches (the Plan panel's "Keep last N turns untouched"). */
+  async keepLast(n: number): Promise<void> {
+    await this.page.getByTestId('keep-last').fill(String(n));
+  }
+
   /** Auto strategy aiming at half of the current context (the panel's "50 %" button). */
   async autoHalf(): Promise<number> {
     await this.tab('Plan');
