@@ -8,10 +8,6 @@ import { TimelineCanvas } from './pages/TimelineCanvas';
 const TURNS = 100_000;
 /** Chromium reports every task of 50 ms or more as a 'longtask' entry: the budget for one frame of interaction. */
 const LONG_TASK_MS = 50;
-/** The page's one-off reaction to a committed selection: above the 50 ms goal today (see the report). */
-const HAND_OVER_MS = 250;
-/** A jump of the list across 150k rows: above the 50 ms goal under load (see the report). */
-const JUMP_MS = 120;
 
 declare global {
   interface Window {
@@ -43,6 +39,25 @@ async function startTaskWatch(page: Page): Promise<void> {
 
 const now = (page: Page) => page.evaluate(() => performance.now());
 
+/**
+ * Wait for a condition inside the watched phases without Playwright's `expect`: a retried expect
+ * takes an ARIA snapshot of the whole page (for its error report) on the page's main thread, and
+ * those tasks (40–80 ms under 4× CPU throttling) would be counted as the app's. waitForFunction
+ * polls a few property reads per frame instead.
+ */
+async function waitInPage<A extends string | number | null>(page: Page, what: string, predicate: (arg: A) => boolean, arg: A): Promise<void> {
+  try {
+    await page.waitForFunction(predicate as (arg: unknown) => boolean, arg as unknown, { polling: 'raf', timeout: 15_000 });
+  } catch (e) {
+    throw new Error(`timed out waiting for ${what}: ${(e as Error).message}`);
+  }
+}
+const selectionIs = (page: Page, want: string | null) =>
+  waitInPage(page, `the timeline's selection to be ${want ?? 'set'}`, (w) => {
+    const v = document.querySelector('[data-testid=timeline]')?.getAttribute('data-selection') ?? '';
+    return w === null ? v !== '' : v === w;
+  }, want);
+
 async function readTaskWatch(page: Page): Promise<{ longTasks: Array<{ start: number; duration: number }>; maxFrameGap: number }> {
   return page.evaluate(() => {
     window.__frameGaps!.stop = true;
@@ -50,6 +65,10 @@ async function readTaskWatch(page: Page): Promise<{ longTasks: Array<{ start: nu
     return { longTasks: [...window.__longTasks!], maxFrameGap: window.__frameGaps!.max };
   });
 }
+
+// Playwright's trace recorder snapshots the whole DOM on the page's main thread before and after
+// every action: its tasks would be counted as the app's long tasks.
+test.use({ trace: 'off' });
 
 let file = '';
 test.beforeAll(() => {
@@ -76,6 +95,7 @@ test('100k turns: scroll, zoom, pan, drag-select and shift+arrows without a long
   expect(await library.rowTurns(row)).toBeGreaterThan(TURNS);
 
   const opening = Date.now();
+  await startTaskWatch(page);
   await library.open(row);
   await expect(inspector.timeline).toBeVisible({ timeout: 60_000 });
   await expect(inspector.messages.first()).toBeVisible({ timeout: 60_000 });
@@ -90,8 +110,8 @@ test('100k turns: scroll, zoom, pan, drag-select and shift+arrows without a long
   expect(last - first).toBeGreaterThanOrEqual(TURNS);
   // Opening goes on after the first paint (worker answers for versions, previews, totals): wait
   // until the page has been free of long tasks for 2 s, then watch every task from here on.
+  // The opening's own long tasks (reported, not asserted) are counted on from the open click.
   const settling = Date.now();
-  await startTaskWatch(page);
   let seen = -1;
   for (let quiet = 0; quiet < 4 && Date.now() - settling < 60_000; ) {
     await page.waitForTimeout(500);
@@ -100,7 +120,19 @@ test('100k turns: scroll, zoom, pan, drag-select and shift+arrows without a long
     seen = count;
   }
   const settleMs = Date.now() - settling;
-  await readTaskWatch(page);
+  const duringOpen = await page.evaluate(() => (window.__longTasks ?? []).map((t) => Math.round(t.duration)));
+  // CONTEXTSCOPE_CPU_THROTTLE=4 slows the page's CPU 4× (DevTools' throttling): a quick way to see
+  // which interaction has the least headroom before it crosses 50 ms on a slower machine.
+  const throttle = Number(process.env.CONTEXTSCOPE_CPU_THROTTLE ?? 1);
+  const cdp = await page.context().newCDPSession(page);
+  if (throttle > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+  // CONTEXTSCOPE_CPU_PROFILE=file.cpuprofile records the interactions (open it in DevTools).
+  const profileTo = process.env.CONTEXTSCOPE_CPU_PROFILE;
+  if (profileTo) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   await startTaskWatch(page);
   const phases: Array<[string, number]> = [];
 
@@ -114,7 +146,7 @@ test('100k turns: scroll, zoom, pan, drag-select and shift+arrows without a long
   await page.waitForTimeout(100);
   phases.push(['scroll', await now(page)]);
   for (let i = 0; i < 12; i++) await page.mouse.wheel(0, 700);
-  await expect(inspector.messages.first()).toBeVisible();
+  await waitInPage(page, 'messages in the list', () => document.querySelector('[data-testid=message]') !== null, null);
   const middle = Number(await inspector.messages.first().getAttribute('data-index'));
   expect(middle).toBeGreaterThan(50_000);
 
@@ -146,7 +178,7 @@ test('100k turns: scroll, zoom, pan, drag-select and shift+arrows without a long
   await page.mouse.up();
   await page.waitForTimeout(300);
   phases.push(['select', await now(page)]);
-  await expect(timeline.wrap).not.toHaveAttribute('data-selection', '');
+  await selectionIs(page, null);
   const selected = (await timeline.selection())!;
   expect(Math.abs(selected[0] - from)).toBeLessThanOrEqual(1);
   expect(Math.abs(selected[1] - to)).toBeLessThanOrEqual(1);
@@ -154,37 +186,28 @@ test('100k turns: scroll, zoom, pan, drag-select and shift+arrows without a long
   for (let i = 0; i < 10; i++) await page.keyboard.press('Shift+ArrowRight');
   // The burst is drawn at once; the page gets the new selection (URL, preview, list scroll) when it ends.
   const burstEnd = await now(page);
-  await timeline.expectSelection([selected[0], selected[1] + 10]);
-  // The list follows the selection's cursor.
-  await expect(page.locator(`[data-testid=turn-header][data-turn="${selected[1] + 10}"]`)).toBeVisible();
+  await selectionIs(page, `${selected[0]}-${selected[1] + 10}`);
+  // The list follows the selection's cursor: its header is on screen.
+  await waitInPage(page, `turn ${selected[1] + 10} on screen in the list`, (turn) => {
+    const list = document.querySelector('[data-testid=message-list]')?.getBoundingClientRect();
+    const header = document.querySelector(`[data-testid=turn-header][data-turn="${turn}"]`)?.getBoundingClientRect();
+    return !!list && !!header && header.bottom > list.top && header.top < list.bottom;
+  }, selected[1] + 10);
 
   const watched = await readTaskWatch(page);
+  if (profileTo) fs.writeFileSync(profileTo, JSON.stringify((await cdp.send('Profiler.stop')).profile));
   await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-long-100k.png') });
-  const phaseOf = (start: number) => [...phases].reverse().find(([, t]) => t <= start)?.[0] ?? 'settle';
-  const kindOf = (start: number) => (start >= burstEnd ? 'hand-over' : phaseOf(start));
-  const durations = (pred: (kind: string) => boolean) => watched.longTasks.filter((t) => pred(kindOf(t.start))).map((t) => Math.round(t.duration));
-  const during = durations((k) => k !== 'jump' && k !== 'hand-over');
-  const jump = durations((k) => k === 'jump');
-  const handOver = durations((k) => k === 'hand-over');
-  const maxTask = Math.max(0, ...during, ...jump);
-  const byPhase = watched.longTasks.filter((t) => !['jump', 'hand-over'].includes(kindOf(t.start))).map((t) => `${phaseOf(t.start)} ${Math.round(t.duration)}`);
+  const phaseOf = (start: number) => (start >= burstEnd ? 'hand-over' : ([...phases].reverse().find(([, t]) => t <= start)?.[0] ?? 'settle'));
+  const tasks = watched.longTasks.map((t) => ({ phase: phaseOf(t.start), ms: Math.round(t.duration) }));
   test.info().annotations.push(
     { type: 'import-ms', description: `${importMs} ms for ${fs.statSync(file).size} bytes (${TURNS} turns); long tasks on the page meanwhile: ${duringImport.longTasks.length}, max ${Math.round(Math.max(0, ...duringImport.longTasks.map((t) => t.duration)))} ms` },
-    { type: 'open-ms', description: `${openMs} ms to timeline and first messages, then ${settleMs} ms until no long task for 2 s` },
+    { type: 'open-ms', description: `${openMs} ms to timeline and first messages, then ${settleMs} ms until no long task for 2 s; long tasks meanwhile: ${duringOpen.length}, max ${Math.max(0, ...duringOpen)} ms, total ${duringOpen.reduce((a, b) => a + b, 0)} ms` },
     {
       type: 'interaction',
-      description: `long tasks while scrolling/zooming/panning/selecting: ${during.length} (max ${maxTask} ms${byPhase.length ? `: ${byPhase.join(', ')}` : ''}); list jump to the middle: [${jump.join(', ')}] ms; after a selection is handed to the page (drag release, end of the key burst): [${handOver.join(', ')}] ms; longest gap between frames ${Math.round(watched.maxFrameGap)} ms`,
+      description: `long tasks while scrolling (wheel, a jump to the middle), zooming, panning, drag-selecting, pressing shift+arrows and handing the selection to the page: ${tasks.length}${tasks.length ? ` (${tasks.map((t) => `${t.phase} ${t.ms} ms`).join(', ')})` : ''}; longest gap between frames ${Math.round(watched.maxFrameGap)} ms${throttle > 1 ? `; CPU throttled ${throttle}×` : ''}`,
     },
   );
   console.log(`[long] ${test.info().annotations.map((a) => `${a.type}: ${a.description}`).join(' | ')}`);
-  expect(during.filter((d) => d >= LONG_TASK_MS), 'long tasks (ms) while scrolling, zooming, panning and selecting').toEqual([]);
-  // Known gaps, reported: a jump of the list to its middle (a full screen of new rows mounted in
-  // the scroll frame) takes 50–80 ms when the 2 cores are shared with other work (none ≥ 50 ms in
-  // two runs after the selection fixes, too few to tighten the bound). The page's reaction to a new
-  // selection still takes one task of 50–160 ms at 100k turns, though the selection total is now
-  // O(log n) and the URL goes through history.replaceState: a CPU profile of the release shows
-  // < 80 ms of script (the list's scrollToIndex reading scrollHeight, i.e. a forced layout, is the
-  // largest part) and the rest native rendering. Bounded here so it cannot regress.
-  expect(handOver.filter((d) => d >= HAND_OVER_MS), 'long tasks (ms) when the page takes the new selection').toEqual([]);
-  expect(jump.filter((d) => d >= JUMP_MS), 'long tasks (ms) when the list jumps to its middle').toEqual([]);
+  // Every entry the Long Tasks API reports is a task of 50 ms or more: there must be none.
+  expect(tasks.filter((t) => t.ms >= LONG_TASK_MS), 'long tasks while scrolling and selecting').toEqual([]);
 });

@@ -3,32 +3,38 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
 import { SAVED_FATES } from '@/lib/engine/preview-kinds';
 import { ExportDialog } from '../export/ExportDialog';
 import { FateContext, SearchContext } from '../messages/context';
 import { MessageList, type MessageListHandle } from '../messages/MessageList';
-import { buildRows } from '../messages/rows';
 import { formatDelta } from '../plan/numbers';
-import { parseQuery, searchRows } from '../search/search';
+import { parseQuery } from '@/lib/engine/search';
 import { SearchBar } from '../search/SearchBar';
 import { FATE_STYLE, fateSwatchStyle } from '../timeline/patterns';
 import { TimelineChart, TimelineLegend } from '../timeline/TimelineChart';
 import { formatTokens } from '../ui/format';
 import { HelpOverlay } from './HelpOverlay';
 import { InspectorTabs, type TabName } from './InspectorTabs';
+import { parseSelection, prefixOfAdded, tokensInRange } from './selection';
 import { TopBar } from './TopBar';
 import { useUrlParam, useWorkbench, type Workbench } from './useWorkbench';
 
-/** `sel=a-b` (1-based turns, as the user reads them) → 0-based inclusive range. */
-export function parseSelection(sel: string | null, turns: number): [number, number] | null {
-  const m = sel ? /^(\d+)-(\d+)$/.exec(sel) : null;
-  if (!m) return null;
-  const a = Math.max(1, Math.min(Number(m[1]), Number(m[2])));
-  const b = Math.min(turns, Math.max(Number(m[1]), Number(m[2])));
-  return a <= b ? [a - 1, b - 1] : null;
+const SEARCH_DEBOUNCE_MS = 150;
+/** Hits counted at most (the count then reads 10000+). */
+const SEARCH_LIMIT = 10_000;
+const NO_HITS: number[] = [];
+
+/** `value`, once it has stopped changing for `ms`. */
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }
 
 /** Keys typed into a field, a button or a select are theirs, not shortcuts. */
@@ -65,9 +71,10 @@ export function InspectorPage() {
     retry: false,
   });
   const turns = useMemo(() => data.data?.timeline.turns ?? [], [data.data]);
-  const messages = useQuery({
-    queryKey: ['messages', id],
-    queryFn: ({ signal }) => getBridge().getMessages(signal, id, 0, Math.max(0, (data.data?.meta.turns ?? 1) - 1)),
+  // The list's layout (typed arrays); its rows stay in the worker and come a window at a time.
+  const rowIndex = useQuery({
+    queryKey: ['row-index', id],
+    queryFn: ({ signal }) => getBridge().getRowIndex(signal, id),
     enabled: data.isSuccess,
     staleTime: Infinity,
   });
@@ -78,11 +85,28 @@ export function InspectorPage() {
   const stableSelection = useMemo(() => selection, [selKey]);
   const wb = useWorkbench(id, data.data, stableSelection);
 
-  const selectedTokens = useMemo(() => (selection ? turns.filter((t) => t.turn >= selection[0] && t.turn <= selection[1]).reduce((s, t) => s + t.addedTotal, 0) : 0), [turns, selKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const addedPrefix = useMemo(() => prefixOfAdded(turns), [turns]);
+  const selectedTokens = selection ? tokensInRange(turns, addedPrefix, selection) : 0;
 
+  // The list scrolls in a task of its own, after the one that hands a selection or a cursor to
+  // the page: each is a render of its own (the page's, then the list's new rows), and together
+  // they made one task of 35–70 ms at 100k turns on a slow CPU. Calls in one task coalesce: the
+  // last turn wins.
+  const scrollTarget = useRef<{ turn: number; timer: ReturnType<typeof setTimeout> | null }>({ turn: 0, timer: null });
+  useEffect(() => {
+    const target = scrollTarget.current;
+    return () => {
+      if (target.timer) clearTimeout(target.timer);
+    };
+  }, []);
   const showTurn = useCallback((turn: number) => {
     setCursorTurn(turn);
-    list.current?.scrollToTurn(turn);
+    const target = scrollTarget.current;
+    target.turn = turn;
+    target.timer ??= setTimeout(() => {
+      target.timer = null;
+      list.current?.scrollToTurn(target.turn);
+    }, 0);
   }, []);
 
   /** The selection lives in the URL (`sel=a-b`, 1-based) so it survives reloads and can be shared. */
@@ -97,27 +121,32 @@ export function InspectorPage() {
   // The timeline draws the chosen model's window (the base layer reads timeline.contextWindow).
   const timeline = useMemo(() => (data.data ? { ...data.data.timeline, contextWindow: wb.contextWindow } : undefined), [data.data, wb.contextWindow]);
 
-  // Search over the list's rows (works when the list is virtualized).
-  const deferredQuery = useDeferredValue(query);
-  // Built only while searching: at 100k turns the list's rows are worth building once, not twice.
-  const searching = deferredQuery.trim() !== '';
-  const rows = useMemo(() => (messages.data && searching ? buildRows(messages.data, turns) : []), [messages.data, turns, searching]);
+  // Search runs in the worker over the list's rows (so it finds what the virtualized list does
+  // not render), debounced; hits are row indexes.
+  const deferredQuery = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS);
   const parsed = useMemo(() => parseQuery(deferredQuery), [deferredQuery]);
-  const hits = useMemo(() => searchRows(rows, parsed), [rows, parsed]);
+  const search = useQuery({
+    queryKey: ['search', id, deferredQuery],
+    // No signal: aborting would terminate the query lane's worker and the list's row loads with it.
+    queryFn: () => getBridge().searchRows(undefined, id, deferredQuery, SEARCH_LIMIT),
+    enabled: rowIndex.isSuccess && deferredQuery !== '',
+    staleTime: Infinity,
+  });
+  const hits = useMemo(() => (deferredQuery !== '' && search.data ? search.data : NO_HITS), [deferredQuery, search.data]);
   useEffect(() => {
     setHitIndex(0);
-    if (hits.length > 0) list.current?.scrollToKey(hits[0]);
+    if (hits.length > 0) list.current?.scrollToRow(hits[0]);
   }, [hits]);
   const stepHit = useCallback(
     (dir: 1 | -1) => {
       if (hits.length === 0) return;
       const next = (hitIndex + dir + hits.length) % hits.length;
       setHitIndex(next);
-      list.current?.scrollToKey(hits[next]);
+      list.current?.scrollToRow(hits[next]);
     },
     [hits, hitIndex],
   );
-  const highlight = useMemo(() => ({ text: parsed?.highlight ?? '', activeKey: hits[hitIndex] ?? null }), [parsed, hits, hitIndex]);
+  const highlight = useMemo(() => ({ text: parsed?.highlight ?? '', activeRow: hits[hitIndex] ?? null }), [parsed, hits, hitIndex]);
 
   const { setPlan, apply, undo } = wb;
   useEffect(() => {
@@ -177,7 +206,7 @@ export function InspectorPage() {
         onVersion={wb.selectVersion}
         onExport={() => setExportOpen(true)}
         onHelp={() => setHelpOpen(true)}
-        search={data.data && <SearchBar ref={searchInput} value={query} onChange={setQuery} hits={hits.length} active={hitIndex} onStep={stepHit} />}
+        search={data.data && <SearchBar ref={searchInput} value={query} onChange={setQuery} hits={hits.length} active={hitIndex} onStep={stepHit} pending={query.trim() !== deferredQuery || search.isFetching} capped={hits.length >= SEARCH_LIMIT} />}
       />
       <section className="shrink-0 border-b border-neutral-200 px-3 pb-1 pt-2 dark:border-neutral-800" aria-label="Timeline">
         {data.data && timeline ? (
@@ -207,15 +236,15 @@ export function InspectorPage() {
       </section>
       <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_26rem]">
         <div className="min-h-0">
-          {messages.data && data.data ? (
+          {rowIndex.data && data.data ? (
             <FateContext.Provider value={preview?.changed ?? null}>
               <SearchContext.Provider value={highlight}>
-                <MessageList ref={list} messages={messages.data} turns={turns} activeTurn={cursorTurn} />
+                <MessageList ref={list} id={id} index={rowIndex.data} activeTurn={cursorTurn} />
               </SearchContext.Provider>
             </FateContext.Provider>
-          ) : messages.isError ? (
+          ) : rowIndex.isError ? (
             <p role="alert" className="p-4 text-sm text-red-700">
-              Could not load the messages: {userMessage(messages.error)}
+              Could not load the messages: {userMessage(rowIndex.error)}
             </p>
           ) : (
             <div className="space-y-3 p-4" aria-label="Loading messages">

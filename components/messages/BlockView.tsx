@@ -4,7 +4,7 @@ import type { Block, Role, ToolCallBlock } from '@/lib/model/types';
 import { budgetKind } from '@/lib/tokens/totals';
 import { KIND_STYLE } from '../ui/kinds';
 import { formatBytes, formatTokens } from '../ui/format';
-import type { AttachedResult } from './rows';
+import type { AttachedResult } from '@/lib/engine/rows';
 import { CollapsibleText, PlainText } from './Collapsible';
 import { Markdown } from './Markdown';
 import { FateBadge, useFateClass } from './FateBadge';
@@ -49,7 +49,7 @@ function ToolCallView({ role, block, results }: { role: Role; block: ToolCallBlo
   const full = inputSummary(block.input);
   const gist = inputGist(block);
   return (
-    <div className="rounded-md border border-amber-300/70 dark:border-amber-700/50" data-testid="tool-call">
+    <div className="rounded-md border border-amber-300/70 dark:border-amber-700/50" data-testid="tool-call" data-tool={block.name}>
       <div className="flex flex-wrap items-center gap-2 border-b border-amber-200/70 bg-amber-50/70 px-2.5 py-1 dark:border-amber-800/40 dark:bg-amber-950/20">
         <span className="font-mono text-xs font-semibold text-amber-800 dark:text-amber-300">{block.name}</span>
         {gist && <span className="min-w-0 flex-1 truncate font-mono text-xs text-neutral-600 dark:text-neutral-400">{gist}</span>}

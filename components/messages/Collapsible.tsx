@@ -11,8 +11,12 @@ export const COLLAPSE_AT = 1600;
 /** Long content collapsed with "show all (N tokens)" (UI.md). `render` draws the visible text. */
 export function CollapsibleText({ text, tokens, render }: { text: string; tokens: number; render: (visible: string) => ReactNode }) {
   const [open, setOpen] = useState(false);
+  const highlight = useContext(SearchContext).text.toLowerCase();
   const long = text.length > COLLAPSE_AT * 1.25;
-  const visible = long && !open ? cutAtLine(text, COLLAPSE_AT) : text;
+  const cut = long && !open ? cutAtLine(text, COLLAPSE_AT) : text;
+  // A search hit in the folded part unfolds it: the highlighted hit must be on screen.
+  const hitFolded = cut !== text && highlight !== '' && !cut.toLowerCase().includes(highlight) && text.toLowerCase().includes(highlight);
+  const visible = hitFolded ? text : cut;
   return (
     <div>
       {render(visible)}

@@ -1,13 +1,15 @@
 'use client';
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { forwardRef, memo, useCallback, useContext, useImperativeHandle, useMemo, useRef } from 'react';
+import { forwardRef, memo, useCallback, useContext, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { Message } from '@/lib/model/types';
 import type { TimelineTurn } from '@/lib/engine/timeline';
+import { rowOfTurn, type Row, type RowIndex } from '@/lib/engine/rows';
 import { formatTokens } from '../ui/format';
 import { BlockView } from './BlockView';
 import { SearchContext } from './context';
-import { buildRows, estimateRowHeight, rowOfTurn, type Row } from './rows';
+import { useRowWindow, type RowWindow } from './useRowWindow';
 
 /** Inspect's threshold: below it the plain DOM keeps the browser's own find (Ctrl+F) working. */
 export const VIRTUALIZE_ABOVE = 200;
@@ -20,8 +22,14 @@ export const FIXED_HEIGHTS_ABOVE = 20_000;
 
 export interface MessageListHandle {
   scrollToTurn(turn: number): void;
-  /** Scroll a row (by key, e.g. a search hit) into view. */
-  scrollToKey(key: string): void;
+  /** Scroll a row (e.g. a search hit) into the middle of the view. */
+  scrollToRow(index: number): void;
+}
+
+type Align = 'start' | 'center';
+/** What each of the three list layouts does for the handle. */
+interface LayoutHandle {
+  scrollToRow(index: number, align: Align): void;
 }
 
 const ROLE_LABEL: Record<Message['role'], string> = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool' };
@@ -55,13 +63,41 @@ const TurnHeader = memo(function TurnHeader({ turn, info, active }: { turn: numb
   );
 });
 
-const MessageRow = memo(function MessageRow({ row }: { row: Extract<Row, { kind: 'message' }> }) {
+const MessageRow = memo(function MessageRow({ row, index }: { row: Extract<Row, { kind: 'message' }>; index: number }) {
   const m = row.message;
   const hidden = new Set(row.hiddenResultIds);
   const tokens = m.blocks.reduce((s, b) => s + b.tokens, 0);
-  const hit = useContext(SearchContext).activeKey === row.key;
+  const hit = useContext(SearchContext).activeRow === index;
+  const article = useRef<HTMLElement>(null);
+  // The list brings the hit's row to the middle; in a tall row the marked text may still be off
+  // screen. Once the list has stopped scrolling (the virtualizer settles its scroll over a few
+  // frames), bring the first mark itself into view.
+  useEffect(() => {
+    if (!hit) return;
+    let frame = 0;
+    let lastTop = Number.NaN;
+    let still = 0;
+    let frames = 0;
+    const tick = () => {
+      const mark = article.current?.querySelector('[data-testid=search-mark]');
+      const list = article.current?.closest('[data-testid=message-list]');
+      if (!mark || !list || ++frames > 120) return;
+      still = list.scrollTop === lastTop ? still + 1 : 0;
+      lastTop = list.scrollTop;
+      if (still < 3) {
+        frame = requestAnimationFrame(tick);
+        return;
+      }
+      const m = mark.getBoundingClientRect();
+      const l = list.getBoundingClientRect();
+      if (m.top < l.top || m.bottom > l.bottom) mark.scrollIntoView({ block: 'center' });
+    };
+    frame = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(frame);
+  }, [hit]);
   return (
     <article
+      ref={article}
       data-testid="message"
       data-index={m.index}
       data-role={m.role}
@@ -88,90 +124,198 @@ const MessageRow = memo(function MessageRow({ row }: { row: Extract<Row, { kind:
   );
 });
 
-function RowView({ row, activeTurn }: { row: Row; activeTurn: number | null }) {
-  return row.kind === 'turn' ? <TurnHeader turn={row.turn} info={row.info} active={row.turn === activeTurn} /> : <MessageRow row={row} />;
+function RowView({ rows, index, activeTurn }: { rows: RowWindow; index: number; activeTurn: number | null }) {
+  const row = rows.row(index);
+  if (!row) {
+    const error = rows.error(index);
+    return error ? (
+      <p role="alert" className="px-4 py-2 text-xs text-red-700 dark:text-red-400" data-testid="row-error">
+        Could not load this part of the list: {error.message}
+      </p>
+    ) : (
+      <div className="mx-4 my-2 h-[calc(100%-1rem)] min-h-6 animate-pulse rounded bg-neutral-100 dark:bg-neutral-900" data-testid="row-loading" aria-label="Loading" />
+    );
+  }
+  return row.kind === 'turn' ? <TurnHeader turn={row.turn} info={row.info} active={row.turn === activeTurn} /> : <MessageRow row={row} index={index} />;
+}
+
+interface LayoutProps {
+  index: RowIndex;
+  rows: RowWindow;
+  activeTurn: number | null;
 }
 
 /**
- * The message list: turns as groups, tool results under their calls. Virtualized above
- * VIRTUALIZE_ABOVE rows with measured (dynamic) heights, plain DOM below.
+ * The message list: turns as groups, tool results under their calls. The rows live in the worker
+ * and come a window at a time (useRowWindow); the page holds only the RowIndex. Three layouts by
+ * size: plain DOM up to VIRTUALIZE_ABOVE rows (the browser's find works), a virtualizer with
+ * measured heights up to FIXED_HEIGHTS_ABOVE, and fixed estimated heights beyond.
  */
-export const MessageList = forwardRef<MessageListHandle, { messages: readonly Message[]; turns: readonly TimelineTurn[]; activeTurn: number | null }>(function MessageList(
-  { messages, turns, activeTurn },
-  ref,
-) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const rows = useMemo(() => buildRows(messages, turns), [messages, turns]);
-  const virtual = rows.length > VIRTUALIZE_ABOVE;
-  const fixedHeights = rows.length > FIXED_HEIGHTS_ABOVE;
-  // Stable callbacks: the virtualizer recomputes every row's offset (O(rows)) whenever they change
-  // identity, which at 300k rows is a long task on every re-render (cursor moves, selection).
-  const estimateSize = useCallback((i: number) => (rows[i] ? estimateRowHeight(rows[i]) : 120), [rows]);
-  const getItemKey = useCallback((i: number) => rows[i].key, [rows]);
-  const getScrollElement = useCallback(() => scroller.current, []);
-  const virtualizer = useVirtualizer({
-    count: virtual ? rows.length : 0,
-    getScrollElement,
-    estimateSize,
-    // Fewer rows mounted per scroll jump in very long lists (each mount is work in the scroll frame).
-    overscan: fixedHeights ? 2 : 6,
-    getItemKey,
-  });
-
+export const MessageList = forwardRef<MessageListHandle, { id: string; index: RowIndex; activeTurn: number | null }>(function MessageList({ id, index, activeTurn }, ref) {
+  const rows = useRowWindow(id, index.count);
+  const layout = useRef<LayoutHandle>(null);
   useImperativeHandle(
     ref,
     () => ({
       scrollToTurn(turn: number) {
-        const index = rowOfTurn(rows, turn);
-        if (index < 0) return;
-        if (virtual) virtualizer.scrollToIndex(index, { align: 'start' });
-        else {
-          const el = scroller.current?.querySelector<HTMLElement>(`#turn-${turn}`);
-          if (el && scroller.current) scroller.current.scrollTop = el.offsetTop;
-        }
+        const at = rowOfTurn(index, turn);
+        if (at >= 0) layout.current?.scrollToRow(at, 'start');
       },
-      scrollToKey(key: string) {
-        const index = rows.findIndex((r) => r.key === key);
-        if (index < 0) return;
-        if (virtual) virtualizer.scrollToIndex(index, { align: 'center' });
-        else {
-          const el = scroller.current?.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(key)}"]`);
-          el?.scrollIntoView({ block: 'center' });
-        }
+      scrollToRow(at: number) {
+        if (at >= 0 && at < index.count) layout.current?.scrollToRow(at, 'center');
       },
     }),
-    [rows, virtual, virtualizer],
+    [index],
   );
+  const props = { index, rows, activeTurn };
+  if (index.count <= VIRTUALIZE_ABOVE) return <PlainList ref={layout} {...props} />;
+  if (index.count <= FIXED_HEIGHTS_ABOVE) return <MeasuredList ref={layout} {...props} />;
+  return <FixedList ref={layout} {...props} />;
+});
 
+function listAttrs(index: RowIndex, virtual: 'yes' | 'no', fixed: 'yes' | 'no') {
+  return { className: 'relative h-full overflow-y-auto', 'data-testid': 'message-list', 'data-virtual': virtual, 'data-fixed-heights': fixed, 'data-rows': index.count };
+}
+
+/** Every row in the DOM (short transcripts). */
+const PlainList = forwardRef<LayoutHandle, LayoutProps>(function PlainList({ index, rows, activeTurn }, ref) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const { want } = rows;
+  useEffect(() => want(0, index.count), [want, index.count]);
+  useImperativeHandle(ref, () => ({
+    scrollToRow(at, align) {
+      const el = scroller.current?.querySelector<HTMLElement>(`[data-row="${at}"]`);
+      if (!el || !scroller.current) return;
+      if (align === 'start') scroller.current.scrollTop = el.offsetTop;
+      else el.scrollIntoView({ block: 'center' });
+    },
+  }));
+  const items = [];
+  for (let i = 0; i < index.count; i++)
+    items.push(
+      <div key={i} data-row={i}>
+        <RowView rows={rows} index={i} activeTurn={activeTurn} />
+      </div>,
+    );
   return (
-    <div
-      ref={scroller}
-      className="relative h-full overflow-y-auto"
-      data-testid="message-list"
-      data-virtual={virtual ? 'yes' : 'no'}
-      data-fixed-heights={fixedHeights ? 'yes' : 'no'}
-      data-rows={rows.length}
-    >
-      {virtual ? (
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => (
-            <div
-              key={item.key}
-              data-index={item.index}
-              ref={fixedHeights ? undefined : virtualizer.measureElement}
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)`, ...(fixedHeights && { height: item.size, overflow: 'hidden' }) }}
-            >
-              <RowView row={rows[item.index]} activeTurn={activeTurn} />
-            </div>
-          ))}
-        </div>
-      ) : (
-        rows.map((row) => (
-          <div key={row.key} data-row-key={row.key}>
-            <RowView row={row} activeTurn={activeTurn} />
+    <div ref={scroller} {...listAttrs(index, 'no', 'no')}>
+      {items}
+    </div>
+  );
+});
+
+/** Virtualized, each row measured once mounted (TanStack Virtual). */
+const MeasuredList = forwardRef<LayoutHandle, LayoutProps>(function MeasuredList({ index, rows, activeTurn }, ref) {
+  const scroller = useRef<HTMLDivElement>(null);
+  // Stable callbacks: the virtualizer recomputes every row's offset whenever they change identity.
+  const estimateSize = useCallback((i: number) => index.height[i] ?? 120, [index]);
+  const getScrollElement = useCallback(() => scroller.current, []);
+  const virtualizer = useVirtualizer({ count: index.count, getScrollElement, estimateSize, overscan: 6 });
+  useImperativeHandle(ref, () => ({ scrollToRow: (at, align) => virtualizer.scrollToIndex(at, { align }) }), [virtualizer]);
+  const items = virtualizer.getVirtualItems();
+  const first = items.length ? items[0].index : 0;
+  const last = items.length ? items[items.length - 1].index : -1;
+  const { want } = rows;
+  useEffect(() => want(first, last + 1), [want, first, last]);
+  return (
+    <div ref={scroller} {...listAttrs(index, 'yes', 'no')}>
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {items.map((item) => (
+          <div key={item.key} data-index={item.index} data-row={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)`, minHeight: rows.row(item.index) ? undefined : item.size }}>
+            <RowView rows={rows} index={item.index} activeTurn={activeTurn} />
           </div>
-        ))
-      )}
+        ))}
+      </div>
+    </div>
+  );
+});
+
+/** Rows mounted beyond the screen on each side in the fixed layout. */
+const FIXED_OVERSCAN = 3;
+
+/** First i with offsets[i] > y (offsets ascending). */
+function upperBound(offsets: Float64Array, y: number): number {
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (offsets[mid] <= y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Very long lists: rows keep their estimated height (content beyond it is clipped). Offsets are
+ * prefix sums over the index's heights, so finding the rows on screen is a binary search, and
+ * nothing is built per row: TanStack's measurements (an object per row) were 170 ms at 300k rows.
+ */
+const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ index, rows, activeTurn }, ref) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const offsets = useMemo(() => {
+    const o = new Float64Array(index.count + 1);
+    for (let i = 0; i < index.count; i++) o[i + 1] = o[i] + index.height[i];
+    return o;
+  }, [index]);
+  const [range, setRange] = useState<[number, number]>([0, -1]);
+  const rangeRef = useRef(range);
+  rangeRef.current = range;
+
+  /** The rows on screen plus the overscan; re-rendered only when the scroll leaves the mounted ones. */
+  const sync = useCallback(
+    (force: boolean) => {
+      const el = scroller.current;
+      if (!el) return;
+      const top = el.scrollTop;
+      const bottom = top + el.clientHeight;
+      const a = Math.max(0, upperBound(offsets, top) - 1);
+      const b = Math.min(index.count - 1, upperBound(offsets, bottom) - 1);
+      const [ra, rb] = rangeRef.current;
+      if (!force && a >= ra && b <= rb) return;
+      const next: [number, number] = [Math.max(0, a - FIXED_OVERSCAN), Math.min(index.count - 1, b + FIXED_OVERSCAN)];
+      rangeRef.current = next;
+      // In the scroll event, before the frame is painted: no blank strip while scrolling.
+      flushSync(() => setRange(next));
+    },
+    [offsets, index.count],
+  );
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    queueMicrotask(() => sync(true));
+    const onScroll = () => sync(false);
+    el.addEventListener('scroll', onScroll, { passive: true });
+    const resize = new ResizeObserver(() => sync(true));
+    resize.observe(el);
+    return () => {
+      el.removeEventListener('scroll', onScroll);
+      resize.disconnect();
+    };
+  }, [sync]);
+  useImperativeHandle(
+    ref,
+    () => ({
+      scrollToRow(at, align) {
+        const el = scroller.current;
+        if (!el) return;
+        el.scrollTop = align === 'start' ? offsets[at] : offsets[at] - (el.clientHeight - index.height[at]) / 2;
+      },
+    }),
+    [offsets, index],
+  );
+  const [first, last] = range;
+  const { want } = rows;
+  useEffect(() => want(first, last + 1), [want, first, last]);
+  const items = [];
+  for (let i = first; i <= last; i++)
+    items.push(
+      <div key={i} data-index={i} data-row={i} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${offsets[i]}px)`, height: index.height[i], overflow: 'clip' }}>
+        <RowView rows={rows} index={i} activeTurn={activeTurn} />
+      </div>,
+    );
+  return (
+    <div ref={scroller} {...listAttrs(index, 'yes', 'yes')}>
+      <div style={{ height: offsets[index.count], position: 'relative' }}>{items}</div>
     </div>
   );
 });

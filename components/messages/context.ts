@@ -12,11 +12,11 @@ export const FateContext = createContext<Readonly<Record<string, FateKind>> | nu
 export interface SearchHighlight {
   /** Text to mark in plain-text blocks ('' = none). */
   text: string;
-  /** Row key of the current hit (outlined). */
-  activeKey: string | null;
+  /** Row index of the current hit (outlined). */
+  activeRow: number | null;
 }
 
-export const SearchContext = createContext<SearchHighlight>({ text: '', activeKey: null });
+export const SearchContext = createContext<SearchHighlight>({ text: '', activeRow: null });
 
 export function useBlockFate(blockId: string): FateKind | undefined {
   return useContext(FateContext)?.[blockId];

@@ -3,8 +3,8 @@
 import { forwardRef } from 'react';
 
 /** The search field of the inspector (`/` focuses it): hits counted, Enter / Shift+Enter step through. */
-export const SearchBar = forwardRef<HTMLInputElement, { value: string; onChange: (v: string) => void; hits: number; active: number; onStep: (dir: 1 | -1) => void }>(function SearchBar(
-  { value, onChange, hits, active, onStep },
+export const SearchBar = forwardRef<HTMLInputElement, { value: string; onChange: (v: string) => void; hits: number; active: number; onStep: (dir: 1 | -1) => void; pending?: boolean; capped?: boolean }>(function SearchBar(
+  { value, onChange, hits, active, onStep, pending = false, capped = false },
   ref,
 ) {
   return (
@@ -33,8 +33,8 @@ export const SearchBar = forwardRef<HTMLInputElement, { value: string; onChange:
         className="w-36 bg-transparent py-1 outline-none placeholder:text-neutral-400"
       />
       {value.trim() && (
-        <span className="whitespace-nowrap tabular-nums text-neutral-500" aria-live="polite" data-testid="search-count">
-          {hits === 0 ? 'no hits' : `${active + 1} / ${hits}`}
+        <span className="whitespace-nowrap tabular-nums text-neutral-500" aria-live="polite" data-testid="search-count" data-pending={pending ? 'yes' : 'no'}>
+          {pending ? 'searching…' : hits === 0 ? 'no hits' : `${active + 1} / ${hits}${capped ? '+' : ''}`}
         </span>
       )}
       <button type="button" className="px-1 text-neutral-500 hover:text-neutral-900 disabled:opacity-40 dark:hover:text-neutral-100" onClick={() => onStep(-1)} disabled={hits === 0} aria-label="Previous hit">

@@ -21,6 +21,8 @@ import { isContextSample, usageCalls } from '../tokens/calibration';
 import { openRepo, type RecoveryReport, type StorageEstimate } from '../db/repo';
 import type { ImportRow, TranscriptMeta, UsageSummary } from '../db/schema';
 import { buildTimeline, contextWindowFor, type Timeline } from './timeline';
+import { buildRows, rowIndexOf, type Row, type RowIndex } from './rows';
+import { parseQuery, searchRows as searchInRows } from './search';
 import { compactionEngine } from './compaction';
 
 export type ImportStage = 'reading' | 'parsing' | 'counting' | 'storing' | 'done';
@@ -79,10 +81,13 @@ type ProgressFn = (p: ImportProgress) => void;
 const MAX_CACHED_TRANSCRIPTS = 2;
 const transcriptCache = new Map<string, Transcript>();
 const timelineCache = new Map<string, Timeline>();
+/** The message list's rows, built here once per transcript; the page asks for a window at a time. */
+const rowsCache = new Map<string, Promise<Row[]>>();
 
 function forget(id: string): void {
   transcriptCache.delete(id);
   timelineCache.delete(id);
+  rowsCache.delete(id);
 }
 
 let dbName: string | undefined;
@@ -91,6 +96,7 @@ export function useEngineDatabase(name: string): void {
   dbName = name;
   transcriptCache.clear();
   timelineCache.clear();
+  rowsCache.clear();
 }
 const repo = () => openRepo(dbName);
 
@@ -343,6 +349,35 @@ async function getMessages(id: string, fromTurn: number, toTurn: number): Promis
   return repo().getMessageRange(id, turns[0].firstMessage, turns[turns.length - 1].endMessage);
 }
 
+/** The list's rows of a transcript (cached: two transcripts at most, as for the transcripts). */
+function rowsOf(id: string): Promise<Row[]> {
+  let rows = rowsCache.get(id);
+  if (!rows) {
+    rows = (async () => buildRows(await repo().getAllMessages(id), (await getTimeline(id)).turns))();
+    rowsCache.set(id, rows);
+    rows.catch(() => rowsCache.delete(id));
+    while (rowsCache.size > MAX_CACHED_TRANSCRIPTS) rowsCache.delete(rowsCache.keys().next().value!);
+  }
+  return rows;
+}
+
+/** The list's layout in flat arrays (transferred): row count, turn, header flag and estimated height per row. */
+async function getRowIndex(id: string): Promise<RowIndex> {
+  await requireMeta(id);
+  const index = rowIndexOf(await rowsOf(id));
+  return transfer(index, [index.turn.buffer, index.header.buffer, index.height.buffer]);
+}
+
+/** Rows [from, to) of the list. */
+async function getRows(id: string, from: number, to: number): Promise<Row[]> {
+  return (await rowsOf(id)).slice(Math.max(0, from), Math.max(0, to));
+}
+
+/** Search the list's rows (text, `tool:NAME`, `role:ROLE`): indexes of the hits, in order, at most `limit`. */
+async function searchRows(id: string, query: string, limit = 10_000): Promise<number[]> {
+  return searchInRows(await rowsOf(id), parseQuery(query), limit);
+}
+
 function mimeFor(fileName: string): string {
   if (/\.jsonl(\.gz)?$/i.test(fileName)) return 'application/jsonl';
   if (/\.gz$/i.test(fileName)) return 'application/gzip';
@@ -397,6 +432,9 @@ export const engine = {
   getTimeline,
   getInspectorData,
   getMessages,
+  getRowIndex,
+  getRows,
+  searchRows,
   exportOriginal,
   exportTranscript,
   async renameTranscript(id: string, title: string): Promise<void> {

@@ -10,6 +10,7 @@
 import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { BatchOutcome, ConversationsOutcome, Engine, EngineImportOptions, ExportedFile, ExportOutcome, ImportOutcome, ImportProgress, InspectorData } from './api';
 import type { Timeline } from './timeline';
+import type { Row, RowIndex } from './rows';
 import type { ConfigOutcome, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, VersionComparison } from './compaction';
 import type { ToolStat } from './preview';
 import type { Version } from '../compaction/types';
@@ -158,6 +159,23 @@ export class WorkerBridge {
   }
   getMessages(signal: AbortSignal | undefined, id: string, fromTurn: number, toTurn: number): Promise<Message[]> {
     return this.run(signal, 'query', (r) => r.getMessages(id, fromTurn, toTurn));
+  }
+
+  /** The message list's layout (typed arrays, transferred); the rows come by window through getRows. */
+  getRowIndex(signal: AbortSignal | undefined, id: string): Promise<RowIndex> {
+    return this.run(signal, 'query', (r) => r.getRowIndex(id));
+  }
+
+  getRows(signal: AbortSignal | undefined, id: string, from: number, to: number): Promise<Row[]> {
+    return this.run(signal, 'query', (r) => r.getRows(id, from, to));
+  }
+
+  /**
+   * Search the list's rows. On the query lane, where the rows are cached; callers debounce and
+   * pass no signal (aborting would terminate the lane's worker and the list's row loads with it).
+   */
+  searchRows(signal: AbortSignal | undefined, id: string, query: string, limit?: number): Promise<number[]> {
+    return this.run(signal, 'query', (r) => r.searchRows(id, query, limit));
   }
   exportOriginal(signal: AbortSignal | undefined, id: string): Promise<ExportedFile> {
     return this.run(signal, 'query', (r) => r.exportOriginal(id));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@/lib/model/types';
-import { buildRows, rowOfTurn, rowSearchText } from './rows';
+import { buildRows, rowIndexOf, rowOfTurn, rowSearchText } from './rows';
 
 const messages: Message[] = [
   { id: 'm0', index: 0, turn: 0, role: 'user', recordRefs: [0], blocks: [{ id: '0.0', kind: 'text', text: 'fix the bug', tokens: 3 }] },
@@ -39,7 +39,13 @@ describe('buildRows', () => {
     // The orphan result keeps its message on screen; the attached one is hidden there.
     const m2 = rows.find((r) => r.key === 'm2')!;
     expect(m2.kind === 'message' && m2.hiddenResultIds).toEqual(['2.0']);
-    expect(rowOfTurn(rows, 1)).toBe(4);
+    const index = rowIndexOf(rows);
+    expect(index.count).toBe(rows.length);
+    expect([...index.header]).toEqual([1, 0, 0, 0, 1, 0]);
+    expect([...index.turn]).toEqual([0, 0, 0, 0, 1, 1]);
+    expect(rowOfTurn(index, 0)).toBe(0);
+    expect(rowOfTurn(index, 1)).toBe(4);
+    expect(rowOfTurn(index, 2)).toBe(-1);
     expect(rowSearchText(m1).join(' ')).toContain('no matches');
   });
 });

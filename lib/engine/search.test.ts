@@ -3,8 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importBytes } from '@/lib/formats/import';
 import { corpusFiles } from '@/tests/corpus';
-import { buildRows } from '../messages/rows';
-import { parseQuery, searchRows, splitHighlight } from './search';
+import { splitHighlight } from '@/components/search/search';
+import { buildRows } from './rows';
+import { parseQuery, searchRows } from './search';
 
 const file = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker_claude_code'))!;
 const t = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
@@ -18,7 +19,10 @@ describe('transcript search over rows (works when the list is virtualized)', () 
     expect(bash.length).toBeGreaterThan(0);
     const users = searchRows(rows, parseQuery('role:user'));
     expect(users.length).toBeGreaterThan(0);
-    for (const key of users) expect(rows.find((r) => r.key === key && r.kind === 'message' && r.message.role === 'user')).toBeDefined();
+    for (const i of users) expect(rows[i].kind === 'message' && rows[i].message.role).toBe('user');
+    // Hits are row indexes in list order.
+    expect([...bash].sort((a, b) => a - b)).toEqual(bash);
+    expect(searchRows(rows, parseQuery('role:user'), 2)).toEqual(users.slice(0, 2));
     // A word from a tool result is found on the row of its call (results are folded under calls).
     const result = t.messages.flatMap((m) => m.blocks).find((b) => b.kind === 'tool_result' && b.content.length > 40);
     const word = result && result.kind === 'tool_result' ? result.content.trim().split(/\s+/).find((w) => w.length > 6)! : '';
