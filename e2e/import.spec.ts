@@ -31,6 +31,14 @@ test.describe('upload → inspector → export, on real corpus files', () => {
     // The hover card gives a turn's breakdown.
     const card = await inspector.hoverTurn(Math.floor(turns / 2));
     await expect(card).toContainText('Turn');
+    // …with the context the session recorded at its last call, split into uncached input, cache
+    // read and cache write (the parts add up to the recorded size; Claude Code reads its cache).
+    const recorded = card.getByTestId('hover-recorded');
+    await expect(recorded).toBeVisible();
+    const parts = await card.getByTestId('hover-cache').evaluateAll((els) => els.map((e) => [e.getAttribute('data-part'), Number(e.getAttribute('data-tokens'))] as const));
+    expect(parts.map(([p]) => p)).toEqual(['uncached input', 'cache read', 'cache write']);
+    expect(parts.reduce((sum, [, n]) => sum + n, 0)).toBe(Number(await recorded.getAttribute('data-tokens')));
+    expect(parts[1][1]).toBeGreaterThan(0);
 
     // Back in the library, the original exports byte for byte.
     await inspector.backToLibrary();

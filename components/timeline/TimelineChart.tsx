@@ -408,12 +408,26 @@ function HoverCard({ turn, overhead, x, containerWidth, change = null }: { turn:
             </tr>
           )}
           {turn.recorded !== undefined && (
-            <tr>
+            <tr data-testid="hover-recorded" data-tokens={turn.recorded}>
               <td>Recorded (usage)</td>
               <td className="text-right">{formatTokens(turn.recorded)}</td>
-              <td />
+              <td className="text-right text-neutral-500">{formatDeltaPct(turn.recorded, turn.contextTotal + overhead)}</td>
             </tr>
           )}
+          {turn.recordedSplit &&
+            (
+              [
+                ['uncached input', turn.recordedSplit.uncached],
+                ['cache read', turn.recordedSplit.cacheRead],
+                ['cache write', turn.recordedSplit.cacheWrite],
+              ] as const
+            ).map(([label, n]) => (
+              <tr key={label} className="text-neutral-500" data-testid="hover-cache" data-part={label} data-tokens={n}>
+                <td className="pl-3">{label}</td>
+                <td className="text-right">{formatTokens(n)}</td>
+                <td className="text-right">{turn.recorded ? `${Math.round((n / turn.recorded) * 100)} %` : ''}</td>
+              </tr>
+            ))}
         </tbody>
       </table>
       <p className="mt-1.5 text-neutral-500">
@@ -422,6 +436,13 @@ function HoverCard({ turn, overhead, x, containerWidth, change = null }: { turn:
       </p>
     </div>
   );
+}
+
+/** How far the recorded size is from our estimate, as the hover card's third column ("+4 %"). */
+function formatDeltaPct(recorded: number, estimate: number): string {
+  if (estimate <= 0) return '';
+  const pct = Math.round(((recorded - estimate) / estimate) * 100);
+  return pct === 0 ? '±0 %' : `${pct > 0 ? '+' : '−'}${Math.abs(pct)} %`;
 }
 
 export function TimelineLegend({ timeline }: { timeline: Timeline }) {

@@ -56,6 +56,8 @@ describe('buildTimeline', () => {
     expect(tl.turns[2].contextTotal).toBe(89);
     // Recorded context: the turn's last main-chain call; the side-chain call is ignored.
     expect(tl.turns.map((t) => t.recorded)).toEqual([621, undefined, 542]);
+    // …and its split, which adds up to it.
+    expect(tl.turns.map((t) => t.recordedSplit)).toEqual([{ uncached: 1, cacheRead: 600, cacheWrite: 20 }, undefined, { uncached: 2, cacheRead: 530, cacheWrite: 10 }]);
     expect(tl.turns.map((t) => t.calls)).toEqual([2, 0, 1]);
     // Overhead: first call recorded 520, visible before message 1 was 10 user + 50 tools.
     expect(tl.overhead).toBe(520 - 60);

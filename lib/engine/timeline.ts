@@ -22,6 +22,8 @@ export interface TimelineTurn {
   contextTotal: number;
   /** Context size recorded by the source at the turn's last model call (input + cache read + cache write). */
   recorded?: number;
+  /** The same call's split: uncached input, read from the prompt cache, written to it. */
+  recordedSplit?: { uncached: number; cacheRead: number; cacheWrite: number };
   /** Model calls recorded in this turn. */
   calls: number;
   toolCalls: number;
@@ -135,12 +137,12 @@ export function buildTimeline(input: {
 
   // Usage per turn (main chain only: side chains are a different model context).
   const mainUsage = usage.filter((u) => messages[u.messageIndex] && !messages[u.messageIndex].sidechain);
-  const recordedByTurn = new Map<number, number>();
+  const recordedByTurn = new Map<number, UsageRecord>();
   const callsByTurn = new Map<number, number>();
   for (const u of mainUsage) {
     const turn = messages[u.messageIndex].turn;
     // An aggregate of several calls has no one context size; its calls still count.
-    if (isContextSample(u)) recordedByTurn.set(turn, u.input + u.cacheRead + u.cacheWrite);
+    if (isContextSample(u)) recordedByTurn.set(turn, u);
     callsByTurn.set(turn, (callsByTurn.get(turn) ?? 0) + usageCalls(u));
   }
 
@@ -160,7 +162,8 @@ export function buildTimeline(input: {
     kinds.forEach((kind, j) => (added[kind] = rangeSum(first[t], end[t], j)));
     const context = visibleContext(end[t]);
     const contextTotal = total(context);
-    const recorded = recordedByTurn.get(t);
+    const sample = recordedByTurn.get(t);
+    const recorded = sample && sample.input + sample.cacheRead + sample.cacheWrite;
     maxContext = Math.max(maxContext, contextTotal + overhead, recorded ?? 0);
     let toolCalls = 0;
     let preview = '';
@@ -178,7 +181,7 @@ export function buildTimeline(input: {
       addedTotal: total(added),
       context,
       contextTotal,
-      ...(recorded !== undefined && { recorded }),
+      ...(sample && { recorded, recordedSplit: { uncached: sample.input, cacheRead: sample.cacheRead, cacheWrite: sample.cacheWrite } }),
       calls: callsByTurn.get(t) ?? 0,
       toolCalls,
       preview,
