@@ -341,6 +341,21 @@ async function getInspectorData(id: string): Promise<InspectorData> {
   return { meta, timeline, warnings: details?.warnings ?? [], tools: (details?.tools ?? []).map((t) => ({ name: t.name, tokens: t.tokens })) };
 }
 
+/**
+ * getInspectorData without the timeline's turns (their number instead): the page fetches the turns
+ * in slices (getTimelineTurns), each decoded in a task of its own. At 100k turns one message of
+ * every turn was a 250 ms structured-clone task on the main thread.
+ */
+async function getInspectorHead(id: string): Promise<{ data: InspectorData; turnCount: number }> {
+  const data = await getInspectorData(id);
+  return { data: { ...data, timeline: { ...data.timeline, turns: [] } }, turnCount: data.timeline.turns.length };
+}
+
+/** Timeline turns [from, to) (positions in timeline.turns). */
+async function getTimelineTurns(id: string, from: number, to: number): Promise<Timeline['turns']> {
+  return (await getTimeline(id)).turns.slice(Math.max(0, from), Math.max(0, to));
+}
+
 /** Messages of turns [fromTurn, toTurn] (inclusive). */
 async function getMessages(id: string, fromTurn: number, toTurn: number): Promise<Message[]> {
   const timeline = await getTimeline(id);
@@ -431,6 +446,8 @@ export const engine = {
   getTranscript,
   getTimeline,
   getInspectorData,
+  getInspectorHead,
+  getTimelineTurns,
   getMessages,
   getRowIndex,
   getRows,

@@ -6,7 +6,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { corpusFiles } from '../../tests/corpus';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase, type ImportProgress } from './api';
-import { WorkerBridge } from './client';
+import { TIMELINE_SLICE, WorkerBridge } from './client';
+import { makeLongTranscript } from '../../scripts/make-long-transcript';
+import { buildRows, rowIndexOf } from './rows';
+import { parseQuery, searchRows } from './search';
 
 /**
  * A Worker stand-in: the real engine exposed with Comlink over a MessageChannel, so the bridge's
@@ -103,6 +106,37 @@ describe('WorkerBridge', () => {
     // The next call gets a fresh worker, which answers.
     expect(await bridge.listTranscripts(new AbortController().signal)).toEqual([]);
     expect(bridge.startedWorkers).toBe(2);
+    bridge.terminate();
+  });
+
+  it('opens a long transcript in slices: the timeline turns in several messages, the list as an index plus row windows, search by index', async () => {
+    const bridge = new WorkerBridge(() => new ChannelWorker() as unknown as Worker);
+    const turns = TIMELINE_SLICE + 300;
+    const text = makeLongTranscript({ turns });
+    const out = await bridge.importFile(undefined, new TextEncoder().encode(text).buffer as ArrayBuffer, 'long.json', {});
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const id = out.meta.id;
+
+    const sliced = await bridge.getInspectorData(undefined, id);
+    // The same turns as the engine's one-message answer, in order.
+    const whole = await engine.getInspectorData(id);
+    expect(sliced.timeline.turns.length).toBeGreaterThan(TIMELINE_SLICE);
+    expect(sliced).toEqual(whole);
+
+    const rows = buildRows(await engine.getMessages(id, 0, out.meta.turns), whole.timeline.turns);
+    const index = await bridge.getRowIndex(undefined, id);
+    const expectedIndex = rowIndexOf(rows);
+    expect(index.count).toBe(rows.length);
+    expect([...index.turn]).toEqual([...expectedIndex.turn]);
+    expect([...index.header]).toEqual([...expectedIndex.header]);
+    expect([...index.height]).toEqual([...expectedIndex.height]);
+    // A window from the middle, and one running past the end.
+    const mid = Math.floor(rows.length / 2);
+    expect(await bridge.getRows(undefined, id, mid, mid + 64)).toEqual(rows.slice(mid, mid + 64));
+    expect(await bridge.getRows(undefined, id, rows.length - 10, rows.length + 54)).toEqual(rows.slice(rows.length - 10));
+    // Search answers row indexes, as the in-process search over the same rows.
+    for (const q of ['role:user', 'tool:', 'turn 4000']) expect(await bridge.searchRows(undefined, id, q)).toEqual(searchRows(rows, parseQuery(q)));
+    expect((await bridge.searchRows(undefined, id, 'role:user', 5)).length).toBe(5);
     bridge.terminate();
   });
 });

@@ -9,7 +9,7 @@
  */
 import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { BatchOutcome, ConversationsOutcome, Engine, EngineImportOptions, ExportedFile, ExportOutcome, ImportOutcome, ImportProgress, InspectorData } from './api';
-import type { Timeline } from './timeline';
+import type { Timeline, TimelineTurn } from './timeline';
 import type { Row, RowIndex } from './rows';
 import type { ConfigOutcome, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, VersionComparison } from './compaction';
 import type { ToolStat } from './preview';
@@ -25,6 +25,9 @@ import type { RecoveryReport, StorageEstimate } from '../db/repo';
  * terminating that worker must not kill the message list's queries.
  */
 export type Lane = 'import' | 'query' | 'preview';
+
+/** Timeline turns per message on open: ~20 ms of decoding each at the main thread's pace. */
+export const TIMELINE_SLICE = 8_192;
 
 export function abortError(): Error {
   // DOMException is what fetch and friends reject with; code that filters AbortError checks the name.
@@ -154,8 +157,19 @@ export class WorkerBridge {
   getTimeline(signal: AbortSignal | undefined, id: string): Promise<Timeline> {
     return this.run(signal, 'query', (r) => r.getTimeline(id));
   }
-  getInspectorData(signal: AbortSignal | undefined, id: string): Promise<InspectorData> {
-    return this.run(signal, 'query', (r) => r.getInspectorData(id));
+  /**
+   * What the inspector needs on open. The timeline's turns come in slices of TIMELINE_SLICE: each
+   * slice is decoded on the main thread in a task of its own (one message of 100k turns was a
+   * 250 ms task), and the page can paint between them.
+   */
+  async getInspectorData(signal: AbortSignal | undefined, id: string): Promise<InspectorData> {
+    const head = await this.run(signal, 'query', (r) => r.getInspectorHead(id));
+    const turns: TimelineTurn[] = [];
+    for (let from = 0; from < head.turnCount; from += TIMELINE_SLICE) {
+      const slice = await this.run(signal, 'query', (r) => r.getTimelineTurns(id, from, from + TIMELINE_SLICE));
+      for (const t of slice) turns.push(t);
+    }
+    return { ...head.data, timeline: { ...head.data.timeline, turns } };
   }
   getMessages(signal: AbortSignal | undefined, id: string, fromTurn: number, toTurn: number): Promise<Message[]> {
     return this.run(signal, 'query', (r) => r.getMessages(id, fromTurn, toTurn));
