@@ -14,6 +14,7 @@ import { userMessage } from '../errors';
 import { importFile } from '../formats/import';
 import { formatById } from '../formats/registry';
 import type { SerializeResult } from '../formats/types';
+import { encodeExport, textEncodingOf, type TextEncodingOf } from '../read/encode';
 import { sourceFromBytes } from '../read/source';
 import { isFatalForExport, validatePairing } from '../model/pairing';
 import type { Transcript } from '../model/types';
@@ -144,7 +145,7 @@ export interface CompactOutcome {
   projection: Projection;
   steps: Step[];
   text?: string;
-  /** The written file's bytes when the format is binary (Inspect .eval zip): write these, not `text`. */
+  /** The written file's bytes: the archive of a binary format (Inspect .eval zip), else `text` in the source's encoding. */
   bytes?: Uint8Array;
   fileName?: string;
   /** tokens.total of the re-imported output (inspect's number). */
@@ -167,9 +168,9 @@ export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, b
   };
 }
 
-/** What an export writes: the archive of a binary format (.eval), else the text. */
-function fileBytes(out: SerializeResult): Uint8Array {
-  return out.bytes ?? new TextEncoder().encode(out.text);
+/** What an export writes: the archive of a binary format (.eval), else the text in the source's encoding and BOM. */
+function fileBytes(out: SerializeResult, encoding?: TextEncodingOf): Uint8Array {
+  return encodeExport(out, encoding);
 }
 
 /** Pairing issues an API would reject (a call in flight at the very end is tolerated). */
@@ -184,7 +185,7 @@ function fatalIssues(t: Pick<Transcript, 'messages'>): number {
  * though it fitted), auto falls back once to content-only edits (`conservative`: no schema
  * pruning, no argument stripping, no pair removal), which every exporter carries.
  */
-export function compactTranscript(t: Transcript, step: Step, budget: number, opts: { write: boolean; conversation?: number; summaries?: (key: SummaryKey) => string | undefined }): CompactOutcome {
+export function compactTranscript(t: Transcript, step: Step, budget: number, opts: { write: boolean; conversation?: number; summaries?: (key: SummaryKey) => string | undefined; encoding?: TextEncodingOf }): CompactOutcome {
   // Stored summaries (from --provider) for the projections below; none = the offline stand-in.
   const projectOptions = opts.summaries ? { summaries: opts.summaries } : {};
   const format = formatById(t.format);
@@ -201,11 +202,12 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
   const notes: string[] = [];
   for (let attempt = 1; ; attempt++) {
     const out = format.serialize(t, projection);
-    const re = importFile(sourceFromBytes(out.fileName, fileBytes(out)), { format: t.format, ...(opts.conversation !== undefined && { conversation: opts.conversation }) }).transcript;
+    const written = fileBytes(out, opts.encoding);
+    const re = importFile(sourceFromBytes(out.fileName, written), { format: t.format, ...(opts.conversation !== undefined && { conversation: opts.conversation }) }).transcript;
     const total = transcriptTotals(re).total;
     const pairsBroken = fatalIssues(re) > sourceFatal;
     const notCarried = pairsBroken || total > Math.max(aim, projection.tokens.after.total) + Math.ceil(budget * 0.05);
-    const done = (extra: string[] = []) => ({ projection, steps, text: out.text, ...(out.bytes && { bytes: out.bytes }), fileName: out.fileName, reimportedTokens: total, attempts: attempt, notes: [...notes, ...extra] });
+    const done = (extra: string[] = []) => ({ projection, steps, text: out.text, bytes: written, fileName: out.fileName, reimportedTokens: total, attempts: attempt, notes: [...notes, ...extra] });
     if (autoIdx >= 0 && !conservative && notCarried && attempt < 6) {
       conservative = true;
       notes.push(`the ${t.format} export did not carry every edit (${pairsBroken ? 'tool pairing broke on re-import' : `${total} tokens re-imported for ${projection.tokens.after.total} projected`}): retried with content-only edits`);
@@ -249,7 +251,8 @@ export async function run(args: string[]): Promise<number> {
   }
   try {
     const bytes = fs.readFileSync(a.file);
-    const t = importFile(sourceFromBytes(path.basename(a.file), new Uint8Array(bytes)), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
+    const source = sourceFromBytes(path.basename(a.file), new Uint8Array(bytes));
+    const t = importFile(source, { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
     const plan = a.config ? parseCompactionConfig(a.config, fs.readFileSync(a.config, 'utf8')) : undefined;
     for (const w of plan?.warnings ?? []) process.stderr.write(`config: ${w}\n`);
     let budget = a.budget;
@@ -269,7 +272,7 @@ export async function run(args: string[]): Promise<number> {
     }
     // --provider: answer the projection's summary requests with the LLM before the final projection.
     const summaries = cli.provider ? (await projectWithProviderSummaries({ log: t, steps: [step], cli, onLine: (l) => process.stderr.write(`${l}\n`) })).lookup : undefined;
-    const outcome = compactTranscript(t, step, budget, { write: !a.dryRun, ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }) });
+    const outcome = compactTranscript(t, step, budget, { write: !a.dryRun, encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }) });
     const lost = lostIdentifiers(t, outcome.projection);
     process.stdout.write(formatReport(t, outcome.steps, outcome.projection, lost) + '\n');
     for (const n of outcome.notes ?? []) process.stdout.write(`note: ${n}\n`);

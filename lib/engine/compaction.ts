@@ -18,6 +18,7 @@ import { importBytes } from '../formats/import';
 import { formatById } from '../formats/registry';
 import { isFatalForExport, validatePairing, type PairingIssue } from '../model/pairing';
 import type { Transcript } from '../model/types';
+import { encodeExport, sniffTextEncoding, UTF8, type TextEncodingOf } from '../read/encode';
 import { triggersFor, type TriggerPoint } from '../simulate/replay';
 import { createProvider } from '../summarize/providers';
 import { annotateFailures, artifactKey, fillSummaries, type SummaryFailure, type SummaryProgress } from '../summarize/run';
@@ -172,6 +173,12 @@ export function compactionEngine(deps: CompactionDeps) {
     }
   }
 
+  /** How the stored original was encoded (UTF-8/16, BOM, gzip), read from its first bytes. */
+  async function sourceEncoding(id: string): Promise<TextEncodingOf> {
+    const original = await repo().getOriginal(id);
+    return original ? sniffTextEncoding(original.bytes) : UTF8;
+  }
+
   async function exportVersion(id: string, versionId: string, options: ExportOptions = {}): Promise<ExportVersionOutcome> {
     try {
       const { log, steps, projection } = await projectVersion(id, versionId);
@@ -194,8 +201,11 @@ export function compactionEngine(deps: CompactionDeps) {
         ({ text, fileName, mimeType, dropped } = out);
         raw = out.bytes;
       }
-      if (compacted && target === log.format) fileName = fileName.replace(/(\.[^.]+(?:\.gz)?)$/i, '.compacted$1');
-      const bytes = raw ?? new TextEncoder().encode(text);
+      // Formats name a compacted export themselves (serialize-util compactedFileName); add the mark only where one did not.
+      if (compacted && target === log.format && !/\.compacted\./i.test(fileName)) fileName = fileName.replace(/(\.[^.]+(?:\.gz)?)$/i, '.compacted$1');
+      // The source's own format is written in the source's encoding and BOM (a UTF-16 file stays UTF-16);
+      // a conversion to another format is a new file, plain UTF-8 (lib/read/encode.ts).
+      const bytes = encodeExport({ text, fileName, ...(raw && { bytes: raw }) }, target === log.format ? await sourceEncoding(id) : UTF8);
 
       // Validate: the file written imports back with its format, and compaction made no new pairing issue.
       let back: Transcript;

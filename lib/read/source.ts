@@ -69,18 +69,7 @@ export function sourceFromBytes(name: string, input: Uint8Array): SourceFile {
     }
   }
   const isZip = startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06]);
-  let encoding: Encoding = 'utf-8';
-  let bomLength = 0;
-  if (startsWith(bytes, [0xef, 0xbb, 0xbf])) bomLength = 3;
-  else if (startsWith(bytes, [0xff, 0xfe])) {
-    encoding = 'utf-16le';
-    bomLength = 2;
-  } else if (startsWith(bytes, [0xfe, 0xff])) {
-    encoding = 'utf-16be';
-    bomLength = 2;
-  } else {
-    encoding = sniffUtf16WithoutBom(bytes) ?? 'utf-8';
-  }
+  const { encoding, bomLength } = detectTextEncoding(bytes);
   const bom = bomLength > 0;
   let cached: string | undefined;
   const body = bytes.subarray(bomLength);
@@ -109,6 +98,17 @@ export function sourceFromBytes(name: string, input: Uint8Array): SourceFile {
       return iterateLines(body, encoding);
     },
   };
+}
+
+/**
+ * The text encoding of (decompressed) bytes, from their start: a byte-order mark, else the
+ * UTF-16 zero-byte pattern, else UTF-8. Only the first 64 bytes are looked at.
+ */
+export function detectTextEncoding(bytes: Uint8Array): { encoding: Encoding; bomLength: number } {
+  if (startsWith(bytes, [0xef, 0xbb, 0xbf])) return { encoding: 'utf-8', bomLength: 3 };
+  if (startsWith(bytes, [0xff, 0xfe])) return { encoding: 'utf-16le', bomLength: 2 };
+  if (startsWith(bytes, [0xfe, 0xff])) return { encoding: 'utf-16be', bomLength: 2 };
+  return { encoding: sniffUtf16WithoutBom(bytes) ?? 'utf-8', bomLength: 0 };
 }
 
 /**
