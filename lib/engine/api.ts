@@ -15,6 +15,7 @@ import type { ConversationInfo } from '../formats/types';
 import type { Version } from '../compaction/types';
 import type { Message, Transcript } from '../model/types';
 import { deepFreeze } from '../model/builder';
+import { encodeExport, sniffTextEncoding, UTF8 } from '../read/encode';
 import { sourceFromBytes, type SourceFile } from '../read/source';
 import { transcriptTotals } from '../tokens/totals';
 import { isContextSample, usageCalls } from '../tokens/calibration';
@@ -417,8 +418,10 @@ async function exportTranscript(id: string, options: { format?: string } = {}): 
     if (!format) throw new Error(`Unknown format ${options.format}`);
     const out = format.serialize(transcript);
     // Binary formats (Inspect .eval zips) hand back the archive in `bytes`; `text` is only its main entry.
-    // A copy, so the transferred buffer holds exactly the file.
-    const bytes = out.bytes ? out.bytes.slice() : new TextEncoder().encode(out.text);
+    // A copy, so the transferred buffer holds exactly the file. Text in the source's own format is
+    // written in the source's encoding and BOM; another format is plain UTF-8 (lib/read/encode.ts).
+    const original = format.id === transcript.format ? await repo().getOriginal(id) : undefined;
+    const bytes = out.bytes ? out.bytes.slice() : encodeExport(out, original ? sniffTextEncoding(original.bytes) : UTF8);
     return transfer({ kind: 'file', file: { bytes, fileName: out.fileName, mimeType: out.mimeType, dropped: out.dropped } }, [bytes.buffer]);
   } catch (e) {
     return { kind: 'error', error: serializeError(e) };
