@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Repo } from './repo';
+import { PURGE_DELETED_AFTER_MS, Repo, UNDO_WINDOW_MS } from './repo';
 import { CHUNK_SIZE, ContextscopeDB } from './schema';
 import { freshDbName, makeMessages, makePayload } from './test-helpers';
 
@@ -85,7 +85,7 @@ describe('recover() cleans an interrupted import', () => {
 });
 
 describe('delete with undo', () => {
-  it('hides at once, restores on undo, and purges on the next start', async () => {
+  it('hides at once, restores on undo, and purges on a start after the undo window', async () => {
     const name = freshDbName();
     const repo = newRepo(name);
     await repo.storeImport(null, makePayload({ id: 'tA' }));
@@ -103,7 +103,7 @@ describe('delete with undo', () => {
     await repo.deleteTranscript('tA');
     repo.db.close();
     const restarted = newRepo(name);
-    const report = await restarted.recover();
+    const report = await restarted.recover({ now: Date.now() + PURGE_DELETED_AFTER_MS });
     expect(report.purgedDeleted).toEqual(['tA']);
     expect(await restarted.db.originals.get('tA')).toBeUndefined();
     expect(await restarted.db.chunks.where('transcriptId').equals('tA').count()).toBe(0);
@@ -118,6 +118,87 @@ describe('delete with undo', () => {
     await repo.storeImport(null, makePayload({ id: 'tA', messages: makeMessages(4) }));
     expect((await repo.getMeta('tA'))!.messages).toBe(4);
     expect(await repo.db.chunks.where('transcriptId').equals('tA').count()).toBe(1);
+  });
+});
+
+describe('delete with undo across two tabs (two connections to one database)', () => {
+  /** Two tabs: each has its own connection (its worker's repo) to the same database name. */
+  async function twoTabs(): Promise<{ a: Repo; b: Repo }> {
+    const name = freshDbName();
+    const a = newRepo(name);
+    await a.storeImport(null, makePayload({ id: 'tA' }));
+    await a.storeImport(null, makePayload({ id: 'tB' }));
+    await a.putVersion({ id: 'v1', transcriptId: 'tA', name: 'trimmed', steps: [], createdAt: 'x', updatedAt: 'x' });
+    return { a, b: newRepo(name) };
+  }
+  const ids = async (r: Repo) => (await r.listTranscripts()).map((m) => m.id).sort();
+
+  it("tab B's start-up purge leaves tab A's fresh deletion alone: A's undo still brings it back whole", async () => {
+    const { a, b } = await twoTabs();
+    await a.deleteTranscript('tA');
+    expect(await ids(b)).toEqual(['tB']);
+
+    const report = await b.recover();
+    expect(report.purgedDeleted).toEqual([]);
+    // Even at the very end of the window plus its slack, minus one millisecond.
+    const deletedAt = Date.parse((await a.db.transcripts.get('tA'))!.deletedAt!);
+    expect((await b.recover({ now: deletedAt + PURGE_DELETED_AFTER_MS - 1 })).purgedDeleted).toEqual([]);
+
+    expect(await a.undoDelete('tA')).toBe(true);
+    expect(await ids(a)).toEqual(['tA', 'tB']);
+    expect(await ids(b)).toEqual(['tA', 'tB']);
+    expect(await b.getAllMessages('tA')).toHaveLength(10);
+    expect(await b.getOriginal('tA')).toBeDefined();
+    expect((await b.listVersions('tA')).map((v) => v.id)).toEqual(['v1']);
+  });
+
+  it('a deletion older than the undo window (its tab was closed) is still purged on load', async () => {
+    const { a, b } = await twoTabs();
+    await a.deleteTranscript('tA');
+    // The deleting tab went away an hour ago, its toast never expired.
+    await a.db.transcripts.update('tA', { deletedAt: new Date(Date.now() - 3_600_000).toISOString() });
+    a.db.close();
+
+    const report = await b.recover();
+    expect(report.purgedDeleted).toEqual(['tA']);
+    expect(await b.db.transcripts.get('tA')).toBeUndefined();
+    expect(await b.db.originals.get('tA')).toBeUndefined();
+    expect(await b.db.chunks.where('transcriptId').equals('tA').count()).toBe(0);
+    expect(await b.listVersions('tA')).toEqual([]);
+    expect(await b.undoDelete('tA')).toBe(false);
+    expect(await ids(b)).toEqual(['tB']);
+  });
+
+  it("an explicit purge closes the caller's own ids at once and leaves the other tab's fresh deletion restorable", async () => {
+    const { a, b } = await twoTabs();
+    await a.deleteTranscript('tA');
+    await b.deleteTranscript('tB');
+    // Tab A's toast expired (UNDO_WINDOW_MS after its delete; here at once).
+    expect(await a.purgeDeleted(['tA'])).toEqual(['tA']);
+    expect(await b.db.transcripts.get('tA')).toBeUndefined();
+    expect(await b.db.originals.get('tA')).toBeUndefined();
+
+    expect(await b.undoDelete('tB')).toBe(true);
+    expect(await ids(a)).toEqual(['tB']);
+  });
+
+  it('without ids, a purge takes only deletions past the window; an undone id is never purged', async () => {
+    const { a, b } = await twoTabs();
+    await a.deleteTranscript('tA');
+    expect(await b.purgeDeleted()).toEqual([]);
+    expect(await b.purgeDeleted([], { now: Date.now() + UNDO_WINDOW_MS })).toEqual([]);
+    expect(await b.purgeDeleted([], { now: Date.now() + PURGE_DELETED_AFTER_MS + 1 })).toEqual(['tA']);
+
+    await a.deleteTranscript('tB');
+    await a.undoDelete('tB');
+    expect(await a.purgeDeleted(['tB'])).toEqual([]);
+    expect(await ids(b)).toEqual(['tB']);
+  });
+
+  it('an unreadable deletion stamp counts as old', async () => {
+    const { a, b } = await twoTabs();
+    await a.db.transcripts.update('tA', { deletedAt: 'not a date' });
+    expect((await b.recover()).purgedDeleted).toEqual(['tA']);
   });
 });
 

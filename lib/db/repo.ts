@@ -11,6 +11,11 @@
  *   3. `recover()` on start closes journal rows still 'running' (the tab or worker died) as
  *      'interrupted' and removes any leftovers: metas that never became 'ready', chunks and
  *      originals without a meta, and soft-deleted transcripts whose undo window ended.
+ *
+ * Delete protocol (several tabs share one database): `deleteTranscript` stamps `deletedAt` and the
+ * deleting tab shows an undo toast for UNDO_WINDOW_MS. When the toast expires, that tab purges its
+ * own ids (`purgeDeleted(ids)`). A tab starting up purges only deletions older than
+ * PURGE_DELETED_AFTER_MS: a younger one may still have its undo toast up in another tab.
  */
 import type { Version } from '../compaction/types';
 import type { Message } from '../model/types';
@@ -25,6 +30,31 @@ import {
   type TranscriptMeta,
 } from './schema';
 
+/**
+ * How long the undo toast after a delete stays up. components/ui/Toast.tsx has the same 8000 ms as
+ * its default `ms`; the library page should pass this constant so the two cannot drift apart.
+ */
+export const UNDO_WINDOW_MS = 8_000;
+
+/**
+ * Age past which a soft-deleted transcript is purged by anyone (start-up, another tab's purge).
+ * The slack past the undo window covers a toast that fires late: browsers throttle the timers of
+ * background tabs, and the deleting tab's own purge normally comes first anyway.
+ */
+export const PURGE_DELETED_AFTER_MS = UNDO_WINDOW_MS + 10_000;
+
+/** Options of the purges, for tests: the clock. */
+export interface PurgeOptions {
+  /** Current time in ms since the epoch (default Date.now()). */
+  now?: number;
+}
+
+/** A deletion old enough that no undo toast can still offer it back (an unreadable stamp counts as old). */
+function deletionExpired(deletedAt: string, now: number): boolean {
+  const at = Date.parse(deletedAt);
+  return !(now - at < PURGE_DELETED_AFTER_MS);
+}
+
 export interface RecoveryReport {
   /** Imports that were running when the app last stopped. */
   interrupted: ImportRow[];
@@ -32,7 +62,7 @@ export interface RecoveryReport {
   removedPartial: string[];
   /** Chunk/original rows removed because no transcript owned them. */
   removedOrphans: number;
-  /** Soft-deleted transcripts purged (their undo window ended with the last session). */
+  /** Soft-deleted transcripts purged (deleted longer ago than PURGE_DELETED_AFTER_MS). */
   purgedDeleted: string[];
 }
 
@@ -93,9 +123,13 @@ export class Repo {
     return { ...meta, status: 'ready' };
   }
 
-  /** Clean what an interrupted session left behind (see the module comment). Run once on start. */
-  async recover(): Promise<RecoveryReport> {
+  /**
+   * Clean what an interrupted session left behind (see the module comment). Run once on start.
+   * Soft deletes younger than PURGE_DELETED_AFTER_MS stay: another open tab may still undo them.
+   */
+  async recover(options: PurgeOptions = {}): Promise<RecoveryReport> {
     const { db } = this;
+    const now = options.now ?? Date.now();
     return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.imports, db.versions, db.summaries], async () => {
       const running = await db.imports.where('status').equals('running').toArray();
       const finishedAt = new Date().toISOString();
@@ -104,7 +138,7 @@ export class Repo {
       const partial = await db.transcripts.where('status').equals('importing').primaryKeys();
       for (const id of partial) await this.purgeInTx(id);
 
-      const deleted = (await db.transcripts.toArray()).filter((m) => m.deletedAt !== undefined).map((m) => m.id);
+      const deleted = (await db.transcripts.toArray()).filter((m) => m.deletedAt !== undefined && deletionExpired(m.deletedAt, now)).map((m) => m.id);
       for (const id of deleted) await this.purgeInTx(id);
 
       const metas = await db.transcripts.toArray();
@@ -160,9 +194,10 @@ export class Repo {
     await this.db.transcripts.update(id, { deletedAt: new Date().toISOString() });
   }
 
-  async undoDelete(id: string): Promise<void> {
+  /** Restore a soft-deleted transcript. False when there is nothing to restore (purged already). */
+  async undoDelete(id: string): Promise<boolean> {
     // Dexie removes a property when it is updated to undefined.
-    await this.db.transcripts.update(id, { deletedAt: undefined });
+    return (await this.db.transcripts.update(id, { deletedAt: undefined })) > 0;
   }
 
   /** Remove a transcript and everything derived from it. */
@@ -171,11 +206,21 @@ export class Repo {
     await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.versions, db.summaries], () => this.purgeInTx(id));
   }
 
-  /** Purge every soft-deleted transcript now (the undo window closed). */
-  async purgeDeleted(): Promise<string[]> {
-    const ids = (await this.db.transcripts.toArray()).filter((m) => m.deletedAt !== undefined).map((m) => m.id);
-    for (const id of ids) await this.purge(id);
-    return ids;
+  /**
+   * Close undo windows: purge `ids` (the caller's own deletions, whose toast expired) now, and any
+   * other soft delete older than PURGE_DELETED_AFTER_MS. Another tab's recent deletion stays
+   * restorable. An id that is no longer deleted (undone, or re-imported) is left alone: the check
+   * and the purge share one transaction, so an undo in another tab cannot fall between them.
+   */
+  async purgeDeleted(ids: readonly string[] = [], options: PurgeOptions = {}): Promise<string[]> {
+    const { db } = this;
+    const now = options.now ?? Date.now();
+    const mine = new Set(ids);
+    return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.versions, db.summaries], async () => {
+      const purged = (await db.transcripts.toArray()).filter((m) => m.deletedAt !== undefined && (mine.has(m.id) || deletionExpired(m.deletedAt, now))).map((m) => m.id);
+      for (const id of purged) await this.purgeInTx(id);
+      return purged;
+    });
   }
 
   private async purgeInTx(id: string): Promise<void> {

@@ -428,6 +428,12 @@ async function exportTranscript(id: string, options: { format?: string } = {}): 
   }
 }
 
+/**
+ * Transcripts this worker soft-deleted and has not purged or restored: what its `purgeDeleted()`
+ * closes. Each tab has its own engine worker, so another tab's deletions are not in here.
+ */
+const deletedHere = new Set<string>();
+
 /** Versions, preview, apply/undo, compare, export of a version, summaries (lib/engine/compaction.ts). */
 const compaction = compactionEngine({ repo, getTranscript });
 
@@ -463,13 +469,23 @@ export const engine = {
   async deleteTranscript(id: string): Promise<void> {
     forget(id);
     await repo().deleteTranscript(id);
+    deletedHere.add(id);
   },
-  async undoDelete(id: string): Promise<void> {
-    await repo().undoDelete(id);
+  /** False when the transcript is gone already (purged: its undo window ended). */
+  async undoDelete(id: string): Promise<boolean> {
+    deletedHere.delete(id);
+    return repo().undoDelete(id);
   },
-  /** Close the undo window now (e.g. when the undo toast expires). */
-  async purgeDeleted(): Promise<string[]> {
-    return repo().purgeDeleted();
+  /**
+   * Close the undo window now (the undo toast expired): purge `ids`, by default the ones this
+   * worker deleted, plus deletions old enough that no tab can still undo them. Another tab's
+   * recent deletion stays restorable there (lib/db/repo.ts, delete protocol).
+   */
+  async purgeDeleted(ids?: readonly string[]): Promise<string[]> {
+    const mine = ids ?? [...deletedHere];
+    const purged = await repo().purgeDeleted(mine);
+    for (const id of mine) deletedHere.delete(id);
+    return purged;
   },
   async storageEstimate(): Promise<StorageEstimate | null> {
     return repo().storageEstimate();

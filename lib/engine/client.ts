@@ -203,11 +203,13 @@ export class WorkerBridge {
   deleteTranscript(signal: AbortSignal | undefined, id: string): Promise<void> {
     return this.run(signal, 'query', (r) => r.deleteTranscript(id));
   }
-  undoDelete(signal: AbortSignal | undefined, id: string): Promise<void> {
+  /** False when there was nothing left to restore. */
+  undoDelete(signal: AbortSignal | undefined, id: string): Promise<boolean> {
     return this.run(signal, 'query', (r) => r.undoDelete(id));
   }
-  purgeDeleted(signal?: AbortSignal): Promise<string[]> {
-    return this.run(signal, 'query', (r) => r.purgeDeleted());
+  /** `ids`: the deletions whose undo toast expired (default: the ones the engine worker made). */
+  purgeDeleted(signal?: AbortSignal, ids?: readonly string[]): Promise<string[]> {
+    return this.run(signal, 'query', (r) => r.purgeDeleted(ids));
   }
   storageEstimate(signal?: AbortSignal): Promise<StorageEstimate | null> {
     return this.run(signal, 'query', (r) => r.storageEstimate());
