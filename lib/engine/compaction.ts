@@ -100,6 +100,8 @@ export type ConfigOutcome = { kind: 'plan'; plan: CompactionPlan } | { kind: 'er
 const DRAFT_CREATED_AT = new Date(0).toISOString();
 
 function mimeOf(fileName: string, fallback: string): string {
+  // A name that keeps the source's .gz is written gzip-compressed (lib/read/encode.ts encodeExport).
+  if (/\.gz$/i.test(fileName)) return 'application/gzip';
   return /\.jsonl$/i.test(fileName) ? 'application/jsonl' : fallback;
 }
 

@@ -124,6 +124,8 @@ describe('engine.exportVersion keeps the source encoding', () => {
     const original = await engine.exportVersion(id, ORIGINAL_VERSION, {});
     if (original.kind !== 'file') throw new Error(JSON.stringify(original));
     expect(original.file.fileName).toMatch(/\.jsonl\.gz$/);
+    expect(original.file.mimeType).toBe('application/gzip');
+    expect(out.mimeType).toBe('application/jsonl');
     expect(Buffer.from(zlib.gunzipSync(original.file.bytes)).equals(Buffer.from(inner))).toBe(true);
   });
 });
