@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { importBytes } from '../lib/formats/import';
+import { LibraryPage } from './pages/LibraryPage';
 import { corpusFile, expect, expectedTurns, test } from './fixtures';
 
 test('paste: JSON text becomes "pasted.json" and imports', async ({ library }) => {
@@ -84,6 +85,28 @@ test('delete with undo; the library survives a reload', async ({ library, page }
   await page.reload();
   await expect(library.rows).toHaveCount(1);
   await expect(library.row(path.basename(file))).toHaveCount(1);
+});
+
+test('two tabs: a tab that opens meanwhile does not purge a deletion whose undo is still on screen', async ({ library, page, context }) => {
+  const file = corpusFile('openai-chat', 'vercel-ai_openai-chat-completion-text.json');
+  await library.goto();
+  await library.importFile(file);
+  await library.waitForRow(path.basename(file));
+  await library.delete(library.row(path.basename(file)));
+  await expect(library.rows).toHaveCount(0);
+  await expect(page.getByTestId('undo-toast')).toBeVisible();
+
+  // A second tab of the same browser opens the library: its start-up recovery runs before it lists.
+  const second = new LibraryPage(await context.newPage());
+  await second.goto();
+  await expect(second.empty).toBeVisible();
+
+  // The first tab's undo still restores the transcript, and the second tab sees it on reload.
+  await page.getByTestId('undo-delete').click();
+  await expect(library.rows).toHaveCount(1);
+  await second.goto();
+  await expect(second.rows).toHaveCount(1);
+  await second.page.close();
 });
 
 test('rename and sort the table', async ({ library, page }) => {

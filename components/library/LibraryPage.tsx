@@ -3,8 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { TranscriptMeta } from '@/lib/db/schema';
+import { UNDO_WINDOW_MS } from '@/lib/db/undo';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
 import { AppHeader } from '../ui/AppHeader';
@@ -41,9 +42,25 @@ export function LibraryPage() {
     onSuccess: refresh,
   });
 
+  const deletedRef = useRef(deleted);
+  deletedRef.current = deleted;
+
+  /** The undo window of these deletions closed: free their space now rather than on a later start. */
+  const purge = useCallback(
+    (ids: string[]) => {
+      void getBridge()
+        .purgeDeleted(undefined, ids)
+        .then(refresh, () => {});
+    },
+    [refresh],
+  );
+
   const remove = useMutation({
     mutationFn: (meta: TranscriptMeta) => getBridge().deleteTranscript(undefined, meta.id),
     onSuccess: (_, meta) => {
+      // One toast at a time: the previous deletion's undo goes with its toast.
+      const previous = deletedRef.current;
+      if (previous && previous.id !== meta.id) purge([previous.id]);
       setDeleted(meta);
       refresh();
     },
@@ -51,19 +68,18 @@ export function LibraryPage() {
 
   const undo = useMutation({
     mutationFn: (meta: TranscriptMeta) => getBridge().undoDelete(undefined, meta.id),
-    onSuccess: () => {
+    onSuccess: (restored, meta) => {
       setDeleted(null);
+      if (!restored) setActionError(`"${meta.title}" could not be restored: it was already removed from this browser.`);
       refresh();
     },
   });
 
+  const deletedId = deleted?.id;
   const expireUndo = useCallback(() => {
     setDeleted(null);
-    // The undo window closed: free the space now rather than on the next start.
-    void getBridge()
-      .purgeDeleted()
-      .then(refresh, () => {});
-  }, [refresh]);
+    if (deletedId) purge([deletedId]);
+  }, [purge, deletedId]);
 
   const exportOriginal = async (meta: TranscriptMeta) => {
     try {
@@ -187,7 +203,7 @@ export function LibraryPage() {
         onClose={importer.closePicker}
       />
       {deleted && (
-        <Toast key={deleted.id} onExpire={expireUndo} testId="undo-toast">
+        <Toast key={deleted.id} onExpire={expireUndo} ms={UNDO_WINDOW_MS} testId="undo-toast">
           <span>
             Deleted <strong>{deleted.title}</strong>
           </span>

@@ -30,11 +30,10 @@ import {
   type TranscriptMeta,
 } from './schema';
 
-/**
- * How long the undo toast after a delete stays up. components/ui/Toast.tsx has the same 8000 ms as
- * its default `ms`; the library page should pass this constant so the two cannot drift apart.
- */
-export const UNDO_WINDOW_MS = 8_000;
+import { UNDO_WINDOW_MS } from './undo';
+
+/** The undo toast's time (lib/db/undo.ts; the library page passes it to its Toast). */
+export { UNDO_WINDOW_MS };
 
 /**
  * Age past which a soft-deleted transcript is purged by anyone (start-up, another tab's purge).
