@@ -20,22 +20,12 @@ import { HelpOverlay } from './HelpOverlay';
 import { InspectorTabs, type TabName } from './InspectorTabs';
 import { parseSelection, prefixOfAdded, tokensInRange } from './selection';
 import { TopBar } from './TopBar';
-import { useUrlParam, useWorkbench, type Workbench } from './useWorkbench';
+import { useDebounced, useUrlParam, useWorkbench, type Workbench } from './useWorkbench';
 
 const SEARCH_DEBOUNCE_MS = 150;
 /** Hits counted at most (the count then reads 10000+). */
 const SEARCH_LIMIT = 10_000;
 const NO_HITS: number[] = [];
-
-/** `value`, once it has stopped changing for `ms`. */
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /** Keys typed into a field, a button or a select are theirs, not shortcuts. */
 function isTyping(target: EventTarget | null): boolean {

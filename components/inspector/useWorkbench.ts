@@ -22,7 +22,8 @@ import type { TimelineCompaction } from '../timeline/TimelineChart';
 /** Wait this long after the last plan change before previewing (typing a budget is several changes). */
 export const PREVIEW_DEBOUNCE_MS = 250;
 
-function useDebounced<T>(value: T, ms: number): T {
+/** `value`, once it has stopped changing for `ms`. */
+export function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
   useEffect(() => {
     const t = setTimeout(() => setV(value), ms);
