@@ -207,7 +207,15 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
     const total = transcriptTotals(re).total;
     const pairsBroken = fatalIssues(re) > sourceFatal;
     const notCarried = pairsBroken || total > Math.max(aim, projection.tokens.after.total) + Math.ceil(budget * 0.05);
-    const done = (extra: string[] = []) => ({ projection, steps, text: out.text, bytes: written, fileName: out.fileName, reimportedTokens: total, attempts: attempt, notes: [...notes, ...extra] });
+    const done = (extra: string[] = []): CompactOutcome => {
+      // The projection fits but the file does not: the format writes summaries and stubs with
+      // overhead the re-aiming could not absorb (e.g. a summary already at its smallest). Said in
+      // the report, never left for the user to discover.
+      const overhead = total > budget && projection.tokens.after.total <= budget;
+      const why = `the ${t.format} export holds ${total} tokens for ${projection.tokens.after.total} projected: the format's own way of writing the summary/stubs adds ${total - projection.tokens.after.total} tokens, and after ${attempt} attempt(s) the output still exceeds the budget of ${budget}`;
+      const report = overhead ? [...projection.report, { stepId: current.id, reducer: 'auto' as const, events: 0, tokensBefore: total, tokensAfter: total, notes: [why] }] : projection.report;
+      return { projection: overhead ? { ...projection, report } : projection, steps, text: out.text, bytes: written, fileName: out.fileName, reimportedTokens: total, attempts: attempt, notes: [...notes, ...extra, ...(overhead ? [why] : [])] };
+    };
     if (autoIdx >= 0 && !conservative && notCarried && attempt < 6) {
       conservative = true;
       notes.push(`the ${t.format} export did not carry every edit (${pairsBroken ? 'tool pairing broke on re-import' : `${total} tokens re-imported for ${projection.tokens.after.total} projected`}): retried with content-only edits`);

@@ -4,6 +4,7 @@
  * Nothing here ever mutates a Transcript.
  */
 import type { Block, Role, ToolSchema } from '../model/types';
+import type { TokenizerId } from '../tokens/count';
 
 /** Which turns a step applies to (RFD D17 / RFD 036 ranges). Turns are 0-based, `to` inclusive. */
 export type TurnRange =
@@ -154,4 +155,13 @@ export interface SummaryRequest {
   span: [number, number];
   messages: ProjectedMessage[];
   previousSummary?: string;
+  /**
+   * Tokens the summary replaces (the span's turns so far + a folded-in earlier summary), counted
+   * with `tokenizer`. A summary of this many tokens or more is not used (summarize reducer).
+   */
+  spanTokens?: number;
+  /** Size the summary should stay within, in characters (the prompt's length hint). */
+  maxChars?: number;
+  /** The transcript's tokenizer, to count a produced summary the way the projection will. */
+  tokenizer?: TokenizerId;
 }

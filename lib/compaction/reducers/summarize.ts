@@ -13,6 +13,17 @@
  * stored, the offline summarizer stands in and the projection lists a `summaryRequest` so the
  * async layer can produce a real one and re-project. A stored summary that is empty means the
  * producer failed: fall back to emergency (default) or leave the range as it is (`onFailure`).
+ *
+ * A summary is never larger than what it replaces. Each summarizer call gets `maxChars`: the
+ * tokens the summary would replace (the turns covered so far, this chunk, a folded-in earlier
+ * summary) × CHARS_PER_TOKEN × `sizeFraction` (default 0.5). Why half: the offline summary is
+ * Markdown full of paths and backticks, which tokenizes denser than prose (≈ 3 chars per token on
+ * the corpus, not 4), so a summary held to half the span's estimated characters is still clearly
+ * smaller in real tokens; and a summary that saves less than half of its span costs detail for
+ * little room. The same bound goes to LLM requests (a size hint in the prompt). A summary that
+ * still is not smaller than its span in real tokens (the offline one has a floor: its section
+ * headings; a stored LLM summary may ignore the hint) is refused: the span stays, the report says
+ * so with both sizes, and the auto pipeline goes on to emergency.
  */
 import { summarizeOffline } from '../../summarize/offline';
 import type { SummaryStyle, SyncSummarizer } from '../../summarize/types';
@@ -49,6 +60,22 @@ export function contentHash(messages: readonly ProjectedMessage[], previousSumma
   return (h >>> 0).toString(36);
 }
 
+/** The characters-per-token estimate `SpanInput.maxChars` is documented with (≈ 4 for English text). */
+export const CHARS_PER_TOKEN = 4;
+/** Default share of the replaced tokens' estimated characters a summary may use (see the file comment). */
+export const DEFAULT_SIZE_FRACTION = 0.5;
+
+/**
+ * Characters per token assumed when the bound is the budget's room rather than the span: the
+ * summary's own density (Markdown, paths, backticks), lower than CHARS_PER_TOKEN so it errs small.
+ */
+const ROOM_CHARS_PER_TOKEN = 3;
+
+/** The size bound handed to a summarizer for a span of `replacedTokens` tokens. */
+export function summaryMaxChars(replacedTokens: number, sizeFraction = DEFAULT_SIZE_FRACTION): number {
+  return Math.max(1, Math.floor(replacedTokens * CHARS_PER_TOKEN * sizeFraction));
+}
+
 export function summaryKey(stepId: string, span: [number, number], hash: string, producer: string): SummaryKey {
   return { stepId, span, contentHash: hash, producer, id: `${stepId}|${span[0]}-${span[1]}|${hash}|${producer}` };
 }
@@ -63,6 +90,7 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
   const onFailure = opt(options, 'onFailure', 'emergency' as const, oneOf('emergency', 'leave'));
   const producer = opt(options, 'producer', style, isStr);
   const keepN = opt(options, 'emergencyKeepN', 6, isNum);
+  const sizeFraction = opt(options, 'sizeFraction', DEFAULT_SIZE_FRACTION, (v): v is number => isNum(v) && v > 0 && v <= 1);
   const summarizer = env.summarizer ?? summarizeOffline;
 
   return {
@@ -117,6 +145,12 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
         const messages = chunk.flatMap((c) => c.indices.map((mi) => ctx.messages[mi]));
         const span: [number, number] = [turns[0].turn, chunk[chunk.length - 1].turn];
         const key = summaryKey(stepId, span, contentHash(messages, previous), producer);
+        // What this chunk's summary would replace: every turn covered so far plus an earlier summary folded in.
+        const replacedTokens = (prior?.tokens ?? 0) + covered + chunkTok;
+        // With untilFits the summary should also fit the room the budget leaves, so that a lower
+        // aim (the CLI re-aims when a format writes a summary with overhead) gets a terser summary.
+        const room = untilFits && Number.isFinite(budget.total) ? budget.total - (total - replacedTokens) : Infinity;
+        const maxChars = Math.min(summaryMaxChars(replacedTokens, sizeFraction), room > 0 ? Math.max(1, Math.floor(room * ROOM_CHARS_PER_TOKEN)) : Infinity);
         const stored = env.lookup?.(key);
         let out: string;
         if (stored !== undefined) {
@@ -124,13 +158,13 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
           producedBy = producer;
         } else {
           try {
-            out = summarizer({ messages, span, previousSummary: previous, style });
+            out = summarizer({ messages, span, previousSummary: previous, style, maxChars });
           } catch (e) {
             out = '';
             failed = `offline summarizer threw: ${e instanceof Error ? e.message : String(e)}`;
           }
           producedBy = 'offline';
-          requests.push({ key, span, messages, ...(previous !== undefined && { previousSummary: previous }) });
+          requests.push({ key, span, messages, ...(previous !== undefined && { previousSummary: previous }), spanTokens: replacedTokens, maxChars, tokenizer: ctx.counter.id });
         }
         if (!out.trim()) {
           failed ??= `summary for turns ${span[0] + 1}–${span[1] + 1} is empty (producer failed)`;
@@ -166,7 +200,10 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
       );
       if (prior) editor.removeMessage(prior.mi, fates.summarized('summarize', stepId, summaryId));
       if (tokens >= editor.saved) {
-        return new ContextEditor(ctx, 'summarize').finish(state, [`summary (${tokens} tokens) is not smaller than the span: not applied`]);
+        const by = producedBy === 'offline' ? 'the offline summarizer' : producedBy;
+        return new ContextEditor(ctx, 'summarize').finish(state, [
+          `summary (${tokens} tokens, by ${by}) is not smaller than the span (turns ${span[0] + 1}–${span[1] + 1}, ${editor.saved} tokens): not applied, range kept`,
+        ]);
       }
       const message: ProjectedMessage = {
         role: 'user',
