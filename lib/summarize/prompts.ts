@@ -136,6 +136,22 @@ export interface PromptInput {
   messages: readonly ProjectedMessage[];
   span: [number, number];
   previousSummary?: string;
+  /** Size bound for the summary in characters (SummaryRequest.maxChars): becomes the length hint. */
+  maxChars?: number;
+  /** Tokens the summary replaces (SummaryRequest.spanTokens): said in the length hint. */
+  spanTokens?: number;
+}
+
+/**
+ * The length hint: a summary must be smaller than the turns it replaces (the summarize reducer
+ * refuses one that is not, and run.ts rejects such a reply), so the model is told the bound. A
+ * template may place it with `{{length}}`; otherwise it is appended, so edited templates get it too.
+ */
+export function lengthHint(input: Pick<PromptInput, 'maxChars' | 'spanTokens'>): string {
+  if (input.maxChars === undefined) return '';
+  const words = Math.max(1, Math.round(input.maxChars / 6));
+  const replaces = input.spanTokens !== undefined ? `: it replaces turns that take about ${formatCount(input.spanTokens)} tokens, and a summary that is not shorter than them is discarded` : '';
+  return `Length: keep the summary under ${formatCount(input.maxChars)} characters (about ${formatCount(words)} words)${replaces}. Prefer exact identifiers over prose.`;
 }
 
 /** Fill a template's placeholders. Unknown `{{names}}` are left as they are. */
@@ -146,8 +162,10 @@ export function renderPrompt(template: PromptTemplate, input: PromptInput, optio
     // 1-based, like the [turn N] labels of the conversation and the app.
     span: input.span[0] === input.span[1] ? `${input.span[0] + 1}` : `${input.span[0] + 1}–${input.span[1] + 1}`,
     checklist: identifierChecklist(input.messages),
+    length: lengthHint(input),
   };
   // One pass over the template: a value that itself contains `{{…}}` (transcript text) is not re-expanded.
-  const prompt = template.user.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  const filled = template.user.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  const prompt = values.length && !template.user.includes('{{length}}') ? `${filled.trimEnd()}\n\n${values.length}\n` : filled;
   return { system: template.system, prompt };
 }

@@ -17,6 +17,7 @@ import type { SummaryProvider } from './providers/types';
 import { DEFAULT_PROMPTS, renderPrompt, renderSpanForPrompt, templateHash, type PromptTemplate, type RenderOptions } from './prompts';
 import { extractSpanFacts, pathsInText } from './facts';
 import type { SummaryStyle } from './types';
+import { counterById } from '../tokens/count';
 
 /** A summary produced by a provider: what Dexie stores. Never holds the key or the base URL. */
 export interface StoredSummary {
@@ -150,7 +151,11 @@ export function backfillFiles(summary: string, messages: SummaryRequest['message
 }
 
 /** One summary for one request, with retries of transient failures. Throws ProviderError. */
-export async function produceSummary(request: Pick<SummaryRequest, 'messages' | 'span' | 'previousSummary'>, provider: SummaryProvider, options: ProduceOptions): Promise<{ text: string; model: string; usage?: StoredSummary['usage'] }> {
+export async function produceSummary(
+  request: Pick<SummaryRequest, 'messages' | 'span' | 'previousSummary' | 'spanTokens' | 'maxChars' | 'tokenizer'>,
+  provider: SummaryProvider,
+  options: ProduceOptions,
+): Promise<{ text: string; model: string; usage?: StoredSummary['usage'] }> {
   const { system, prompt } = renderPrompt(options.template, request, options.render);
   const retries = options.retries ?? 1;
   const maxWait = options.maxRetryWaitSeconds ?? 30;
@@ -159,7 +164,14 @@ export async function produceSummary(request: Pick<SummaryRequest, 'messages' | 
       const result = await provider.complete({ system, prompt, signal: options.signal, onDelta: options.onDelta });
       const text = result.text.trim();
       if (!text) throw new ProviderError('empty', { provider: provider.kind });
-      return { text: options.backfill === false ? text : backfillFiles(text, request.messages, request.previousSummary), model: result.model, usage: result.usage };
+      const summary = options.backfill === false ? text : backfillFiles(text, request.messages, request.previousSummary);
+      // A summary must be smaller than the turns it replaces (counted as the projection will):
+      // a longer one is a failed summary, so the step falls back as Settings say, with the reason.
+      if (request.spanTokens !== undefined) {
+        const tokens = counterById(request.tokenizer ?? 'chars4').count(summary);
+        if (tokens >= request.spanTokens) throw new ProviderError('too-long', { provider: provider.kind, detail: `${tokens} tokens for turns that take ${request.spanTokens}` });
+      }
+      return { text: summary, model: result.model, usage: result.usage };
     } catch (e) {
       if (attempt >= retries || !isTransient(e) || options.signal?.aborted) throw e;
       const wait = (e as ProviderError).retryAfterSeconds ?? 1;

@@ -23,7 +23,9 @@ export type ProviderErrorCode =
   /** The reply parsed but holds no text (filtered, refused, or the model returned nothing). */
   | 'empty'
   /** The configuration itself is unusable (no model, bad base URL). */
-  | 'config';
+  | 'config'
+  /** The summary is not smaller than the turns it replaces (it would grow the context): not used. */
+  | 'too-long';
 
 export interface ProviderErrorInit {
   provider: ProviderKind;
@@ -106,6 +108,9 @@ export function providerErrorMessage(code: ProviderErrorCode, init: ProviderErro
       return `${who} returned an empty summary.${detail}`;
     case 'config':
       return `The ${who} provider is not configured correctly.${detail}`;
+    case 'too-long':
+      // The detail here is ours (token counts), not the server's.
+      return `${who} wrote a summary that is not shorter than the turns it replaces${init.detail ? ` (${init.detail})` : ''}, so it is not used. Try a model that follows length instructions, or summarize more turns at a time.`;
   }
 }
 
