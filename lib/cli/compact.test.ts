@@ -6,7 +6,9 @@ import { corpusFiles } from '../../tests/corpus';
 import { importFile } from '../formats/import';
 import { sourceFromBytes } from '../read/source';
 import { transcriptTotals } from '../tokens/totals';
-import { parseCompactArgs, run } from './compact';
+import { parseCompactionConfig } from '../compaction/config';
+import { lookupModel } from '../tokens/catalog';
+import { parseCompactArgs, run, stepFromArgs } from './compact';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'compact-cli-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -90,6 +92,28 @@ describe('compact CLI', () => {
     io.restore();
     expect(code).toBe(0);
     expect(io.err()).toContain(`budget: ${128_000 - 16_384} tokens (GPT-4o mini input budget)`);
+  });
+
+  it('--config summarize_threshold gates auto\'s summarize; --model sets the window it is a fraction of', async () => {
+    const file = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
+    const budget = Math.floor(transcriptTotals(reimport(file)).total * 0.05);
+    const cfg = path.join(tmp, 'jp.toml');
+    fs.writeFileSync(cfg, '[conversation.compaction]\nstrategy = "auto"\nsummarize_threshold = 0.5\n');
+    const io = capture();
+    // The transcript's model (Claude Opus 4.5, 200k): the context after the free reducers is far below half of it.
+    const below = await run([file, '--budget', String(budget), '--config', cfg, '--dry-run']);
+    const belowOut = io.out();
+    // A plan for a small-window model: the same context is above half of its window, so summarize runs.
+    const small = parseCompactArgs([file, '--budget', String(budget), '--config', cfg, '--model', 'gpt-4', '--dry-run']);
+    const step = stepFromArgs(small, parseCompactionConfig(cfg, fs.readFileSync(cfg, 'utf8')), budget);
+    const above = await run([file, '--budget', String(budget), '--config', cfg, '--model', 'gpt-4', '--dry-run']);
+    io.restore();
+    expect(below).toBe(1); // the budget is not reached: auto stopped below the threshold
+    expect(belowOut).toMatch(/summarize skipped: context \d+ % of the window \(\d+ of 200000 tokens, Claude Opus 4\.5\), below summarize_threshold 50 %/);
+    expect(belowOut).toContain('does NOT fit');
+    expect(step.reducers[0]).toMatchObject({ id: 'auto', options: { summarizeThreshold: 0.5, contextWindow: lookupModel('gpt-4')!.contextWindow } });
+    expect(above).toBe(0);
+    expect(io.out().slice(belowOut.length)).toMatch(/summarize runs: context \d+ % of the window \(\d+ of \d+ tokens, the plan\), above summarize_threshold 50 %/);
   });
 
   it('an Inspect .eval is written as its zip archive and re-imports as inspect-ai', async () => {

@@ -161,10 +161,15 @@ export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, b
   const strategies = a.strategies.length ? a.strategies.map((id) => ({ id })) : base.strategies;
   const step = planToStep({ ...base, strategies }, { id: 'cli', budget, ...(a.keepLast !== undefined && { keepLast: a.keepLast }) });
   const { label, ...rest } = step;
+  // The config's summarize_threshold is a fraction of the window of the model the plan targets:
+  // --model names it here (else the pipeline looks up the transcript's model).
+  const window = a.model ? lookupModel(a.model)?.contextWindow : undefined;
   return {
     ...rest,
     ...(plan && label ? { label } : {}),
-    reducers: step.reducers.map((r) => (r.id === 'classify-tangents' ? { id: r.id, options: { ...r.options, turns: a.tangents ?? [] } } : r)),
+    reducers: step.reducers.map((r) =>
+      r.id === 'classify-tangents' ? { id: r.id, options: { ...r.options, turns: a.tangents ?? [] } } : r.id === 'auto' && window !== undefined ? { id: r.id, options: { ...r.options, contextWindow: window } } : r,
+    ),
   };
 }
 

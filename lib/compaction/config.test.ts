@@ -1,4 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importBytes } from '../formats/import';
+import { transcriptTotals } from '../tokens/totals';
+import { corpusFiles } from '../../tests/corpus';
 import { ConfigError, parseCompactionConfig, parseJpToml, parseSvenYaml, planToStep } from './config';
 import { projectTranscript } from './project';
 import { filler, makeTranscript } from './testing/make';
@@ -77,5 +82,36 @@ describe('config import', () => {
     expect(blocks.some((b) => b.kind === 'tool_result' && b.content.startsWith('[compacted] fs_read_file'))).toBe(true);
     expect(blocks.some((b) => b.kind === 'tool_result' && b.content === 'created y.rs')).toBe(true);
     expect(blocks.some((b) => b.kind === 'tool_call' && b.name === 'fs_create_file' && JSON.stringify(b.input).includes('[stripped'))).toBe(true);
+  });
+});
+
+describe('summarize_threshold round trip (JP TOML → plan → step → auto)', () => {
+  const file = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
+  const real = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
+  const budget = Math.floor(transcriptTotals(real).total * 0.05);
+  const toml = (threshold?: number) => `[conversation.compaction]\nstrategy = "auto"\nkeep_last = 1\n${threshold !== undefined ? `summarize_threshold = ${threshold}\n` : ''}`;
+
+  it('reaches the auto options and gates summarize on a real session', () => {
+    const plan = parseJpToml(toml(0.5));
+    expect(plan.summarizeThreshold).toBe(0.5);
+    expect(plan.auto.summarizeThreshold).toBe(0.5);
+    const step = planToStep(plan, { budget });
+    expect(step.reducers).toEqual([{ id: 'auto', options: expect.objectContaining({ summarizeThreshold: 0.5 }) }]);
+    const p = projectTranscript(real, [step]);
+    expect(p.report.some((r) => r.reducer === 'summarize')).toBe(false);
+    expect(p.report.flatMap((r) => r.notes).join('\n')).toMatch(/summarize skipped: context \d+ % of the window \(\d+ of 200000 tokens, Claude Opus 4\.5\), below summarize_threshold 50 %/);
+  });
+
+  it('without summarize_threshold the plan and the projection are as before', () => {
+    const plan = parseJpToml(toml());
+    expect(plan.summarizeThreshold).toBeUndefined();
+    expect('summarizeThreshold' in plan.auto).toBe(false);
+    const p = projectTranscript(real, [planToStep(plan, { budget })]);
+    expect(p.report.some((r) => r.reducer === 'summarize' && r.events > 0)).toBe(true);
+  });
+
+  it('rejects a threshold outside (0, 1] with the key', () => {
+    expect(() => parseJpToml(toml(1.5))).toThrow(/conversation\.compaction\.summarize_threshold/);
+    expect(() => parseJpToml(toml(0))).toThrow(ConfigError);
   });
 });

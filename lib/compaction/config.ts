@@ -126,6 +126,8 @@ export function parseJpToml(text: string): CompactionPlan {
       ...(c.auto?.trigger_ratio !== undefined && { threshold: c.auto.trigger_ratio }),
       ...(c.auto?.min_turns !== undefined && { minTurns: c.auto.min_turns }),
       ...(c.auto?.profile !== undefined && { profile: c.auto.profile }),
+      // RFD 036: the gate on auto's summarize stage (pipeline.ts); also kept at the top level.
+      ...(c.summarize_threshold !== undefined && { summarizeThreshold: c.summarize_threshold }),
       hints,
     },
     ...(c.summarize_threshold !== undefined && { summarizeThreshold: c.summarize_threshold }),

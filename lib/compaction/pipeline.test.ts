@@ -1,8 +1,14 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { filler, makeTranscript, type TurnSpec } from './testing/make';
 import { step } from './testing/steps';
 import { projectTranscript } from './project';
-import { autoStages } from './pipeline';
+import { autoStages, parseAutoOptions } from './pipeline';
+import { importBytes } from '../formats/import';
+import { lookupModel } from '../tokens/catalog';
+import { transcriptTotals } from '../tokens/totals';
+import { corpusFiles } from '../../tests/corpus';
 
 const turns: TurnSpec[] = Array.from({ length: 15 }, (_, i) => ({
   user: `step ${i}: edit src/f${i}.ts`,
@@ -67,5 +73,74 @@ describe('auto pipeline', () => {
         expect(f.kind === 'kept' || f.kind === 'summarized' || (f.kind === 'removed' && f.by === 'emergency'), JSON.stringify(f)).toBe(true);
       }
     expect(p.tokens.after.total).toBeLessThanOrEqual(Math.floor(total * 0.3));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// RFD 036 summarize_threshold on a real session (slopometry: Claude Opus 4.5, 200k window).
+
+describe('auto with summarize_threshold (real Claude Code session)', () => {
+  const file = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
+  const real = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
+  const window = lookupModel(real.model)!.contextWindow;
+  const budget = Math.floor(transcriptTotals(real).total * 0.05);
+  const run = (options: Record<string, unknown>) => projectTranscript(real, [step([{ id: 'auto', options }], { keepLast: 1, budget, id: 'auto' })]);
+  // Where the free reducers alone get to: the context the threshold is compared with.
+  const free = run({ summarize: false, emergency: false });
+  const afterFree = free.tokens.after.total;
+  const ratio = afterFree / window;
+
+  it('the setting: the free reducers alone do not reach the budget, and leave a context of a few % of the window', () => {
+    expect(window).toBe(200_000);
+    expect(afterFree).toBeGreaterThan(budget);
+    expect(ratio).toBeGreaterThan(0.05);
+    expect(ratio).toBeLessThan(0.5);
+  });
+
+  it('without a threshold: unchanged — summarize (then emergency if needed) reaches the budget', () => {
+    const p = run({});
+    expect(p.tokens.after.total).toBeLessThanOrEqual(budget);
+    expect(p.report.some((r) => r.reducer === 'summarize' && r.events > 0)).toBe(true);
+    expect(p.report.flatMap((r) => r.notes).join('\n')).not.toContain('summarize_threshold');
+  });
+
+  it('below the threshold: auto stops after the free reducers (no summary, no emergency) and says why', () => {
+    const p = run({ summarizeThreshold: 0.5 });
+    expect(p.messages).toEqual(free.messages);
+    expect(p.tokens.after.total).toBe(afterFree);
+    expect(p.messages.some((m) => m.synthetic)).toBe(false);
+    expect(p.report.some((r) => r.reducer === 'summarize' || r.reducer === 'emergency')).toBe(false);
+    const notes = p.report.filter((r) => r.reducer === 'auto').flatMap((r) => r.notes);
+    expect(notes).toEqual([
+      `summarize skipped: context ${Math.floor(ratio * 100)} % of the window (${afterFree} of ${window} tokens, Claude Opus 4.5), below summarize_threshold 50 %`,
+      `still ${afterFree} tokens > target ${budget}: auto stopped after the free reducers (below summarize_threshold)`,
+    ]);
+  });
+
+  it('above the threshold: summarize runs as without one, and the report says the threshold was passed', () => {
+    const threshold = Math.floor(ratio * 100) / 100 - 0.01; // just under where the context is
+    const p = run({ summarizeThreshold: threshold });
+    const plain = run({});
+    expect(p.messages).toEqual(plain.messages);
+    expect(p.tokens.after.total).toBe(plain.tokens.after.total);
+    expect(p.report.find((r) => r.reducer === 'auto')!.notes[0]).toMatch(new RegExp(`^summarize runs: context ${Math.floor(ratio * 100)} % of the window .*above summarize_threshold ${Math.round(threshold * 1000) / 10} %$`));
+  });
+
+  it('the window is the plan\'s when given (contextWindow), else the budget stands for an unknown model', () => {
+    // A plan targeting a model whose window the context already fills past half: summarize runs.
+    const small = run({ summarizeThreshold: 0.5, contextWindow: Math.floor(afterFree / 0.6) });
+    expect(small.report.some((r) => r.reducer === 'summarize' && r.events > 0)).toBe(true);
+    expect(small.report.find((r) => r.reducer === 'auto')!.notes[0]).toMatch(/^summarize runs: context 60 % of the window \(\d+ of \d+ tokens, the plan\), above summarize_threshold 50 %$/);
+    // No model in the catalog: the budget is the window (the free reducers leave more than it: summarize runs).
+    const unknown = projectTranscript({ ...real, model: 'in-house-model' }, [step([{ id: 'auto', options: { summarizeThreshold: 0.5 } }], { keepLast: 1, budget, id: 'auto' })]);
+    expect(unknown.report.find((r) => r.reducer === 'auto')!.notes[0]).toContain('the budget (model not in the catalog)');
+    expect(unknown.report.some((r) => r.reducer === 'summarize')).toBe(true);
+  });
+
+  it('parses the option (a fraction in (0, 1]) and leaves it out when not given', () => {
+    expect(parseAutoOptions({ summarizeThreshold: 0.5, contextWindow: 128_000 })).toMatchObject({ summarizeThreshold: 0.5, contextWindow: 128_000 });
+    expect('summarizeThreshold' in parseAutoOptions({})).toBe(false);
+    expect('summarizeThreshold' in parseAutoOptions({ summarizeThreshold: 3 })).toBe(false);
+    expect('summarizeThreshold' in parseAutoOptions({ summarizeThreshold: '0.5' })).toBe(false);
   });
 });

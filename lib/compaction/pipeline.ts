@@ -10,12 +10,21 @@
  * that much below; sven), `minTurns` (RFD D17: leave short conversations alone), keep_last (the
  * step's). Idempotent: the target is never above the trigger, so once under it a second run is a
  * no-op.
+ *
+ * `summarizeThreshold` (RFD 036 `summarize_threshold`: "threshold (fraction of context window)
+ * above which auto triggers summarize"): when set, the summarize stage runs only if, after the free
+ * reducers, the context still exceeds that fraction of the context window of the model the plan
+ * targets (`contextWindow`; else the transcript's model in the catalog; else, unknown model, the
+ * budget stands for the window and the report says so). Below it auto stops after the free
+ * reducers even if the target is not reached (no summary, no emergency: the context still fits
+ * the window comfortably, and a summary is lossy), and the report says why. Unset = unchanged.
  */
 import type { Budget } from './budget';
 import { makeBudget } from './budget';
 import { contextTokens, isBool, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState } from './context';
 import type { ToolHints } from './hints';
 import { createReducer, type ReducerEnv } from './reducers';
+import { lookupModel } from '../tokens/catalog';
 import type { ReducerId, ReducerReport, ReducerSpec } from './types';
 
 export interface AutoOptions {
@@ -43,6 +52,10 @@ export interface AutoOptions {
    * carry structural edits; whole turns still go to a summary or emergency.
    */
   conservative?: boolean;
+  /** RFD 036 summarize_threshold: fraction of the context window above which auto summarizes (see the file comment). */
+  summarizeThreshold?: number;
+  /** The context window (tokens) `summarizeThreshold` is a fraction of (default: the transcript's model in the catalog). */
+  contextWindow?: number;
 }
 
 /** The stage list, in order. Exposed for the UI ("what auto will do") and the tests. */
@@ -86,7 +99,24 @@ export function parseAutoOptions(o: Record<string, unknown> = {}): AutoOptions {
     keepN: opt(o, 'keepN', 6, isNum),
     skip: Array.isArray(o.skip) ? (o.skip.filter((x) => typeof x === 'string') as ReducerId[]) : [],
     conservative: opt(o, 'conservative', false, isBool),
+    // Not a fraction in (0, 1] = not set (behaviour unchanged), never a silent default that would gate summarize.
+    ...(isNum(o.summarizeThreshold) && o.summarizeThreshold > 0 && o.summarizeThreshold <= 1 && { summarizeThreshold: o.summarizeThreshold }),
+    ...(isNum(o.contextWindow) && o.contextWindow > 0 && { contextWindow: o.contextWindow }),
   };
+}
+
+/** A fraction as the report writes it: "41 %" (floored, so a context below the threshold never reads as equal to it). */
+function percent(fraction: number, floor = false): string {
+  const p = fraction * 100;
+  return `${floor ? Math.floor(p) : Math.round(p * 10) / 10} %`;
+}
+
+/** The window summarizeThreshold is a fraction of, and where it came from (for the report). */
+export function summarizeWindow(options: AutoOptions, model: string | undefined, budgetTotal: number): { tokens: number; from: string } {
+  if (options.contextWindow !== undefined) return { tokens: options.contextWindow, from: 'the plan' };
+  const info = lookupModel(model);
+  if (info) return { tokens: info.contextWindow, from: info.label };
+  return { tokens: budgetTotal, from: 'the budget (model not in the catalog)' };
 }
 
 export interface AutoResult {
@@ -106,15 +136,31 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
   if (before <= trigger) return { ctx, state, reports: [note(`${before} tokens ≤ trigger ${trigger}: nothing to do`)] };
   if (ctx.log.turnCount <= (options.minTurns ?? 0)) return { ctx, state, reports: [note(`${ctx.log.turnCount} turn(s) ≤ min_turns ${options.minTurns}: left alone`)] };
   const aim = makeBudget(Math.max(1, target), budget.counter, budget.caps);
+  let belowSummarizeThreshold = false;
   for (const spec of autoStages(options)) {
-    if (contextTokens(ctx) <= aim.total) break;
+    const now = contextTokens(ctx);
+    if (now <= aim.total) break;
+    if (spec.id === 'summarize' && options.summarizeThreshold !== undefined) {
+      const window = summarizeWindow(options, ctx.log.model, budget.total);
+      const ratio = now / window.tokens;
+      const where = `context ${percent(ratio, true)} of the window (${now} of ${window.tokens} tokens, ${window.from})`;
+      if (now <= options.summarizeThreshold * window.tokens) {
+        belowSummarizeThreshold = true;
+        reports.push({ ...note(`summarize skipped: ${where}, ${ratio < options.summarizeThreshold ? 'below' : 'at'} summarize_threshold ${percent(options.summarizeThreshold)}`), tokensBefore: now, tokensAfter: now });
+        break;
+      }
+      reports.push({ ...note(`summarize runs: ${where}, above summarize_threshold ${percent(options.summarizeThreshold)}`), tokensBefore: now, tokensAfter: now });
+    }
     const r = createReducer(spec, env).reduce(ctx, aim, state);
     ctx = r.ctx;
     state = r.state;
     reports.push(r.report);
   }
   const after = contextTokens(ctx);
-  if (after > aim.total) reports.push({ ...note(`still ${after} tokens > target ${aim.total}: the protected turns (keep_last) and system messages alone exceed it`), tokensBefore: after, tokensAfter: after });
+  if (after > aim.total) {
+    const why = belowSummarizeThreshold ? 'auto stopped after the free reducers (below summarize_threshold)' : 'the protected turns (keep_last) and system messages alone exceed it';
+    reports.push({ ...note(`still ${after} tokens > target ${aim.total}: ${why}`), tokensBefore: after, tokensAfter: after });
+  }
   return { ctx, state, reports };
 }
 
