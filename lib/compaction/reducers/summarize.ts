@@ -16,11 +16,12 @@
  *
  * A summary is never larger than what it replaces. Each summarizer call gets `maxChars`: the
  * tokens the summary would replace (the turns covered so far, this chunk, a folded-in earlier
- * summary) × CHARS_PER_TOKEN × `sizeFraction` (default 0.5). Why half: the offline summary is
- * Markdown full of paths and backticks, which tokenizes denser than prose (≈ 3 chars per token on
- * the corpus, not 4), so a summary held to half the span's estimated characters is still clearly
- * smaller in real tokens; and a summary that saves less than half of its span costs detail for
- * little room. The same bound goes to LLM requests (a size hint in the prompt). A summary that
+ * summary) × CHARS_PER_TOKEN × `sizeFraction` (default 0.5), i.e. 2 characters per replaced
+ * token. Why half: the offline summary is Markdown full of paths, ids and backticks, which
+ * tokenizes denser than prose — measured over the corpus' offline summaries with o200k: 3.2 chars
+ * per token overall, 2.4 on the o200k transcripts (chars/4 transcripts: 4 by definition) — so a
+ * summary held to 2 chars per replaced token stays below its span in real tokens down to 2 chars
+ * per token; and a summary that saves less than half of its span costs detail for little room. The same bound goes to LLM requests (a size hint in the prompt). A summary that
  * still is not smaller than its span in real tokens (the offline one has a floor: its section
  * headings; a stored LLM summary may ignore the hint) is refused: the span stays, the report says
  * so with both sizes, and the auto pipeline goes on to emergency.
@@ -66,8 +67,10 @@ export const CHARS_PER_TOKEN = 4;
 export const DEFAULT_SIZE_FRACTION = 0.5;
 
 /**
- * Characters per token assumed when the bound is the budget's room rather than the span: the
- * summary's own density (Markdown, paths, backticks), lower than CHARS_PER_TOKEN so it errs small.
+ * Characters per token assumed when the bound is the budget's room rather than the span: about the
+ * offline summaries' measured density (3.2 chars per o200k token). An aim, not a guarantee: where
+ * the summary is denser it overshoots the room, and auto's emergency stage (or the CLI's re-aim)
+ * takes over as before.
  */
 const ROOM_CHARS_PER_TOKEN = 3;
 
