@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useCallback, useRef, useState } from 'react';
 import type { TranscriptMeta } from '@/lib/db/schema';
-import { UNDO_WINDOW_MS } from '@/lib/db/undo';
+import { UNDO_WINDOW_MS } from '@/lib/undo';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
 import { AppHeader } from '../ui/AppHeader';

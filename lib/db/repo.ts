@@ -30,9 +30,9 @@ import {
   type TranscriptMeta,
 } from './schema';
 
-import { UNDO_WINDOW_MS } from './undo';
+import { UNDO_WINDOW_MS } from '../undo';
 
-/** The undo toast's time (lib/db/undo.ts; the library page passes it to its Toast). */
+/** The undo toast's time (lib/undo.ts; the library page passes it to its Toast). */
 export { UNDO_WINDOW_MS };
 
 /**

@@ -1,5 +1,0 @@
-/**
- * How long the undo toast after a delete stays up. Its own module (no Dexie) so the library page
- * can import it; lib/db/repo.ts bases its purge ages on it.
- */
-export const UNDO_WINDOW_MS = 8_000;
