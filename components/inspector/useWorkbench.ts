@@ -154,17 +154,17 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     setPlanState(p);
   }, []);
 
-  const planActive = planTouched || selection !== null;
-  const draftNow = useMemo(() => (planActive ? planToDraft(plan, stepId, selection) : null), [planActive, plan, stepId, selection]);
-  const draft = useDebounced(draftNow, PREVIEW_DEBOUNCE_MS);
-  const previewEnabled = data !== undefined && versionsQuery.isSuccess && (draft !== null || version.steps.length > 0);
-  const preview = usePreviewQuery(id, version.id, versionStamp, draft, selection, previewEnabled);
-
   // Model: from the URL (`m`), else the transcript's.
   const modelParam = params.get('m');
   const model = useMemo(() => lookupModel(modelParam ?? data?.meta.model), [modelParam, data?.meta.model]);
   const modelId = model?.id ?? '';
   const setModelId = useCallback((m: string) => setParams({ m: m || null }), [setParams]);
+
+  const planActive = planTouched || selection !== null;
+  const draftNow = useMemo(() => (planActive ? planToDraft(plan, stepId, selection, model?.contextWindow) : null), [planActive, plan, stepId, selection, model?.contextWindow]);
+  const draft = useDebounced(draftNow, PREVIEW_DEBOUNCE_MS);
+  const previewEnabled = data !== undefined && versionsQuery.isSuccess && (draft !== null || version.steps.length > 0);
+  const preview = usePreviewQuery(id, version.id, versionStamp, draft, selection, previewEnabled);
 
   const triggersQuery = useQuery({
     queryKey: ['triggers', id, modelId],
@@ -198,7 +198,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
   });
   const apply = useCallback(async () => {
     // Only what the user has seen previewed is applied (Enter on a fresh page does nothing).
-    const step = planActive ? planToDraft(plan, stepId, selection) : null;
+    const step = planActive ? planToDraft(plan, stepId, selection, model?.contextWindow) : null;
     if (!step) return;
     setBusy('Applying…');
     setActionError(null);

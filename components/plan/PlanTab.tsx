@@ -131,6 +131,15 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
             <input type="checkbox" checked={plan.autoSummarize} onChange={(e) => setPlan((p) => ({ ...p, autoSummarize: e.target.checked }))} />
             Summarize the overflow when the free reducers are not enough
           </label>
+          {plan.autoSummarize && (
+            <NumberField
+              label={`…only while the context is above this % of the window${wb.model ? ` (${formatTokens(wb.model.contextWindow)})` : ''}; 0 = always`}
+              value={plan.summarizeAbovePct}
+              onChange={(n) => setPlan((p) => ({ ...p, summarizeAbovePct: Math.min(100, Math.round(n)) }))}
+              testId="summarize-threshold"
+              width="w-16"
+            />
+          )}
           <p className="text-[11px] leading-snug text-neutral-500">
             Runs the free reducers cheapest first (reasoning, duplicates, retention, truncation, stubs, attachments, unused schemas) and stops as soon as the context fits; then summarizes
             prefix-ward; emergency last.

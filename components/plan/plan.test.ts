@@ -13,6 +13,19 @@ describe('plan → draft step', () => {
     expect(d.reducers).toEqual([{ id: 'auto', options: { summarize: true } }]);
   });
 
+  it("auto's summarize threshold (percent of the model's window) goes to the pipeline with that window; 0 or summaries off = none", () => {
+    const plan = { ...defaultPlan(10_000), summarizeAbovePct: 50 };
+    expect(planToDraft(plan, 's1', null, 200_000)!.reducers).toEqual([{ id: 'auto', options: { summarize: true, summarizeThreshold: 0.5, contextWindow: 200_000 } }]);
+    // Without a known model the pipeline falls back to the transcript's.
+    expect(planToDraft(plan, 's1', null)!.reducers[0].options).toEqual({ summarize: true, summarizeThreshold: 0.5 });
+    expect(planToDraft({ ...plan, summarizeAbovePct: 0 }, 's1', null, 200_000)!.reducers[0].options).toEqual({ summarize: true });
+    expect(planToDraft({ ...plan, autoSummarize: false }, 's1', null, 200_000)!.reducers[0].options).toEqual({ summarize: false });
+    // A JP TOML summarize_threshold lands in the field the panel shows, not in the hidden extras.
+    const imported = planFromConfig(defaultPlan(1000), { source: 'jp-toml', strategies: [{ id: 'auto' }], hints: {}, auto: { summarizeThreshold: 0.4 } as never, warnings: [] });
+    expect(imported.summarizeAbovePct).toBe(40);
+    expect(imported.autoExtra).toEqual({});
+  });
+
   it('hand-picked reducers carry their knobs and the per-tool hints; none picked = no step', () => {
     let plan: PlanState = { ...defaultPlan(1000), mode: 'manual' };
     plan = { ...plan, manual: { 'truncate-tool-results': { enabled: true, knobs: { cap: 500 } }, 'strip-reasoning': { enabled: true, knobs: {} } } };

@@ -34,6 +34,11 @@ export interface PlanState {
   keepLast: number;
   /** Let auto summarize when the free reducers are not enough. */
   autoSummarize: boolean;
+  /**
+   * RFD 036 `summarize_threshold`, in percent of the model's context window: auto summarizes only
+   * while the context is above it (0 = whenever the free reducers are not enough).
+   */
+  summarizeAbovePct: number;
   manual: Partial<Record<ManualReducerId, { enabled: boolean; knobs: Record<string, number> }>>;
   /** The user's per-tool overrides (over the defaults of lib/compaction/hints.ts). */
   hints: ToolHints;
@@ -49,6 +54,7 @@ export function defaultPlan(contextTokens: number): PlanState {
     targetBudget: Math.max(1, Math.round(contextTokens * 0.5)),
     keepLast: 1,
     autoSummarize: true,
+    summarizeAbovePct: 0,
     manual: { 'strip-tool-results': { enabled: true, knobs: {} } },
     hints: {},
     autoExtra: {},
@@ -64,8 +70,22 @@ function hintsFor(id: ManualReducerId, hints: ToolHints): Record<string, unknown
   return withHints.includes(id) && Object.keys(hints).length > 0 ? { hints } : {};
 }
 
-export function planReducers(plan: PlanState): ReducerSpec[] {
-  if (plan.mode === 'auto') return [{ id: 'auto', options: { ...plan.autoExtra, summarize: plan.autoSummarize, ...(Object.keys(plan.hints).length > 0 && { hints: plan.hints }) } }];
+/** `contextWindow`: the window of the model the user inspects with (summarizeAbovePct is a share of it). */
+export function planReducers(plan: PlanState, contextWindow?: number): ReducerSpec[] {
+  if (plan.mode === 'auto') {
+    const threshold = plan.autoSummarize && plan.summarizeAbovePct > 0 ? Math.min(100, plan.summarizeAbovePct) / 100 : undefined;
+    return [
+      {
+        id: 'auto',
+        options: {
+          ...plan.autoExtra,
+          summarize: plan.autoSummarize,
+          ...(threshold !== undefined && { summarizeThreshold: threshold, ...(contextWindow && { contextWindow }) }),
+          ...(Object.keys(plan.hints).length > 0 && { hints: plan.hints }),
+        },
+      },
+    ];
+  }
   return MANUAL_REDUCERS.filter((r) => plan.manual[r.id]?.enabled).map((r) => {
     const knobs = plan.manual[r.id]?.knobs ?? {};
     const options: Record<string, unknown> = { ...hintsFor(r.id, plan.hints) };
@@ -75,8 +95,8 @@ export function planReducers(plan: PlanState): ReducerSpec[] {
 }
 
 /** The step the plan stands for, over the selection (or every turn but keep-last when none). */
-export function planToDraft(plan: PlanState, stepId: string, selection: [number, number] | null): DraftStep | null {
-  const reducers = planReducers(plan);
+export function planToDraft(plan: PlanState, stepId: string, selection: [number, number] | null, contextWindow?: number): DraftStep | null {
+  const reducers = planReducers(plan, contextWindow);
   if (reducers.length === 0) return null;
   return {
     id: stepId,
@@ -93,11 +113,12 @@ export function planFromConfig(current: PlanState, config: CompactionPlan): Plan
   const auto = config.strategies.some((s) => s.id === 'auto');
   const manual: PlanState['manual'] = {};
   for (const s of config.strategies) if (s.id !== 'auto') manual[s.id as ManualReducerId] = { enabled: true, knobs: {} };
-  const { enabled: _enabled, profile: _profile, hints: _hints, ...autoExtra } = config.auto;
+  const { enabled: _enabled, profile: _profile, hints: _hints, summarizeThreshold, ...autoExtra } = config.auto as typeof config.auto & { summarizeThreshold?: number };
   return {
     ...current,
     mode: auto ? 'auto' : 'manual',
     keepLast: config.keepLast ?? current.keepLast,
+    summarizeAbovePct: typeof summarizeThreshold === 'number' ? Math.round(summarizeThreshold * 100) : current.summarizeAbovePct,
     manual: auto ? current.manual : manual,
     hints: { ...current.hints, ...config.hints },
     autoExtra: autoExtra as Record<string, unknown>,

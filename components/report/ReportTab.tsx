@@ -9,8 +9,12 @@ import { EmptyState } from './EmptyState';
 /** Tokens saved per reducer (one bar each), fates by kind, the cache-stable prefix. */
 export function ReportTab({ preview }: { preview: PreviewSummary | null }) {
   if (!preview) return <EmptyState title="No compaction to report yet">Select turns on the timeline or change the plan: the report follows the preview.</EmptyState>;
-  const lines = preview.reducers.filter((r) => r.events > 0 || r.saved !== 0);
-  const idle = preview.reducers.filter((r) => !(r.events > 0 || r.saved !== 0));
+  // The auto pipeline's own entries carry its decisions (why it stopped, why summaries were skipped,
+  // why the target is out of reach): shown as text, not as reducers that changed nothing.
+  const decisions = preview.reducers.filter((r) => r.reducer === 'auto').flatMap((r) => r.notes);
+  const reducers = preview.reducers.filter((r) => r.reducer !== 'auto');
+  const lines = reducers.filter((r) => r.events > 0 || r.saved !== 0);
+  const idle = reducers.filter((r) => !(r.events > 0 || r.saved !== 0));
   const maxSaved = Math.max(1, ...lines.map((r) => Math.abs(r.saved)));
   const { before, after } = preview.tokens.context;
   // A failed summary: what the step did instead (emergency / range left) and the producer's reason,
@@ -61,6 +65,16 @@ export function ReportTab({ preview }: { preview: PreviewSummary | null }) {
           </p>
         )}
       </section>
+      {decisions.length > 0 && (
+        <section data-testid="pipeline-notes">
+          <h3 className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-neutral-500">Auto</h3>
+          <ul className="list-disc space-y-0.5 pl-4 text-neutral-700 dark:text-neutral-300">
+            {decisions.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+        </section>
+      )}
       {fallbacks.length > 0 && (
         <section data-testid="summary-fallback">
           <h3 className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-neutral-500">Summary failed</h3>

@@ -99,7 +99,7 @@ describe('summarize_threshold round trip (JP TOML → plan → step → auto)', 
     expect(step.reducers).toEqual([{ id: 'auto', options: expect.objectContaining({ summarizeThreshold: 0.5 }) }]);
     const p = projectTranscript(real, [step]);
     expect(p.report.some((r) => r.reducer === 'summarize')).toBe(false);
-    expect(p.report.flatMap((r) => r.notes).join('\n')).toMatch(/summarize skipped: context \d+ % of the window \(\d+ of 200000 tokens, Claude Opus 4\.5\), below summarize_threshold 50 %/);
+    expect(p.report.flatMap((r) => r.notes).join('\n')).toMatch(/summarize skipped: context \d+ % of the window \([\d,]+ of 200,000 tokens, Claude Opus 4\.5\), below summarize_threshold 50 %/);
   });
 
   it('without summarize_threshold the plan and the projection are as before', () => {

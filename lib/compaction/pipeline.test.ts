@@ -23,6 +23,9 @@ const log = makeTranscript([...turns, { user: 'wrap up', answer: 'ok' }], { syst
 const total = projectTranscript(log, []).tokens.after.total;
 const auto = (budget: number, options: Record<string, unknown> = {}, keepLast = 2) => step([{ id: 'auto', options }], { keepLast, budget, id: 'auto' });
 
+/** Numbers in notes read 13,962. */
+const fmt = (n: number) => n.toLocaleString('en-US');
+
 describe('auto pipeline', () => {
   it('runs cheap reducers first and stops as soon as the budget holds', () => {
     const p = projectTranscript(log, [auto(total - 500)]);
@@ -112,8 +115,8 @@ describe('auto with summarize_threshold (real Claude Code session)', () => {
     expect(p.report.some((r) => r.reducer === 'summarize' || r.reducer === 'emergency')).toBe(false);
     const notes = p.report.filter((r) => r.reducer === 'auto').flatMap((r) => r.notes);
     expect(notes).toEqual([
-      `summarize skipped: context ${Math.floor(ratio * 100)} % of the window (${afterFree} of ${window} tokens, Claude Opus 4.5), below summarize_threshold 50 %`,
-      `still ${afterFree} tokens > target ${budget}: auto stopped after the free reducers (below summarize_threshold)`,
+      `summarize skipped: context ${Math.floor(ratio * 100)} % of the window (${fmt(afterFree)} of ${fmt(window)} tokens, Claude Opus 4.5), below summarize_threshold 50 %`,
+      `still ${fmt(afterFree)} tokens > target ${fmt(budget)}: auto stopped after the free reducers (below summarize_threshold)`,
     ]);
   });
 
@@ -130,7 +133,7 @@ describe('auto with summarize_threshold (real Claude Code session)', () => {
     // A plan targeting a model whose window the context already fills past half: summarize runs.
     const small = run({ summarizeThreshold: 0.5, contextWindow: Math.floor(afterFree / 0.6) });
     expect(small.report.some((r) => r.reducer === 'summarize' && r.events > 0)).toBe(true);
-    expect(small.report.find((r) => r.reducer === 'auto')!.notes[0]).toMatch(/^summarize runs: context 60 % of the window \(\d+ of \d+ tokens, the plan\), above summarize_threshold 50 %$/);
+    expect(small.report.find((r) => r.reducer === 'auto')!.notes[0]).toMatch(/^summarize runs: context 60 % of the window \([\d,]+ of [\d,]+ tokens, the plan\), above summarize_threshold 50 %$/);
     // No model in the catalog: the budget is the window (the free reducers leave more than it: summarize runs).
     const unknown = projectTranscript({ ...real, model: 'in-house-model' }, [step([{ id: 'auto', options: { summarizeThreshold: 0.5 } }], { keepLast: 1, budget, id: 'auto' })]);
     expect(unknown.report.find((r) => r.reducer === 'auto')!.notes[0]).toContain('the budget (model not in the catalog)');

@@ -59,6 +59,9 @@ export interface AutoOptions {
 }
 
 /** The stage list, in order. Exposed for the UI ("what auto will do") and the tests. */
+/** Tokens as people read them in notes: 13,962. */
+const n = (tokens: number) => tokens.toLocaleString('en-US');
+
 export function autoStages(options: AutoOptions = {}): ReducerSpec[] {
   const hints = options.hints ?? {};
   const stages: ReducerSpec[] = [
@@ -143,7 +146,7 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
     if (spec.id === 'summarize' && options.summarizeThreshold !== undefined) {
       const window = summarizeWindow(options, ctx.log.model, budget.total);
       const ratio = now / window.tokens;
-      const where = `context ${percent(ratio, true)} of the window (${now} of ${window.tokens} tokens, ${window.from})`;
+      const where = `context ${percent(ratio, true)} of the window (${n(now)} of ${n(window.tokens)} tokens, ${window.from})`;
       if (now <= options.summarizeThreshold * window.tokens) {
         belowSummarizeThreshold = true;
         reports.push({ ...note(`summarize skipped: ${where}, ${ratio < options.summarizeThreshold ? 'below' : 'at'} summarize_threshold ${percent(options.summarizeThreshold)}`), tokensBefore: now, tokensAfter: now });
@@ -159,7 +162,7 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
   const after = contextTokens(ctx);
   if (after > aim.total) {
     const why = belowSummarizeThreshold ? 'auto stopped after the free reducers (below summarize_threshold)' : 'the protected turns (keep_last) and system messages alone exceed it';
-    reports.push({ ...note(`still ${after} tokens > target ${aim.total}: ${why}`), tokensBefore: after, tokensAfter: after });
+    reports.push({ ...note(`still ${n(after)} tokens > target ${n(aim.total)}: ${why}`), tokensBefore: after, tokensAfter: after });
   }
   return { ctx, state, reports };
 }
