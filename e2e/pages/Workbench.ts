@@ -79,7 +79,10 @@ export class Workbench {
   /** Open the export dialog, keep the proposed (source) format, download; returns name and bytes. */
   async exportShownVersion(): Promise<{ name: string; bytes: Buffer; format: string }> {
     await this.page.getByTestId('export').click();
-    const format = await this.page.getByTestId('export-format').inputValue();
+    // The formats come from the worker: the select is empty until they do.
+    const select = this.page.getByTestId('export-format');
+    await expect(select).not.toHaveValue('');
+    const format = await select.inputValue();
     // The audit sidecar downloads beside the transcript, in either order: wait for the transcript.
     const [download] = await Promise.all([
       this.page.waitForEvent('download', { predicate: (d) => !d.suggestedFilename().endsWith('.audit.json') }),
