@@ -79,7 +79,7 @@ test.afterAll(() => {
   if (file) fs.rmSync(file, { force: true });
 });
 
-test('100k turns: scroll, zoom, pan, drag-select and shift+arrows without a long task', async ({ library, inspector, page }) => {
+test('100k turns: scroll, switch model, zoom, pan, drag-select and shift+arrows without a long task', async ({ library, inspector, page }) => {
   test.setTimeout(200_000);
   await library.goto();
 
@@ -150,20 +150,28 @@ test('100k turns: scroll, zoom, pan, drag-select and shift+arrows without a long
   const middle = Number(await inspector.messages.first().getAttribute('data-index'));
   expect(middle).toBeGreaterThan(50_000);
 
-  // 2. Wheel-zoom the timeline around the pointer.
+  // 2. Switch the model: the window and budget lines move, the 100k-turn series is not rebuilt.
+  phases.push(['model', await now(page)]);
+  const models = page.getByTestId('model-select');
+  const current = await models.inputValue();
+  const other = await models.locator('option').evaluateAll((opts, cur) => opts.map((o) => (o as HTMLOptionElement).value).find((v) => v && v !== cur) ?? '', current);
+  await models.selectOption(other);
+  await waitInPage(page, 'the model in the URL', (m) => new URL(location.href).searchParams.get('m') === m, other);
+
+  // 3. Wheel-zoom the timeline around the pointer.
   phases.push(['zoom', await now(page)]);
   for (let i = 0; i < 8; i++) await timeline.wheel(-400, 0.7);
   const zoomed = await timeline.view();
   expect(zoomed[1] - zoomed[0]).toBeLessThan((last - first) / 4);
 
-  // 3. Pan with shift-drag: the window moves, its width stays.
+  // 4. Pan with shift-drag: the window moves, its width stays.
   phases.push(['pan', await now(page)]);
   await timeline.pan(-300);
   const panned = await timeline.view();
   expect(panned[0]).toBeGreaterThan(zoomed[0]);
   expect(panned[1] - panned[0]).toBe(zoomed[1] - zoomed[0]);
 
-  // 4. Drag-select a range with the mouse, then extend it with shift+→.
+  // 5. Drag-select a range with the mouse, then extend it with shift+→.
   phases.push(['select', await now(page)]);
   const span = panned[1] - panned[0];
   const from = panned[0] + Math.round(span * 0.3);
@@ -204,7 +212,7 @@ test('100k turns: scroll, zoom, pan, drag-select and shift+arrows without a long
     { type: 'open-ms', description: `${openMs} ms to timeline and first messages, then ${settleMs} ms until no long task for 2 s; long tasks meanwhile: ${duringOpen.length}, max ${Math.max(0, ...duringOpen)} ms, total ${duringOpen.reduce((a, b) => a + b, 0)} ms` },
     {
       type: 'interaction',
-      description: `long tasks while scrolling (wheel, a jump to the middle), zooming, panning, drag-selecting, pressing shift+arrows and handing the selection to the page: ${tasks.length}${tasks.length ? ` (${tasks.map((t) => `${t.phase} ${t.ms} ms`).join(', ')})` : ''}; longest gap between frames ${Math.round(watched.maxFrameGap)} ms${throttle > 1 ? `; CPU throttled ${throttle}×` : ''}`,
+      description: `long tasks while scrolling (wheel, a jump to the middle), switching the model, zooming, panning, drag-selecting, pressing shift+arrows and handing the selection to the page: ${tasks.length}${tasks.length ? ` (${tasks.map((t) => `${t.phase} ${t.ms} ms`).join(', ')})` : ''}; longest gap between frames ${Math.round(watched.maxFrameGap)} ms${throttle > 1 ? `; CPU throttled ${throttle}×` : ''}`,
     },
   );
   console.log(`[long] ${test.info().annotations.map((a) => `${a.type}: ${a.description}`).join(' | ')}`);

@@ -79,7 +79,9 @@ export function TimelineChart({
   const dark = useIsDark();
   const { turns, overhead } = timeline;
   const n = turns.length;
-  const packed = useMemo(() => packTimeline(timeline), [timeline]);
+  // Keyed on the series, not the timeline object: the page rebuilds that object when the model (and
+  // so the window line) changes, and packing 100k turns again would be a 20 ms task for nothing.
+  const packed = useMemo(() => packTimeline({ turns, overhead }), [turns, overhead]);
   const scale = useMemo(() => {
     const s = yAxisMax(timeline.maxContext, timeline.contextWindow);
     return { ...s, max: scaleWithLines(timeline.maxContext, s.max, compaction.lines) };
@@ -447,12 +449,13 @@ function formatDeltaPct(recorded: number, estimate: number): string {
 
 export function TimelineLegend({ timeline }: { timeline: Timeline }) {
   // Once per timeline, not per render: the page re-renders on every cursor move.
+  const { turns, overhead } = timeline;
   const { present, hasRecorded } = useMemo(() => {
     const kinds = new Set<DrawnKind>();
-    for (const t of timeline.turns) for (const k of STACK_ORDER) if (k !== 'overhead' && t.context[k] > 0) kinds.add(k);
-    if (timeline.overhead > 0) kinds.add('overhead');
-    return { present: kinds, hasRecorded: timeline.turns.some((t) => t.recorded !== undefined) };
-  }, [timeline]);
+    for (const t of turns) for (const k of STACK_ORDER) if (k !== 'overhead' && t.context[k] > 0) kinds.add(k);
+    if (overhead > 0) kinds.add('overhead');
+    return { present: kinds, hasRecorded: turns.some((t) => t.recorded !== undefined) };
+  }, [turns, overhead]);
   return (
     <ul className="flex flex-wrap items-center gap-x-3 gap-y-1 text-[11px] text-neutral-600 dark:text-neutral-400" aria-label="Legend">
       {STACK_ORDER.filter((k) => present.has(k)).map((k) => (

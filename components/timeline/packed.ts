@@ -19,7 +19,7 @@ export interface PackedTimeline {
 
 export const KINDS = STACK_ORDER.length;
 
-export function packTimeline(timeline: Timeline): PackedTimeline {
+export function packTimeline(timeline: Pick<Timeline, 'turns' | 'overhead'>): PackedTimeline {
   const { turns, overhead } = timeline;
   const count = turns.length;
   const turnNo = new Int32Array(count);
