@@ -16,7 +16,9 @@ test('search a virtualized list: counts, scrolls to, outlines and marks the hits
   const file = corpusFile('claude-code', 'slopometry_transcript_opus45_compact.jsonl');
   const { messages } = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
   // The truth, from the messages themselves: one row per message that calls Bash.
-  const bashCalls = messages.filter((m) => m.blocks.some((b) => b.kind === 'tool_call' && b.name === 'Bash')).length;
+  const bashMessages = messages.filter((m) => m.blocks.some((b) => b.kind === 'tool_call' && b.name === 'Bash'));
+  const bashCalls = bashMessages.length;
+  const bashTurns = new Set(bashMessages.map((m) => m.turn)).size;
   // User messages with anything besides tool results (those are shown under their calls).
   const userRows = messages.filter((m) => m.role === 'user' && m.blocks.some((b) => b.kind !== 'tool_result')).length;
   expect(bashCalls).toBeGreaterThan(10);
@@ -47,6 +49,8 @@ test('search a virtualized list: counts, scrolls to, outlines and marks the hits
   await expect(search).toBeFocused();
   await page.keyboard.type('tool:Bash');
   await expect(count).toHaveText(`1 / ${bashCalls}`);
+  // The timeline marks every turn that holds a hit.
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-hit-turns', String(bashTurns));
   await expect(active).toBeVisible();
   await expect(active.locator('[data-testid=tool-call][data-tool=Bash]').first()).toBeVisible();
   const firstHit = Number(await active.getAttribute('data-index'));
@@ -82,6 +86,7 @@ test('search a virtualized list: counts, scrolls to, outlines and marks the hits
   await search.fill('zz-no-such-text-zz');
   await expect(count).toHaveText('no hits');
   await expect(active).toHaveCount(0);
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-hit-turns', '0');
   await search.press('Escape');
   await expect(count).toHaveCount(0);
 });

@@ -137,6 +137,15 @@ export function InspectorPage() {
     [hits, hitIndex],
   );
   const highlight = useMemo(() => ({ text: parsed?.highlight ?? '', activeRow: hits[hitIndex] ?? null }), [parsed, hits, hitIndex]);
+  // The hits' turns, marked on the timeline.
+  const hitTurns = useMemo(() => {
+    const index = rowIndex.data;
+    if (!index || hits.length === 0) return NO_HITS;
+    const turnsHit: number[] = [];
+    for (const row of hits) if (turnsHit[turnsHit.length - 1] !== index.turn[row]) turnsHit.push(index.turn[row]);
+    return turnsHit;
+  }, [rowIndex.data, hits]);
+  const activeHitTurn = rowIndex.data && hits.length > 0 ? rowIndex.data.turn[hits[hitIndex] ?? hits[0]] : null;
 
   const { setPlan, apply, undo } = wb;
   useEffect(() => {
@@ -217,6 +226,8 @@ export function InspectorPage() {
               onCursorChange={showTurn}
               onSelectRange={setSelection}
               compaction={wb.compaction}
+              hitTurns={hitTurns}
+              activeHitTurn={activeHitTurn}
             />
             <SelectionRow selection={selection} selectedTokens={selectedTokens} wb={wb} onClear={() => setSelection(null)} />
           </>

@@ -21,6 +21,7 @@ export interface TimelineCompaction {
 }
 
 const NO_COMPACTION: TimelineCompaction = { preview: null, lines: {}, compare: null };
+const NO_HITS: readonly number[] = [];
 
 function kindValue(t: TimelineTurn, kind: DrawnKind, overhead: number): number {
   return kind === 'overhead' ? overhead : t.context[kind];
@@ -57,6 +58,8 @@ export function TimelineChart({
   onCursorChange,
   onSelectRange,
   compaction = NO_COMPACTION,
+  hitTurns = NO_HITS,
+  activeHitTurn = null,
 }: {
   timeline: Timeline;
   cursorTurn: number | null;
@@ -68,6 +71,9 @@ export function TimelineChart({
   onSelectRange?: (range: [number, number]) => void;
   /** Preview fates, budget lines, compared versions (memoize it: it repaints its layer). */
   compaction?: TimelineCompaction;
+  /** Turns holding search hits (ascending, memoized), and the current hit's turn. */
+  hitTurns?: readonly number[];
+  activeHitTurn?: number | null;
 }) {
   const wrap = useRef<HTMLDivElement>(null);
   const base = useRef<HTMLCanvasElement>(null);
@@ -163,6 +169,15 @@ export function TimelineChart({
   );
   const selectionIndexes = useMemo(() => (shownSelection ? indexRangeOfTurns(packed, shownSelection[0], shownSelection[1]) : null), [packed, shownSelection]);
   const cursorIndex = cursorTurn === null ? -1 : indexOfTurn(packed, cursorTurn);
+  const hitBars = useMemo(() => {
+    const bars: number[] = [];
+    for (const t of hitTurns) {
+      const i = indexOfTurn(packed, t);
+      if (i >= 0) bars.push(i);
+    }
+    return Int32Array.from(bars);
+  }, [packed, hitTurns]);
+  const activeHitBar = activeHitTurn === null ? null : indexOfTurn(packed, activeHitTurn);
 
   // Overlay: selection (or the drag in progress), hover, cursor. Cheap; also once per frame.
   useEffect(() => {
@@ -172,10 +187,10 @@ export function TimelineChart({
       const g = prepareCanvas(c, width);
       if (!g) return;
       const shown: [number, number] | null = drag && drag.from !== drag.to ? [Math.min(drag.from, drag.to), Math.max(drag.from, drag.to)] : selectionIndexes;
-      drawOverlay(g, geo, { selection: shown, hover: hover?.index ?? null, cursor: cursorIndex >= 0 ? cursorIndex : null, dark });
+      drawOverlay(g, geo, { selection: shown, hover: hover?.index ?? null, cursor: cursorIndex >= 0 ? cursorIndex : null, hits: hitBars, activeHit: activeHitBar !== null && activeHitBar >= 0 ? activeHitBar : null, dark });
     });
     return () => cancelAnimationFrame(frame);
-  }, [geo, width, drag, selectionIndexes, hover, cursorIndex, dark]);
+  }, [geo, width, drag, selectionIndexes, hover, cursorIndex, hitBars, activeHitBar, dark]);
 
   /** Bar index under a client x (clamped to the plot: drags may leave it), or -1 without bars. */
   const pick = useCallback(
@@ -295,6 +310,7 @@ export function TimelineChart({
       className="relative w-full select-none"
       data-testid="timeline"
       data-turns={n}
+      data-hit-turns={hitBars.length}
       data-view={n > 0 ? `${view.start}-${view.end}` : ''}
       data-selection={shownKey}
       tabIndex={0}

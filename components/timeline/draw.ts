@@ -1,7 +1,7 @@
 /**
  * Canvas drawing of the timeline, in two layers so a pointer move never repaints the bars:
  * - base: grid, source compaction bands, stacked bars, context window, recorded context, x labels;
- * - overlay: selection (or the drag in progress), hover and cursor columns.
+ * - overlay: selection (or the drag in progress), hover and cursor columns, search hits.
  * Both are culled to the visible turn window; the bars are at most one per pixel column.
  */
 import type { TimelineBand } from '@/lib/engine/timeline';
@@ -188,7 +188,46 @@ export interface OverlayLayer {
   selection: [number, number] | null;
   hover: number | null;
   cursor: number | null;
+  /** Bars holding search hits (ascending), drawn as ticks above the plot; the current hit's bar. */
+  hits?: Int32Array;
+  activeHit?: number | null;
   dark: boolean;
+}
+
+/** First position in `sorted` whose value is ≥ `v`. */
+function firstAtLeast(sorted: Int32Array, v: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Search hits as ticks in the top margin: at most one per pixel column, culled to the view. */
+function drawHits(g: CanvasRenderingContext2D, geo: Geometry, hits: Int32Array, active: number | null | undefined, dark: boolean): void {
+  const { view, slot } = geo;
+  const w = Math.max(2, Math.min(6, slot));
+  g.fillStyle = dark ? '#facc15' : '#eab308';
+  let lastX = -Infinity;
+  for (let k = firstAtLeast(hits, view.start); k < hits.length && hits[k] <= view.end; k++) {
+    const x = Math.round(xOfIndex(geo, hits[k]) + slot / 2 - w / 2);
+    if (x === lastX) continue;
+    lastX = x;
+    g.fillRect(x, PAD.top - 7, w, 5);
+  }
+  if (active !== null && active !== undefined && active >= view.start && active <= view.end) {
+    g.fillStyle = dark ? '#fde047' : '#a16207';
+    const x = Math.round(xOfIndex(geo, active) + slot / 2);
+    g.beginPath();
+    g.moveTo(x - 5, PAD.top - 10);
+    g.lineTo(x + 5, PAD.top - 10);
+    g.lineTo(x, PAD.top - 2);
+    g.closePath();
+    g.fill();
+  }
 }
 
 export function drawOverlay(g: CanvasRenderingContext2D, geo: Geometry, layer: OverlayLayer): void {
@@ -214,4 +253,13 @@ export function drawOverlay(g: CanvasRenderingContext2D, geo: Geometry, layer: O
     g.fillRect(xOfIndex(geo, i), PAD.top, Math.max(1, slot), plotH);
   }
   g.restore();
+  if (layer.hits && layer.hits.length > 0) {
+    // Above the plot (its top margin), so the clip to the plot is lifted but the sides still hold.
+    g.save();
+    g.beginPath();
+    g.rect(PAD.left, 0, plotW, PAD.top);
+    g.clip();
+    drawHits(g, geo, layer.hits, layer.activeHit, layer.dark);
+    g.restore();
+  }
 }
