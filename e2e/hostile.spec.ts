@@ -5,7 +5,8 @@
  * may reach the DOM, and the payload must still be readable as text.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import path from 'node:path';
+import { expect, SCREENSHOTS, test } from './fixtures';
 
 const PAYLOADS = [
   '<script>window.__pwned=1</script>',
@@ -135,3 +136,54 @@ for (const c of CASES) {
     expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
   });
 }
+
+test('inline images: a PNG shows as a thumbnail; an SVG with script and a remote image are listed, never drawn or fetched', async ({ library, inspector, page }) => {
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  const svg = Buffer.from(PAYLOADS[3]).toString('base64');
+  const request = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in these pictures?' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+          { type: 'image', source: { type: 'base64', media_type: 'image/svg+xml', data: svg } },
+          { type: 'image', source: { type: 'url', url: 'https://images.example.invalid/tracker.png' } },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'A single pixel, a vector drawing and a remote picture.' }] },
+    ],
+  };
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  const remote: string[] = [];
+  page.on('request', (r) => {
+    if (!/^(https?:\/\/127\.0\.0\.1[:/]|data:|blob:)/.test(r.url())) remote.push(r.url());
+  });
+
+  await library.goto();
+  await library.importBuffer('images-request.json', JSON.stringify(request, null, 2));
+  const row = await library.waitForRow('images-request.json');
+  await expect(row).toContainText('Anthropic');
+  await library.open(row);
+  await inspector.waitLoaded();
+  const list = inspector.list;
+  await expect(list.getByTestId('attachment')).toHaveCount(3);
+  const thumb = list.getByTestId('attachment-thumbnail');
+  await expect(thumb).toHaveCount(1);
+  await expect(thumb).toHaveAttribute('src', `data:image/png;base64,${png}`);
+  // Decoded and drawn: a 1×1 image.
+  await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(1);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-attachments.png') });
+  await expect(list.getByTestId('attachment').filter({ hasText: 'image/svg+xml' })).toBeVisible();
+  await expect(list.locator('svg, script, iframe, object, embed')).toHaveCount(0);
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+  expect(remote).toEqual([]);
+});

@@ -136,7 +136,12 @@ function BlockBody({ role, block, results }: { role: Role; block: Block; results
       );
     case 'attachment':
       return (
-        <div className="flex items-center gap-2 rounded-md border border-pink-300/60 px-2.5 py-1.5 text-xs dark:border-pink-900/50">
+        <div className="flex items-center gap-2 rounded-md border border-pink-300/60 px-2.5 py-1.5 text-xs dark:border-pink-900/50" data-testid="attachment">
+          {/* Only a data: URL of a raster type, checked at import (lib/formats/images.ts): nothing is fetched, nothing runs. */}
+          {block.thumbnail?.startsWith('data:image/') && (
+            // eslint-disable-next-line @next/next/no-img-element
+            <img src={block.thumbnail} alt={`${block.mediaType} attachment`} loading="lazy" decoding="async" className="max-h-24 max-w-[10rem] rounded border border-neutral-200 bg-neutral-50 object-contain dark:border-neutral-700 dark:bg-neutral-900" data-testid="attachment-thumbnail" />
+          )}
           <span className="font-medium text-pink-700 dark:text-pink-400">{block.mediaType}</span>
           {block.name && <span className="font-mono">{block.name}</span>}
           {block.bytes !== undefined && <span className="text-neutral-500">{formatBytes(block.bytes)}</span>}

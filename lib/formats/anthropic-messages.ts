@@ -29,11 +29,13 @@ import {
   type MessageSite,
 } from './api-projection';
 import type { ConvertInput, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
+import { thumbnailOf } from './images';
 
 type AnyObj = Record<string, unknown>;
 
 const SSE_EVENTS = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping', 'error']);
-const ANTHROPIC_BLOCK_TYPES = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'server_tool_use', 'compaction']);
+// Block types only the Messages API has (Chat's images are `image_url` parts; an `image` or `document` block with a `source` is Anthropic's).
+const ANTHROPIC_BLOCK_TYPES = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'server_tool_use', 'compaction', 'image', 'document']);
 
 type Shape = 'request' | 'response' | 'stream';
 
@@ -132,7 +134,8 @@ export function convertContent(content: unknown): Converted {
         return push({ kind: 'tool_result', callId: str(b.tool_use_id) ?? '', content: resultText(b.content), isError: b.is_error === true });
       case 'image': {
         const src = isObject(b.source) ? b.source : {};
-        return push({ kind: 'attachment', mediaType: str(src.media_type) ?? 'image/*', ...(approxBase64Bytes(src.data) !== undefined && { bytes: approxBase64Bytes(src.data) }) });
+        const thumbnail = src.type === 'base64' ? thumbnailOf(src.media_type, src.data) : undefined;
+        return push({ kind: 'attachment', mediaType: str(src.media_type) ?? 'image/*', ...(approxBase64Bytes(src.data) !== undefined && { bytes: approxBase64Bytes(src.data) }), ...(thumbnail && { thumbnail }) });
       }
       case 'document': {
         const src = isObject(b.source) ? b.source : {};

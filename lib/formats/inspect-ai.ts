@@ -20,6 +20,7 @@ import type { SourceFile } from '../read/source';
 import { parsedRoot } from './detect';
 import { cloneJson, decodingWarnings, isObj, num, own, projectedText, requireObj, serializeRecordDocument, str, structureError, type Obj } from './traj-shared';
 import type { ConversationInfo, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
+import { thumbnailOfDataUrl } from './images';
 
 // ---------------------------------------------------------------------------------------------
 // Zip reading with zip-bomb limits (declared sizes are checked before anything is inflated).
@@ -174,8 +175,10 @@ function contentBlocks(content: unknown, resolve: (s: string) => string, file: s
         const text = redacted ? str(p.summary) ?? '' : resolve(str(p.reasoning) ?? '') || (str(p.summary) ?? '');
         return { kind: 'reasoning', text, ...(sig !== undefined && { opaque: sig }), ...(redacted && { redacted: true, opaque: sig ?? str(p.reasoning) ?? '' }) };
       }
-      case 'image':
-        return { kind: 'attachment', mediaType: 'image/*', ...(typeof p.image === 'string' && p.image.startsWith('data:') && { bytes: Math.floor((p.image.length * 3) / 4) }) };
+      case 'image': {
+        const thumbnail = thumbnailOfDataUrl(p.image);
+        return { kind: 'attachment', mediaType: thumbnail ? thumbnail.slice(5, thumbnail.indexOf(';')) : 'image/*', ...(typeof p.image === 'string' && p.image.startsWith('data:') && { bytes: Math.floor((p.image.length * 3) / 4) }), ...(thumbnail && { thumbnail }) };
+      }
       case 'audio':
         return { kind: 'attachment', mediaType: `audio/${str(p.format) ?? '*'}` };
       case 'video':

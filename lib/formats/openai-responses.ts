@@ -33,6 +33,7 @@ import {
   type ProjectedAgainstSource,
 } from './api-projection';
 import type { ConversationInfo, ConvertInput, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
+import { thumbnailOfDataUrl } from './images';
 
 type AnyObj = Record<string, unknown>;
 
@@ -97,8 +98,10 @@ function contentPartBlock(p: unknown): DraftBlock {
       return { kind: 'text', text: str(p.text) ?? '' };
     case 'refusal':
       return { kind: 'text', text: str(p.refusal) ?? '' };
-    case 'input_image':
-      return { kind: 'attachment', mediaType: 'image/*', ...(typeof p.image_url === 'string' && !p.image_url.startsWith('data:') && { name: p.image_url }) };
+    case 'input_image': {
+      const thumbnail = thumbnailOfDataUrl(p.image_url);
+      return { kind: 'attachment', mediaType: thumbnail ? thumbnail.slice(5, thumbnail.indexOf(';')) : 'image/*', ...(typeof p.image_url === 'string' && !p.image_url.startsWith('data:') && { name: p.image_url }), ...(thumbnail && { thumbnail }) };
+    }
     case 'input_file':
       return { kind: 'attachment', mediaType: 'application/octet-stream', ...(typeof p.filename === 'string' && { name: p.filename }) };
     case 'input_audio':

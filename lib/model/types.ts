@@ -68,6 +68,11 @@ export interface AttachmentBlock extends BlockBase {
   bytes?: number;
   /** Text content for text-like attachments (documents); images have none. */
   text?: string;
+  /**
+   * A raster image the source carries inline, as a `data:` URL, for a thumbnail
+   * (lib/formats/images.ts: PNG, JPEG, GIF or WebP, never SVG, never a remote URL, size-capped).
+   */
+  thumbnail?: string;
 }
 
 /** A summary that the source itself contains (Claude Code isCompactSummary, Codex compacted, …). */
