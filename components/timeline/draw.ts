@@ -8,7 +8,7 @@ import type { TimelineBand } from '@/lib/engine/timeline';
 import { KIND_STYLE, STACK_ORDER } from '../ui/kinds';
 import { formatCompact, formatTokens } from '../ui/format';
 import { indexRangeOfTurns, KINDS, visibleBars, type PackedTimeline } from './packed';
-import { niceStep, type TurnView } from './scale';
+import { lowerBound, niceStep, type TurnView } from './scale';
 
 export const HEIGHT = 210;
 export const PAD = { left: 52, right: 14, top: 14, bottom: 22 };
@@ -194,25 +194,13 @@ export interface OverlayLayer {
   dark: boolean;
 }
 
-/** First position in `sorted` whose value is ≥ `v`. */
-function firstAtLeast(sorted: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Search hits as ticks in the top margin: at most one per pixel column, culled to the view. */
 function drawHits(g: CanvasRenderingContext2D, geo: Geometry, hits: Int32Array, active: number | null | undefined, dark: boolean): void {
   const { view, slot } = geo;
   const w = Math.max(2, Math.min(6, slot));
   g.fillStyle = dark ? '#facc15' : '#eab308';
   let lastX = -Infinity;
-  for (let k = firstAtLeast(hits, view.start); k < hits.length && hits[k] <= view.end; k++) {
+  for (let k = lowerBound(hits, view.start); k < hits.length && hits[k] <= view.end; k++) {
     const x = Math.round(xOfIndex(geo, hits[k]) + slot / 2 - w / 2);
     if (x === lastX) continue;
     lastX = x;
