@@ -29,7 +29,7 @@ import {
   type MessageSite,
 } from './api-projection';
 import type { ConvertInput, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
-import { thumbnailOf } from './images';
+import { imageFields, thumbnailOf } from './images';
 
 type AnyObj = Record<string, unknown>;
 
@@ -135,7 +135,7 @@ export function convertContent(content: unknown): Converted {
       case 'image': {
         const src = isObject(b.source) ? b.source : {};
         const thumbnail = src.type === 'base64' ? thumbnailOf(src.media_type, src.data) : undefined;
-        return push({ kind: 'attachment', mediaType: str(src.media_type) ?? 'image/*', ...(approxBase64Bytes(src.data) !== undefined && { bytes: approxBase64Bytes(src.data) }), ...(thumbnail && { thumbnail }) });
+        return push({ kind: 'attachment', mediaType: str(src.media_type) ?? 'image/*', ...(approxBase64Bytes(src.data) !== undefined && { bytes: approxBase64Bytes(src.data) }), ...imageFields(thumbnail) });
       }
       case 'document': {
         const src = isObject(b.source) ? b.source : {};

@@ -38,7 +38,7 @@ import {
 } from './serialize-util';
 import { assertProjectionPairing } from './api-projection';
 import type { DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
-import { thumbnailOf } from './images';
+import { imageFields, thumbnailOf } from './images';
 
 /** Line types that only Claude Code writes (FORMATS.md §8 JSONL rule 2). */
 const CLAUDE_ONLY_TYPES = new Set([
@@ -101,7 +101,7 @@ function itemToBlock(item: unknown, summary: boolean): DraftBlock {
       const src = isRecord(item.source) ? item.source : {};
       const bytes = base64Bytes(src.data);
       const thumbnail = src.type === 'base64' ? thumbnailOf(src.media_type, src.data) : undefined;
-      return { kind: 'attachment', mediaType: typeof src.media_type === 'string' ? src.media_type : 'image/*', ...(bytes !== undefined && { bytes }), ...(typeof src.url === 'string' && { name: src.url }), ...(thumbnail && { thumbnail }) };
+      return { kind: 'attachment', mediaType: typeof src.media_type === 'string' ? src.media_type : 'image/*', ...(bytes !== undefined && { bytes }), ...(typeof src.url === 'string' && { name: src.url }), ...imageFields(thumbnail) };
     }
     case 'document': {
       const src = isRecord(item.source) ? item.source : {};

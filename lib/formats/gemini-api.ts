@@ -13,7 +13,7 @@ import { looksLikeJsonl, readJsonl, type RecordSet } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
 import { againstSource, assertProjectionPairing, isUntouchedSigned, replaysSignedReasoning, approxBase64Bytes, asText, baseName, isObject, num, rewriteParts, str, syntheticText, verbatim, writeDocumentRecords, type MessageSite, type ProjectedAgainstSource } from './api-projection';
 import type { ConvertInput, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
-import { thumbnailOf } from './images';
+import { imageFields, thumbnailOf } from './images';
 
 type AnyObj = Record<string, unknown>;
 type Shape = 'request' | 'contents' | 'history' | 'response' | 'replay';
@@ -123,7 +123,7 @@ export function convertParts(parts: readonly unknown[], pairer: CallPairer): Con
     }
     if (isObject(inline)) {
       const thumbnail = thumbnailOf(field(inline, 'mimeType'), inline.data);
-      return push({ kind: 'attachment', mediaType: str(field(inline, 'mimeType')) ?? 'application/octet-stream', ...(approxBase64Bytes(inline.data) !== undefined && { bytes: approxBase64Bytes(inline.data) }), ...(thumbnail && { thumbnail }) });
+      return push({ kind: 'attachment', mediaType: str(field(inline, 'mimeType')) ?? 'application/octet-stream', ...(approxBase64Bytes(inline.data) !== undefined && { bytes: approxBase64Bytes(inline.data) }), ...imageFields(thumbnail) });
     }
     if (isObject(fileData)) return push({ kind: 'attachment', mediaType: str(field(fileData, 'mimeType')) ?? 'application/octet-stream', ...(typeof field(fileData, 'fileUri') === 'string' && { name: String(field(fileData, 'fileUri')) }) });
     if (sig !== undefined) return;

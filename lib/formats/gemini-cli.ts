@@ -16,7 +16,7 @@ import { sourceFromText, type SourceFile } from '../read/source';
 import { againstSource, assertProjectionPairing, asText, baseName, cloneJson, getAt, isObject, num, setAt, str, syntheticText, verbatim, writeDocumentRecords, writeJsonl } from './api-projection';
 import { lineStyle } from './openai-responses';
 import type { DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
-import { thumbnailOf } from './images';
+import { imageFields, thumbnailOf } from './images';
 
 type AnyObj = Record<string, unknown>;
 
@@ -71,7 +71,7 @@ function partsText(content: unknown): { blocks: DraftBlock[]; slots: Slot[] } {
       if (isObject(p) && typeof p.text === 'string') blocks.push(p.thought === true ? { kind: 'reasoning', text: p.text } : { kind: 'text', text: p.text });
       else if (isObject(p) && isObject(p.inlineData)) {
         const thumbnail = thumbnailOf(p.inlineData.mimeType, p.inlineData.data);
-        blocks.push({ kind: 'attachment', mediaType: str(p.inlineData.mimeType) ?? 'application/octet-stream', ...(thumbnail && { thumbnail }) });
+        blocks.push({ kind: 'attachment', mediaType: str(p.inlineData.mimeType) ?? 'application/octet-stream', ...imageFields(thumbnail) });
       }
       else blocks.push({ kind: 'opaque', type: isObject(p) ? Object.keys(p)[0] ?? 'part' : 'part', text: asText(p) });
       slots.push({ field: 'content', index: j });

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { corpusFiles } from '@/tests/corpus';
 import type { AttachmentBlock } from '../model/types';
 import { importBytes } from './import';
-import { THUMBNAIL_MAX_CHARS, thumbnailOf, thumbnailOfDataUrl } from './images';
+import { IMAGE_TOKENS, imageTokens } from '../tokens/count';
+import { imageFields, imageSize, THUMBNAIL_MAX_CHARS, thumbnailOf, thumbnailOfDataUrl } from './images';
 
 // A 1×1 PNG.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -117,5 +118,43 @@ describe('importers keep inline images as thumbnails (real files with an image s
     rec.message.content = [...asParts(rec.message.content, (t) => ({ type: 'text', text: t })), { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }];
     lines[at] = JSON.stringify(rec);
     expect(attachments(path.basename(file), lines.join('\n')).map((a) => a.thumbnail)).toEqual([`data:image/png;base64,${PNG}`]);
+  });
+});
+
+describe('image size from the header, and its tokens', () => {
+  const bytes = (...parts: Array<number[] | string>) => Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
+  const be32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+  const le16 = (n: number) => [n & 255, (n >>> 8) & 255];
+
+  it('reads PNG, GIF, JPEG and WebP headers', () => {
+    expect(imageSize(Uint8Array.from(Buffer.from(PNG, 'base64')))).toEqual({ width: 1, height: 1 });
+    expect(imageSize(bytes([0x89], 'PNG', [13, 10, 26, 10], be32(13), 'IHDR', be32(1568), be32(1000)))).toEqual({ width: 1568, height: 1000 });
+    expect(imageSize(bytes('GIF89a', le16(320), le16(200)))).toEqual({ width: 320, height: 200 });
+    // JPEG: SOI, an APP0 segment to skip, then SOF0 (height before width).
+    const app0 = [0xff, 0xe0, 0, 16, ...'JFIF'.split('').map((c) => c.charCodeAt(0)), 0, 1, 1, 0, 0, 1, 0, 1, 0, 0];
+    expect(imageSize(bytes([0xff, 0xd8], app0, [0xff, 0xc0, 0, 17, 8], [3, 0x20], [5, 0x00], [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]))).toEqual({ width: 1280, height: 800 });
+    expect(imageSize(bytes('RIFF', be32(0), 'WEBP', 'VP8X', be32(10), [0, 0, 0, 0], [0xff, 0x04, 0], [0x1f, 0x03, 0]))).toEqual({ width: 1280, height: 800 });
+    // VP8L: 14 bits width − 1, 14 bits height − 1 after the 0x2f signature.
+    const bits = (1280 - 1) | ((800 - 1) << 14);
+    expect(imageSize(bytes('RIFF', be32(0), 'WEBP', 'VP8L', be32(5), [0x2f, bits & 255, (bits >>> 8) & 255, (bits >>> 16) & 255, (bits >>> 24) & 255]))).toEqual({ width: 1280, height: 800 });
+    expect(imageSize(bytes('not an image at all'))).toBeUndefined();
+  });
+
+  it("prices images like the providers' documentation", () => {
+    // OpenAI high detail: 1024×1024 → 765, 2048×4096 → 1105 (platform docs' own examples).
+    expect(imageTokens(1024, 1024, 'o200k')).toBe(765);
+    expect(imageTokens(2048, 4096, 'o200k')).toBe(1105);
+    // Anthropic: 200×200 ≈ 54, 1000×1000 ≈ 1334, a large screenshot capped near 1,600.
+    expect(imageTokens(200, 200, 'chars4')).toBe(54);
+    expect(imageTokens(1000, 1000, 'chars4')).toBe(1334);
+    expect(imageTokens(3840, 2160, 'chars4')).toBe(IMAGE_TOKENS);
+  });
+
+  it('an imported inline image carries its size and is counted from it', () => {
+    const request = { model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] }] };
+    const [image] = attachments('request.json', JSON.stringify(request, null, 2));
+    expect(image).toMatchObject({ width: 1, height: 1, tokens: 1 });
+    // Without a readable size the flat estimate stands.
+    expect(imageFields(`data:image/png;base64,${Buffer.from('no header').toString('base64')}`)).toEqual({ thumbnail: `data:image/png;base64,${Buffer.from('no header').toString('base64')}` });
   });
 });

@@ -20,7 +20,7 @@ import type { SourceFile } from '../read/source';
 import { parsedRoot } from './detect';
 import { cloneJson, decodingWarnings, isObj, num, own, projectedText, requireObj, serializeRecordDocument, str, structureError, type Obj } from './traj-shared';
 import type { ConversationInfo, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
-import { thumbnailOfDataUrl } from './images';
+import { imageFields, thumbnailOfDataUrl } from './images';
 
 // ---------------------------------------------------------------------------------------------
 // Zip reading with zip-bomb limits (declared sizes are checked before anything is inflated).
@@ -177,7 +177,7 @@ function contentBlocks(content: unknown, resolve: (s: string) => string, file: s
       }
       case 'image': {
         const thumbnail = thumbnailOfDataUrl(p.image);
-        return { kind: 'attachment', mediaType: thumbnail ? thumbnail.slice(5, thumbnail.indexOf(';')) : 'image/*', ...(typeof p.image === 'string' && p.image.startsWith('data:') && { bytes: Math.floor((p.image.length * 3) / 4) }), ...(thumbnail && { thumbnail }) };
+        return { kind: 'attachment', mediaType: thumbnail ? thumbnail.slice(5, thumbnail.indexOf(';')) : 'image/*', ...(typeof p.image === 'string' && p.image.startsWith('data:') && { bytes: Math.floor((p.image.length * 3) / 4) }), ...imageFields(thumbnail) };
       }
       case 'audio':
         return { kind: 'attachment', mediaType: `audio/${str(p.format) ?? '*'}` };

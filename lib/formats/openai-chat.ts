@@ -35,7 +35,7 @@ import {
   type OutputRecord,
 } from './serialize-util';
 import type { ConversationInfo, ConvertInput, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
-import { thumbnailOfDataUrl } from './images';
+import { imageFields, thumbnailOfDataUrl } from './images';
 
 const CHAT_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 /** Content part types that say "Anthropic", not Chat (FORMATS.md §8 disambiguation). */
@@ -195,7 +195,7 @@ function partToBlock(part: unknown, path: string, ctx: ConvertContext): DraftBlo
     const url = isRecord(part.image_url) && typeof part.image_url.url === 'string' ? part.image_url.url : typeof part.image_url === 'string' ? part.image_url : '';
     const info = dataUrlInfo(url);
     const thumbnail = thumbnailOfDataUrl(url);
-    return { kind: 'attachment', mediaType: info.mediaType === 'image/url' ? 'image/*' : info.mediaType, ...(info.bytes !== undefined && { bytes: info.bytes }), ...(!url.startsWith('data:') && url && { name: url.slice(0, 200) }), ...(thumbnail && { thumbnail }) };
+    return { kind: 'attachment', mediaType: info.mediaType === 'image/url' ? 'image/*' : info.mediaType, ...(info.bytes !== undefined && { bytes: info.bytes }), ...(!url.startsWith('data:') && url && { name: url.slice(0, 200) }), ...imageFields(thumbnail) };
   }
   if (type === 'input_audio') {
     const a = isRecord(part.input_audio) ? part.input_audio : {};

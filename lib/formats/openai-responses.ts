@@ -33,7 +33,7 @@ import {
   type ProjectedAgainstSource,
 } from './api-projection';
 import type { ConversationInfo, ConvertInput, DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
-import { thumbnailOfDataUrl } from './images';
+import { imageFields, thumbnailOfDataUrl } from './images';
 
 type AnyObj = Record<string, unknown>;
 
@@ -100,7 +100,7 @@ function contentPartBlock(p: unknown): DraftBlock {
       return { kind: 'text', text: str(p.refusal) ?? '' };
     case 'input_image': {
       const thumbnail = thumbnailOfDataUrl(p.image_url);
-      return { kind: 'attachment', mediaType: thumbnail ? thumbnail.slice(5, thumbnail.indexOf(';')) : 'image/*', ...(typeof p.image_url === 'string' && !p.image_url.startsWith('data:') && { name: p.image_url }), ...(thumbnail && { thumbnail }) };
+      return { kind: 'attachment', mediaType: thumbnail ? thumbnail.slice(5, thumbnail.indexOf(';')) : 'image/*', ...(typeof p.image_url === 'string' && !p.image_url.startsWith('data:') && { name: p.image_url }), ...imageFields(thumbnail) };
     }
     case 'input_file':
       return { kind: 'attachment', mediaType: 'application/octet-stream', ...(typeof p.filename === 'string' && { name: p.filename }) };

@@ -73,6 +73,9 @@ export interface AttachmentBlock extends BlockBase {
    * (lib/formats/images.ts: PNG, JPEG, GIF or WebP, never SVG, never a remote URL, size-capped).
    */
   thumbnail?: string;
+  /** Pixel size of an inline image, read from its header: what its token cost is computed from. */
+  width?: number;
+  height?: number;
 }
 
 /** A summary that the source itself contains (Claude Code isCompactSummary, Codex compacted, …). */

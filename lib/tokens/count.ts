@@ -53,11 +53,35 @@ export function blockText(block: Block): string {
   }
 }
 
-/** Images and other binary attachments: a flat estimate (Anthropic ≈ 1,600 tokens for a typical screenshot). */
+/** An image of unknown size: a flat estimate (Anthropic ≈ 1,600 tokens for a typical screenshot). */
 export const IMAGE_TOKENS = 1600;
 
+/**
+ * An image's tokens from its pixel size, the way the provider bills it. OpenAI (the exact
+ * tokenizers): fit in 2048×2048, shortest side down to 768, then 85 + 170 per 512-px tile (high
+ * detail). Everyone else, Anthropic's rule: long edge down to 1568, then w×h / 750, at most ~1,600.
+ */
+export function imageTokens(width: number, height: number, tokenizer: TokenizerId): number {
+  if (tokenizer === 'o200k' || tokenizer === 'cl100k') {
+    let w = width;
+    let h = height;
+    const fit = Math.min(1, 2048 / Math.max(w, h));
+    w *= fit;
+    h *= fit;
+    const shortest = Math.min(1, 768 / Math.min(w, h));
+    w *= shortest;
+    h *= shortest;
+    return 85 + 170 * Math.ceil(w / 512) * Math.ceil(h / 512);
+  }
+  const scale = Math.min(1, 1568 / Math.max(width, height));
+  return Math.min(IMAGE_TOKENS, Math.max(1, Math.ceil((width * scale * height * scale) / 750)));
+}
+
 export function countBlock(block: Block, counter: TokenCounter): number {
-  if (block.kind === 'attachment' && block.text === undefined) return block.mediaType.startsWith('image/') ? IMAGE_TOKENS : Math.ceil((block.bytes ?? 0) / 4);
+  if (block.kind === 'attachment' && block.text === undefined) {
+    if (!block.mediaType.startsWith('image/')) return Math.ceil((block.bytes ?? 0) / 4);
+    return block.width && block.height ? imageTokens(block.width, block.height, counter.id) : IMAGE_TOKENS;
+  }
   return counter.count(blockText(block));
 }
 
