@@ -179,6 +179,8 @@ test('inline images: a PNG shows as a thumbnail; an SVG with script and a remote
   await expect(thumb).toHaveAttribute('src', `data:image/png;base64,${png}`);
   // Decoded and drawn: a 1×1 image.
   await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(1);
+  // Its size, read from the header at import, is what its tokens are computed from.
+  await expect(list.getByTestId('attachment-size')).toHaveText('1×1');
   await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-attachments.png') });
   await expect(list.getByTestId('attachment').filter({ hasText: 'image/svg+xml' })).toBeVisible();
   await expect(list.locator('svg, script, iframe, object, embed')).toHaveCount(0);

@@ -143,6 +143,11 @@ function BlockBody({ role, block, results }: { role: Role; block: Block; results
             <img src={block.thumbnail} alt={`${block.mediaType} attachment`} loading="lazy" decoding="async" className="max-h-24 max-w-[10rem] rounded border border-neutral-200 bg-neutral-50 object-contain dark:border-neutral-700 dark:bg-neutral-900" data-testid="attachment-thumbnail" />
           )}
           <span className="font-medium text-pink-700 dark:text-pink-400">{block.mediaType}</span>
+          {block.width !== undefined && block.height !== undefined && (
+            <span className="tabular-nums text-neutral-500" data-testid="attachment-size">
+              {block.width}×{block.height}
+            </span>
+          )}
           {block.name && <span className="font-mono">{block.name}</span>}
           {block.bytes !== undefined && <span className="text-neutral-500">{formatBytes(block.bytes)}</span>}
           <KindChip role={role} block={block} label="attachment" />
