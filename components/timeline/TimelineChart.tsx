@@ -465,13 +465,9 @@ function formatDeltaPct(recorded: number, estimate: number): string {
 
 export function TimelineLegend({ timeline }: { timeline: Timeline }) {
   // Once per timeline, not per render: the page re-renders on every cursor move.
-  const { turns, overhead } = timeline;
-  const { present, hasRecorded } = useMemo(() => {
-    const kinds = new Set<DrawnKind>();
-    for (const t of turns) for (const k of STACK_ORDER) if (k !== 'overhead' && t.context[k] > 0) kinds.add(k);
-    if (overhead > 0) kinds.add('overhead');
-    return { present: kinds, hasRecorded: turns.some((t) => t.recorded !== undefined) };
-  }, [turns, overhead]);
+  // The kinds and the recorded flag come with the timeline (the worker found them while building it).
+  const { kindsPresent, overhead, hasRecorded } = timeline;
+  const present = useMemo(() => new Set<DrawnKind>([...kindsPresent, ...(overhead > 0 ? (['overhead'] as const) : [])]), [kindsPresent, overhead]);
   return (
     <ul className="flex flex-wrap items-center gap-x-3 gap-y-1 text-[11px] text-neutral-600 dark:text-neutral-400" aria-label="Legend">
       {STACK_ORDER.filter((k) => present.has(k)).map((k) => (

@@ -381,7 +381,7 @@ function rowsOf(id: string): Promise<Row[]> {
 async function getRowIndex(id: string): Promise<RowIndex> {
   await requireMeta(id);
   const index = rowIndexOf(await rowsOf(id));
-  return transfer(index, [index.turn.buffer, index.header.buffer, index.height.buffer]);
+  return transfer(index, [index.turn.buffer, index.header.buffer, index.height.buffer, index.offsets.buffer]);
 }
 
 /** Rows [from, to) of the list. */

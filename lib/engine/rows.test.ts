@@ -43,6 +43,10 @@ describe('buildRows', () => {
     expect(index.count).toBe(rows.length);
     expect([...index.header]).toEqual([1, 0, 0, 0, 1, 0]);
     expect([...index.turn]).toEqual([0, 0, 0, 0, 1, 1]);
+    // Offsets: where each row starts, the last entry the list's height.
+    expect(index.offsets).toHaveLength(rows.length + 1);
+    expect(index.offsets[0]).toBe(0);
+    for (let i = 0; i < rows.length; i++) expect(index.offsets[i + 1] - index.offsets[i]).toBe(index.height[i]);
     expect(rowOfTurn(index, 0)).toBe(0);
     expect(rowOfTurn(index, 1)).toBe(4);
     expect(rowOfTurn(index, 2)).toBe(-1);

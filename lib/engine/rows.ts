@@ -64,16 +64,19 @@ export interface RowIndex {
   header: Uint8Array;
   /** Estimated height of each row (px, estimateRowHeight). */
   height: Uint16Array;
+  /** offsets[i] = the summed heights of rows 0 … i−1 (count + 1 entries): where each row starts in a fixed-height list. */
+  offsets: Float64Array;
 }
 
 export function rowIndexOf(rows: readonly Row[]): RowIndex {
   const count = rows.length;
-  const index: RowIndex = { count, turn: new Int32Array(count), header: new Uint8Array(count), height: new Uint16Array(count) };
+  const index: RowIndex = { count, turn: new Int32Array(count), header: new Uint8Array(count), height: new Uint16Array(count), offsets: new Float64Array(count + 1) };
   for (let i = 0; i < count; i++) {
     const row = rows[i];
     index.turn[i] = row.turn;
     index.header[i] = row.kind === 'turn' ? 1 : 0;
     index.height[i] = Math.min(65_535, estimateRowHeight(row));
+    index.offsets[i + 1] = index.offsets[i] + index.height[i];
   }
   return index;
 }

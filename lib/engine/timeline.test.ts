@@ -59,6 +59,9 @@ describe('buildTimeline', () => {
     // …and its split, which adds up to it.
     expect(tl.turns.map((t) => t.recordedSplit)).toEqual([{ uncached: 1, cacheRead: 600, cacheWrite: 20 }, undefined, { uncached: 2, cacheRead: 530, cacheWrite: 10 }]);
     expect(tl.turns.map((t) => t.calls)).toEqual([2, 0, 1]);
+    // The legend's entries: every kind with tokens in some turn's context, and a recorded size somewhere.
+    expect(tl.kindsPresent.sort()).toEqual(['assistant', 'reasoning', 'summary', 'tool_call', 'tool_result', 'tools', 'user']);
+    expect(tl.hasRecorded).toBe(true);
     // Overhead: first call recorded 520, visible before message 1 was 10 user + 50 tools.
     expect(tl.overhead).toBe(520 - 60);
     expect(tl.bands).toEqual([{ markerId: 'k0', source: 'claude-code-compact', atTurn: 2, coversTurns: [0, 1], trigger: 'auto', tokensBefore: 160 }]);

@@ -56,6 +56,9 @@ export interface Timeline {
   overhead: number;
   /** Largest estimated context (+ overhead) or recorded size: the y-axis scale. */
   maxContext: number;
+  /** Kinds that hold tokens in some turn's context, and whether any turn has a recorded size: the legend's entries, found here rather than by a pass over every turn on the main thread. */
+  kindsPresent: BudgetKind[];
+  hasRecorded: boolean;
   contextWindow?: number;
 }
 
@@ -155,6 +158,8 @@ export function buildTimeline(input: {
   }
 
   let maxContext = 0;
+  const present = new Set<BudgetKind>();
+  let hasRecorded = false;
   const turns: TimelineTurn[] = [];
   for (let t = 0; t < turnCount; t++) {
     if (first[t] < 0) continue;
@@ -165,6 +170,8 @@ export function buildTimeline(input: {
     const sample = recordedByTurn.get(t);
     const recorded = sample && sample.input + sample.cacheRead + sample.cacheWrite;
     maxContext = Math.max(maxContext, contextTotal + overhead, recorded ?? 0);
+    for (const kind of kinds) if (context[kind] > 0) present.add(kind);
+    if (sample) hasRecorded = true;
     let toolCalls = 0;
     let preview = '';
     for (let i = first[t]; i < end[t]; i++) {
@@ -206,7 +213,15 @@ export function buildTimeline(input: {
   });
 
   const contextWindow = input.contextWindow;
-  return { turns, bands, overhead, maxContext: Math.max(maxContext, 1), ...(contextWindow !== undefined && { contextWindow }) };
+  return {
+    turns,
+    bands,
+    overhead,
+    maxContext: Math.max(maxContext, 1),
+    kindsPresent: kinds.filter((k) => present.has(k)),
+    hasRecorded,
+    ...(contextWindow !== undefined && { contextWindow }),
+  };
 }
 
 /**
