@@ -84,11 +84,18 @@ const transcriptCache = new Map<string, Transcript>();
 const timelineCache = new Map<string, Timeline>();
 /** The message list's rows, built here once per transcript; the page asks for a window at a time. */
 const rowsCache = new Map<string, Promise<Row[]>>();
+/**
+ * The stored messages the timeline and the rows are built from, read once for both (at 100k turns
+ * a read of every chunk is seconds). The rows hold these messages anyway, so keeping them costs
+ * no more memory.
+ */
+const storedMessagesCache = new Map<string, Promise<Message[]>>();
 
 function forget(id: string): void {
   transcriptCache.delete(id);
   timelineCache.delete(id);
   rowsCache.delete(id);
+  storedMessagesCache.delete(id);
 }
 
 let dbName: string | undefined;
@@ -98,6 +105,7 @@ export function useEngineDatabase(name: string): void {
   transcriptCache.clear();
   timelineCache.clear();
   rowsCache.clear();
+  storedMessagesCache.clear();
 }
 const repo = () => openRepo(dbName);
 
@@ -322,7 +330,7 @@ async function getTimeline(id: string): Promise<Timeline> {
     await getTranscript(id);
     details = await repo().getDetails(id);
   }
-  const messages = await repo().getAllMessages(id);
+  const messages = await storedMessages(id);
   const timeline = buildTimeline({
     messages,
     usage: details?.usage ?? [],
@@ -365,11 +373,23 @@ async function getMessages(id: string, fromTurn: number, toTurn: number): Promis
   return repo().getMessageRange(id, turns[0].firstMessage, turns[turns.length - 1].endMessage);
 }
 
+/** A transcript's stored messages, read once for the timeline and the rows (two transcripts at most). */
+function storedMessages(id: string): Promise<Message[]> {
+  let messages = storedMessagesCache.get(id);
+  if (!messages) {
+    messages = repo().getAllMessages(id);
+    storedMessagesCache.set(id, messages);
+    messages.catch(() => storedMessagesCache.delete(id));
+    while (storedMessagesCache.size > MAX_CACHED_TRANSCRIPTS) storedMessagesCache.delete(storedMessagesCache.keys().next().value!);
+  }
+  return messages;
+}
+
 /** The list's rows of a transcript (cached: two transcripts at most, as for the transcripts). */
 function rowsOf(id: string): Promise<Row[]> {
   let rows = rowsCache.get(id);
   if (!rows) {
-    rows = (async () => buildRows(await repo().getAllMessages(id), (await getTimeline(id)).turns))();
+    rows = (async () => buildRows(await storedMessages(id), (await getTimeline(id)).turns))();
     rowsCache.set(id, rows);
     rows.catch(() => rowsCache.delete(id));
     while (rowsCache.size > MAX_CACHED_TRANSCRIPTS) rowsCache.delete(rowsCache.keys().next().value!);

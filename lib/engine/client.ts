@@ -16,7 +16,7 @@ import type { ToolStat } from './preview';
 import type { Version } from '../compaction/types';
 import type { TriggerPoint } from '../simulate/replay';
 import type { SummaryFailure, SummaryProgress } from '../summarize/run';
-import type { Message, Transcript } from '../model/types';
+import type { Transcript } from '../model/types';
 import type { TranscriptMeta } from '../db/schema';
 import type { RecoveryReport, StorageEstimate } from '../db/repo';
 
@@ -171,10 +171,6 @@ export class WorkerBridge {
     }
     return { ...head.data, timeline: { ...head.data.timeline, turns } };
   }
-  getMessages(signal: AbortSignal | undefined, id: string, fromTurn: number, toTurn: number): Promise<Message[]> {
-    return this.run(signal, 'query', (r) => r.getMessages(id, fromTurn, toTurn));
-  }
-
   /** The message list's layout (typed arrays, transferred); the rows come by window through getRows. */
   getRowIndex(signal: AbortSignal | undefined, id: string): Promise<RowIndex> {
     return this.run(signal, 'query', (r) => r.getRowIndex(id));
