@@ -109,6 +109,68 @@ describe('WorkerBridge', () => {
     bridge.terminate();
   });
 
+  it('a call aborted on a shared lane does not fail the reads started beside it: they are sent again to a fresh worker', async () => {
+    // The first worker never answers (the stale preview stuck in CPU-bound work).
+    const hanging = { ...engine, init: () => new Promise<never>(() => {}) };
+    const workers: ChannelWorker[] = [];
+    const bridge = new WorkerBridge(() => {
+      const w = new ChannelWorker(workers.length === 0 ? hanging : engine);
+      workers.push(w);
+      return w as unknown as Worker;
+    });
+    // TanStack Query starts the new key's fetch before it cancels the stale one.
+    const stale = new AbortController();
+    const stalePreview = bridge.listTranscripts(stale.signal);
+    const current = bridge.listTranscripts(new AbortController().signal);
+    const other = bridge.getMeta(undefined, 'nope');
+    await new Promise((r) => setTimeout(r, 20));
+    stale.abort();
+    await expect(stalePreview).rejects.toMatchObject({ name: 'AbortError' });
+    expect(workers[0].terminated).toBe(true);
+    // Before: both rejected with "The operation was aborted." (the Plan panel showed "Preview failed").
+    expect(await current).toEqual([]);
+    expect(await other).toBeNull();
+    expect(bridge.startedWorkers).toBe(2);
+    bridge.terminate();
+  });
+
+  it('an abort never terminates a worker with a write in flight (a write is never sent twice)', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    let renames = 0;
+    const slowWrites = {
+      ...engine,
+      renameTranscript: async (id: string, title: string) => {
+        renames++;
+        await gate;
+        return engine.renameTranscript(id, title);
+      },
+      listTranscripts: () => new Promise<never>(() => {}),
+    };
+    const workers: ChannelWorker[] = [];
+    const bridge = new WorkerBridge(() => {
+      // The import lane's worker comes first; the query lane's is the second.
+      const w = new ChannelWorker(workers.length === 1 ? slowWrites : engine);
+      workers.push(w);
+      return w as unknown as Worker;
+    });
+    const out = await bridge.importFile(undefined, bufferOf(chatFile), path.basename(chatFile), {});
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const queryWorkers = () => workers.slice(1);
+    const write = bridge.renameTranscript(undefined, out.meta.id, 'renamed');
+    const reader = new AbortController();
+    const read = bridge.listTranscripts(reader.signal);
+    await new Promise((r) => setTimeout(r, 20));
+    reader.abort();
+    await expect(read).rejects.toMatchObject({ name: 'AbortError' });
+    expect(queryWorkers().map((w) => w.terminated)).toEqual([false]);
+    release();
+    await write;
+    expect(renames).toBe(1);
+    expect((await bridge.getMeta(undefined, out.meta.id))?.title).toBe('renamed');
+    bridge.terminate();
+  });
+
   it('opens a long transcript in slices: the timeline turns in several messages, the list as an index plus row windows, search by index', async () => {
     const bridge = new WorkerBridge(() => new ChannelWorker() as unknown as Worker);
     const turns = TIMELINE_SLICE + 300;

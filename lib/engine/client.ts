@@ -1,7 +1,9 @@
 /**
  * WorkerBridge: the main thread's only door to the engine (STYLE.md §8). Components never see
- * Comlink. Every method takes an AbortSignal first; aborting terminates the worker (the only way
- * to stop CPU-bound parsing) and rejects with AbortError; the next call starts a new worker.
+ * Comlink. Every method takes an AbortSignal first; aborting rejects that call with AbortError and
+ * terminates its worker (the only way to stop CPU-bound parsing); the next call starts a new one.
+ * The other reads that were pending on that worker are sent again to the new one, and a worker with
+ * a write in flight is never terminated by an abort (see CallKind).
  *
  * Two lanes, each its own worker: `import` (parsing a dropped file can take seconds) and `query`
  * (everything else). Cancelling an import must not kill the library list, and TanStack Query
@@ -34,10 +36,27 @@ export function abortError(): Error {
   return typeof DOMException === 'function' ? new DOMException('The operation was aborted.', 'AbortError') : Object.assign(new Error('The operation was aborted.'), { name: 'AbortError' });
 }
 
+/**
+ * A call's kind. A `read` has no effect but its answer: when another call's abort terminates the
+ * lane's worker, a read still wanted is sent again to the next worker. A `write` changes the
+ * database, calls an LLM, or transfers its input: it is never sent twice, and while one is in
+ * flight an abort on its lane only drops the aborted call's answer (the worker is left to finish).
+ */
+export type CallKind = 'read' | 'write';
+
+interface PendingCall {
+  kind: CallKind;
+  signal: AbortSignal | undefined;
+  /** Settle the caller's promise with an error (abort, worker crash). */
+  reject: (e: unknown) => void;
+  /** Send the job again to the lane's next worker (reads only). */
+  resend: () => void;
+}
+
 interface LaneState {
   worker: Worker;
   remote: Remote<Engine>;
-  pending: Set<(e: unknown) => void>;
+  pending: Set<PendingCall>;
 }
 
 export type WorkerFactory = () => Worker;
@@ -64,7 +83,8 @@ export class WorkerBridge {
       const s = state;
       worker.addEventListener('error', (ev) => {
         const err = new Error(`The engine worker failed: ${(ev as ErrorEvent).message ?? 'unknown error'}`);
-        for (const reject of s.pending) reject(err);
+        for (const call of s.pending) call.reject(err);
+        s.pending.clear();
         this.terminate(lane);
       });
       this.lanes.set(lane, state);
@@ -91,32 +111,78 @@ export class WorkerBridge {
   terminate(lane?: Lane): void {
     for (const [name, state] of this.lanes) {
       if (lane && name !== lane) continue;
-      state.worker.terminate();
-      this.lanes.delete(name);
-      // Recovery that died with this worker must run again on the next one (or every call would wait forever).
-      if (!this.recoverySettled) this.recovery = null;
-      for (const reject of state.pending) reject(abortError());
-      state.pending.clear();
+      for (const call of this.stop(name, state)) call.reject(abortError());
+    }
+  }
+
+  /** Terminate one lane's worker; returns the calls that were pending on it. */
+  private stop(name: Lane, state: LaneState): PendingCall[] {
+    state.worker.terminate();
+    if (this.lanes.get(name) === state) this.lanes.delete(name);
+    // Recovery that died with this worker must run again on the next one (or every call would wait forever).
+    if (!this.recoverySettled) this.recovery = null;
+    const calls = [...state.pending];
+    state.pending.clear();
+    return calls;
+  }
+
+  /**
+   * One call's signal aborted: it rejects with AbortError at once. Its worker is terminated (the only
+   * way to stop CPU-bound work) unless a write is in flight on it; the other reads pending there
+   * are sent again to a fresh worker, so a stale preview being cancelled never fails the current
+   * one that TanStack Query started a moment before.
+   */
+  private abortCall(name: Lane, state: LaneState, call: PendingCall): void {
+    state.pending.delete(call);
+    call.reject(abortError());
+    if (this.lanes.get(name) !== state) return;
+    if ([...state.pending].some((c) => c.kind === 'write')) return;
+    for (const other of this.stop(name, state)) {
+      if (other.signal?.aborted) other.reject(abortError());
+      else other.resend();
     }
   }
 
   /** Run one engine call on a lane, wired to the signal. */
-  run<T>(signal: AbortSignal | undefined, lane: Lane, job: (remote: Remote<Engine>) => Promise<T>): Promise<T> {
+  run<T>(signal: AbortSignal | undefined, lane: Lane, job: (remote: Remote<Engine>) => Promise<T>, kind: CallKind = 'read'): Promise<T> {
     if (signal?.aborted) return Promise.reject(abortError());
-    const state = this.lane(lane);
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => this.terminate(lane);
-      state.pending.add(reject);
+      let settled = false;
+      const settle = (f: () => void) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        f();
+      };
+      let state: LaneState;
+      const call: PendingCall = {
+        kind,
+        signal,
+        reject: (e) => settle(() => reject(e)),
+        resend: () => send(),
+      };
+      const onAbort = () => this.abortCall(lane, state, call);
+      const send = () => {
+        const mine = (state = this.lane(lane));
+        mine.pending.add(call);
+        // Every call waits for start-up recovery, so it never races an import that just began.
+        const ready = this.recovery ? this.recovery.then(() => undefined, () => undefined) : Promise.resolve();
+        ready
+          .then(() => job(mine.remote))
+          .then(
+            (value) => {
+              // An answer from a worker the call has left (terminated, or resent elsewhere) is dropped.
+              if (!mine.pending.delete(call)) return;
+              settle(() => resolve(value));
+            },
+            (e) => {
+              if (!mine.pending.delete(call)) return;
+              settle(() => reject(e));
+            },
+          );
+      };
       signal?.addEventListener('abort', onAbort, { once: true });
-      // Every call waits for start-up recovery, so it never races an import that just began.
-      const ready = this.recovery ? this.recovery.then(() => undefined, () => undefined) : Promise.resolve();
-      ready
-        .then(() => job(state.remote))
-        .then(resolve, reject)
-        .finally(() => {
-          state.pending.delete(reject);
-          signal?.removeEventListener('abort', onAbort);
-        });
+      send();
     });
   }
 
@@ -124,7 +190,7 @@ export class WorkerBridge {
 
   /** `bytes` is transferred (the caller's buffer is emptied): pass a copy if you need it again. */
   importFile(signal: AbortSignal | undefined, bytes: ArrayBuffer, name: string, options: EngineImportOptions, onProgress?: (p: ImportProgress) => void): Promise<ImportOutcome> {
-    return this.run(signal, 'import', (r) => r.importFile(transfer(bytes, [bytes]), name, options, onProgress ? proxy(onProgress) : undefined) as Promise<ImportOutcome>);
+    return this.run(signal, 'import', (r) => r.importFile(transfer(bytes, [bytes]), name, options, onProgress ? proxy(onProgress) : undefined) as Promise<ImportOutcome>, 'write');
   }
 
   /** Every listed conversation of a container file, from one transfer and one parse of it. */
@@ -136,11 +202,11 @@ export class WorkerBridge {
     options: Omit<EngineImportOptions, 'conversation'>,
     onProgress?: (p: ImportProgress) => void,
   ): Promise<BatchOutcome> {
-    return this.run(signal, 'import', (r) => r.importConversations(transfer(bytes, [bytes]), name, conversations, options, onProgress ? proxy(onProgress) : undefined));
+    return this.run(signal, 'import', (r) => r.importConversations(transfer(bytes, [bytes]), name, conversations, options, onProgress ? proxy(onProgress) : undefined), 'write');
   }
 
   listConversations(signal: AbortSignal | undefined, bytes: ArrayBuffer, name: string): Promise<ConversationsOutcome> {
-    return this.run(signal, 'import', (r) => r.listConversations(transfer(bytes, [bytes]), name) as Promise<ConversationsOutcome>);
+    return this.run(signal, 'import', (r) => r.listConversations(transfer(bytes, [bytes]), name) as Promise<ConversationsOutcome>, 'write');
   }
 
   // ── Query lane ──────────────────────────────────────────────────────────────────────────────
@@ -194,18 +260,18 @@ export class WorkerBridge {
     return this.run(signal, 'query', (r) => r.exportTranscript(id, options) as Promise<ExportOutcome>);
   }
   renameTranscript(signal: AbortSignal | undefined, id: string, title: string): Promise<void> {
-    return this.run(signal, 'query', (r) => r.renameTranscript(id, title));
+    return this.run(signal, 'query', (r) => r.renameTranscript(id, title), 'write');
   }
   deleteTranscript(signal: AbortSignal | undefined, id: string): Promise<void> {
-    return this.run(signal, 'query', (r) => r.deleteTranscript(id));
+    return this.run(signal, 'query', (r) => r.deleteTranscript(id), 'write');
   }
   /** False when there was nothing left to restore. */
   undoDelete(signal: AbortSignal | undefined, id: string): Promise<boolean> {
-    return this.run(signal, 'query', (r) => r.undoDelete(id));
+    return this.run(signal, 'query', (r) => r.undoDelete(id), 'write');
   }
   /** `ids`: the deletions whose undo toast expired (default: the ones the engine worker made). */
   purgeDeleted(signal?: AbortSignal, ids?: readonly string[]): Promise<string[]> {
-    return this.run(signal, 'query', (r) => r.purgeDeleted(ids));
+    return this.run(signal, 'query', (r) => r.purgeDeleted(ids), 'write');
   }
   storageEstimate(signal?: AbortSignal): Promise<StorageEstimate | null> {
     return this.run(signal, 'query', (r) => r.storageEstimate());
@@ -214,13 +280,13 @@ export class WorkerBridge {
     return this.run(signal, 'query', (r) => r.unfinishedImports());
   }
   dismissImport(signal: AbortSignal | undefined, journalId: string): Promise<void> {
-    return this.run(signal, 'query', (r) => r.dismissImport(journalId));
+    return this.run(signal, 'query', (r) => r.dismissImport(journalId), 'write');
   }
   getSetting(signal: AbortSignal | undefined, key: string): Promise<unknown> {
     return this.run(signal, 'query', (r) => r.getSetting(key));
   }
   putSetting(signal: AbortSignal | undefined, key: string, value: unknown): Promise<void> {
-    return this.run(signal, 'query', (r) => r.putSetting(key, value));
+    return this.run(signal, 'query', (r) => r.putSetting(key, value), 'write');
   }
 
   // ── Versions, preview, export of a version (lib/engine/compaction.ts) ────────────────────────
@@ -229,19 +295,19 @@ export class WorkerBridge {
     return this.run(signal, 'query', (r) => r.listVersions(id));
   }
   forkVersion(signal: AbortSignal | undefined, id: string, parentId: string, name?: string): Promise<Version> {
-    return this.run(signal, 'query', (r) => r.forkVersion(id, parentId, name));
+    return this.run(signal, 'query', (r) => r.forkVersion(id, parentId, name), 'write');
   }
   renameVersion(signal: AbortSignal | undefined, id: string, versionId: string, name: string): Promise<Version> {
-    return this.run(signal, 'query', (r) => r.renameVersion(id, versionId, name));
+    return this.run(signal, 'query', (r) => r.renameVersion(id, versionId, name), 'write');
   }
   removeVersion(signal: AbortSignal | undefined, id: string, versionId: string): Promise<void> {
-    return this.run(signal, 'query', (r) => r.removeVersion(id, versionId));
+    return this.run(signal, 'query', (r) => r.removeVersion(id, versionId), 'write');
   }
   applyStep(signal: AbortSignal | undefined, id: string, versionId: string, step: DraftStep): Promise<Version> {
-    return this.run(signal, 'query', (r) => r.applyStep(id, versionId, step));
+    return this.run(signal, 'query', (r) => r.applyStep(id, versionId, step), 'write');
   }
   undoStep(signal: AbortSignal | undefined, id: string, versionId: string): Promise<Version> {
-    return this.run(signal, 'query', (r) => r.undoStep(id, versionId));
+    return this.run(signal, 'query', (r) => r.undoStep(id, versionId), 'write');
   }
   /** Stale previews are cancelled by TanStack Query's signal: the preview worker is terminated. */
   preview(signal: AbortSignal | undefined, id: string, request: PreviewRequest): Promise<PreviewOutcome> {
@@ -258,7 +324,7 @@ export class WorkerBridge {
   }
   /** LLM summaries on their own lane's worker: cancelling aborts the request in flight (worker terminated). */
   runSummaries(signal: AbortSignal | undefined, id: string, versionId: string, draft: DraftStep | null, onProgress?: (p: SummaryProgress) => void): Promise<SummaryRun> {
-    return this.run(signal, 'preview', (r) => r.runSummaries(id, versionId, draft, onProgress ? proxy(onProgress) : undefined));
+    return this.run(signal, 'preview', (r) => r.runSummaries(id, versionId, draft, onProgress ? proxy(onProgress) : undefined), 'write');
   }
   /** The last summary run's failures still standing (shown in the Plan tab until the next run). */
   summaryFailures(signal: AbortSignal | undefined, id: string): Promise<SummaryFailure[]> {
