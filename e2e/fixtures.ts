@@ -24,6 +24,7 @@ export const test = base.extend<{ library: LibraryPage; inspector: InspectorPage
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('worker', (w) => w.on('console', (m) => m.type() === 'error' && errors.push(`worker: ${m.text()}`)));
+      if (process.env.CONTEXTSCOPE_WORKER_LOG) page.on('worker', (w) => w.on('console', (m) => console.log(m.text())));
       await use();
       base.expect(errors, 'uncaught errors in the page').toEqual([]);
     },

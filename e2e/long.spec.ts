@@ -60,6 +60,14 @@ const selectionIs = (page: Page, want: string | null) =>
     return w === null ? v !== '' : v === w;
   }, want);
 
+/**
+ * Let the worker's answers to the last interaction arrive before the next one starts, so a phase's
+ * tasks are its own (the page's tasks on those answers are still watched: they land in the phase
+ * that caused them) and the next interaction does not share the 2 cores with that worker's run.
+ */
+const workerIdle = (page: Page) =>
+  waitInPage(page, 'the engine worker to settle', () => document.querySelector('[data-testid=worker-activity]')?.getAttribute('data-busy') === 'no', null);
+
 async function readTaskWatch(page: Page): Promise<{ longTasks: Array<{ start: number; duration: number }>; maxFrameGap: number }> {
   return page.evaluate(() => {
     window.__frameGaps!.stop = true;
@@ -121,6 +129,7 @@ test('100k turns: scroll, switch model, zoom, pan, drag-select and shift+arrows 
     quiet = count === seen ? quiet + 1 : 0;
     seen = count;
   }
+  await workerIdle(page);
   const settleMs = Date.now() - settling;
   const duringOpen = await page.evaluate(() => (window.__longTasks ?? []).map((t) => Math.round(t.duration)));
   // CONTEXTSCOPE_CPU_THROTTLE=4 slows the page's CPU 4× (DevTools' throttling): a quick way to see
@@ -134,6 +143,14 @@ test('100k turns: scroll, switch model, zoom, pan, drag-select and shift+arrows 
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
+  }
+  // CONTEXTSCOPE_TRACE=file.json records a DevTools trace of the interactions (tasks with their
+  // scripts, style, layout and paint: load it in DevTools' Performance panel).
+  const traceTo = process.env.CONTEXTSCOPE_TRACE;
+  const traceEvents: unknown[] = [];
+  if (traceTo) {
+    cdp.on('Tracing.dataCollected', (e) => traceEvents.push(...(e.value as unknown[])));
+    await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,v8,disabled-by-default-v8.gc', transferMode: 'ReportEvents' });
   }
   await startTaskWatch(page);
   const phases: Array<[string, number]> = [];
@@ -151,6 +168,7 @@ test('100k turns: scroll, switch model, zoom, pan, drag-select and shift+arrows 
   await waitInPage(page, 'messages in the list', () => document.querySelector('[data-testid=message]') !== null, null);
   const middle = Number(await inspector.messages.first().getAttribute('data-index'));
   expect(middle).toBeGreaterThan(50_000);
+  await workerIdle(page);
 
   // 2. Switch the model: the window and budget lines move, the 100k-turn series is not rebuilt.
   phases.push(['model', await now(page)]);
@@ -159,6 +177,8 @@ test('100k turns: scroll, switch model, zoom, pan, drag-select and shift+arrows 
   const other = await models.locator('option').evaluateAll((opts, cur) => opts.map((o) => (o as HTMLOptionElement).value).find((v) => v && v !== cur) ?? '', current);
   await models.selectOption(other);
   await waitInPage(page, 'the model in the URL', (m) => new URL(location.href).searchParams.get('m') === m, other);
+
+  await workerIdle(page);
 
   // 3. Wheel-zoom the timeline around the pointer.
   phases.push(['zoom', await now(page)]);
@@ -206,6 +226,12 @@ test('100k turns: scroll, switch model, zoom, pan, drag-select and shift+arrows 
 
   const watched = await readTaskWatch(page);
   if (profileTo) fs.writeFileSync(profileTo, JSON.stringify((await cdp.send('Profiler.stop')).profile));
+  if (traceTo) {
+    const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await done;
+    fs.writeFileSync(traceTo, JSON.stringify({ traceEvents }));
+  }
   await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-long-100k.png') });
   const phaseOf = (start: number) => (start >= burstEnd ? 'hand-over' : ([...phases].reverse().find(([, t]) => t <= start)?.[0] ?? 'settle'));
   const tasks = watched.longTasks.map((t) => ({ phase: phaseOf(t.start), ms: Math.round(t.duration) }));

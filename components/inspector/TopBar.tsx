@@ -8,6 +8,7 @@ import { MODEL_CATALOG, type ModelInfo } from '@/lib/tokens/catalog';
 import { Button } from '../ui/Button';
 import { FormatBadge } from '../ui/FormatBadge';
 import { ThemeToggle } from '../ui/ThemeToggle';
+import { WorkerActivity } from './WorkerActivity';
 import { formatCompact } from '../ui/format';
 
 const select = 'rounded-md border border-neutral-300 bg-white px-1.5 py-1 text-xs dark:border-neutral-700 dark:bg-neutral-900';
@@ -84,6 +85,7 @@ export function TopBar({
         <span className="h-4 w-64 animate-pulse rounded bg-neutral-200 dark:bg-neutral-800" />
       )}
       <div className="flex-1" />
+      {meta && <WorkerActivity />}
       {search}
       <Button onClick={onExport} disabled={!meta} data-testid="export" title="Export a version in its own or another format (e)">
         Export

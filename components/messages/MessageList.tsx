@@ -1,7 +1,7 @@
 'use client';
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { forwardRef, memo, useCallback, useContext, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { forwardRef, memo, startTransition, useCallback, useContext, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { Message } from '@/lib/model/types';
 import type { TimelineTurn } from '@/lib/engine/timeline';
@@ -271,8 +271,13 @@ const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ ind
       if (!force && a >= ra && b <= rb) return;
       const next: [number, number] = [Math.max(0, a - FIXED_OVERSCAN), Math.min(index.count - 1, b + FIXED_OVERSCAN)];
       rangeRef.current = next;
-      // In the scroll event, before the frame is painted: no blank strip while scrolling.
-      flushSync(() => setRange(next));
+      // A scroll that overlaps the mounted rows renders in the scroll event, before the frame is
+      // painted: no blank strip while scrolling. A jump (nothing in common: a click on the timeline,
+      // a search hit, the scrollbar dragged far) lands on rows still loading from the worker anyway;
+      // it renders as a transition, in slices that yield to the frame, instead of one long task that
+      // would also flush every other pending update and effect of the page (flushSync does).
+      if (next[0] > rb || next[1] < ra) startTransition(() => setRange(next));
+      else flushSync(() => setRange(next));
     },
     [offsets, index.count],
   );

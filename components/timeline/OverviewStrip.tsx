@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { KINDS, type PackedTimeline } from './packed';
 import { PAD } from './draw';
 import type { TurnView } from './scale';
@@ -18,44 +18,46 @@ export function OverviewStrip({ packed, view, onView, width, dark }: { packed: P
   const plotW = Math.max(1, width - PAD.left - PAD.right);
   const zoomed = n > 0 && (view.start > 0 || view.end < n - 1);
 
+  // The silhouette depends on the series and the width only: computed once, not per view change
+  // (a zoom or pan redraws the brush over it; 100k turns are scanned once per width).
+  const silhouette = useMemo(() => overviewColumns(packed, Math.max(1, Math.floor(plotW))), [packed, plotW]);
+
   useEffect(() => {
     const c = canvas.current;
     if (!c || width === 0 || n === 0) return;
-    const dpr = window.devicePixelRatio || 1;
-    c.width = Math.round(width * dpr);
-    c.height = Math.round(OVERVIEW_HEIGHT * dpr);
-    const g = c.getContext('2d');
-    if (!g) return;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, width, OVERVIEW_HEIGHT);
-    const columns = Math.max(1, Math.floor(plotW));
-    const tops = new Float64Array(columns);
-    let max = 1;
-    for (let col = 0; col < columns; col++) {
-      const a = Math.floor((col * n) / columns);
-      const b = Math.max(a, Math.floor(((col + 1) * n) / columns) - 1);
-      let top = 0;
-      for (let i = a; i <= b && i < n; i++) top = Math.max(top, packed.tops[i * KINDS + KINDS - 1]);
-      tops[col] = top;
-      max = Math.max(max, top);
-    }
-    const h = OVERVIEW_HEIGHT - 4;
-    g.fillStyle = dark ? 'rgba(148,163,184,0.6)' : 'rgba(71,85,105,0.5)';
-    const colW = plotW / columns;
-    for (let col = 0; col < columns; col++) {
-      const bh = (tops[col] / max) * h;
-      g.fillRect(PAD.left + col * colW, 2 + h - bh, Math.max(1, colW), bh);
-    }
-    // The brush: the zoomed window; outside it dimmed.
-    const x0 = PAD.left + (view.start / n) * plotW;
-    const x1 = PAD.left + ((view.end + 1) / n) * plotW;
-    g.fillStyle = dark ? 'rgba(11,15,20,0.45)' : 'rgba(255,255,255,0.45)';
-    g.fillRect(PAD.left, 0, x0 - PAD.left, OVERVIEW_HEIGHT);
-    g.fillRect(x1, 0, PAD.left + plotW - x1, OVERVIEW_HEIGHT);
-    g.strokeStyle = '#3b82f6';
-    g.lineWidth = 1.5;
-    g.strokeRect(Math.round(x0) + 0.5, 1, Math.max(2, Math.round(x1 - x0) - 1), OVERVIEW_HEIGHT - 2);
-  }, [packed, view, width, dark, n, plotW]);
+    const frame = requestAnimationFrame(() => {
+      const dpr = window.devicePixelRatio || 1;
+      const w = Math.round(width * dpr);
+      const h = Math.round(OVERVIEW_HEIGHT * dpr);
+      if (c.width !== w) c.width = w;
+      if (c.height !== h) c.height = h;
+      const g = c.getContext('2d');
+      if (!g) return;
+      g.setTransform(dpr, 0, 0, dpr, 0, 0);
+      g.clearRect(0, 0, width, OVERVIEW_HEIGHT);
+      const { tops, max } = silhouette;
+      const columns = tops.length;
+      const bandH = OVERVIEW_HEIGHT - 4;
+      g.fillStyle = dark ? 'rgba(148,163,184,0.6)' : 'rgba(71,85,105,0.5)';
+      const colW = plotW / columns;
+      g.beginPath();
+      for (let col = 0; col < columns; col++) {
+        const bh = (tops[col] / max) * bandH;
+        if (bh > 0) g.rect(PAD.left + col * colW, 2 + bandH - bh, Math.max(1, colW), bh);
+      }
+      g.fill();
+      // The brush: the zoomed window; outside it dimmed.
+      const x0 = PAD.left + (view.start / n) * plotW;
+      const x1 = PAD.left + ((view.end + 1) / n) * plotW;
+      g.fillStyle = dark ? 'rgba(11,15,20,0.45)' : 'rgba(255,255,255,0.45)';
+      g.fillRect(PAD.left, 0, x0 - PAD.left, OVERVIEW_HEIGHT);
+      g.fillRect(x1, 0, PAD.left + plotW - x1, OVERVIEW_HEIGHT);
+      g.strokeStyle = '#3b82f6';
+      g.lineWidth = 1.5;
+      g.strokeRect(Math.round(x0) + 0.5, 1, Math.max(2, Math.round(x1 - x0) - 1), OVERVIEW_HEIGHT - 2);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [silhouette, view, width, dark, n, plotW]);
 
   /** Centre a window of the current width on the turn under client x. */
   const centreAt = (clientX: number, grabOffset: number) => {
@@ -93,4 +95,20 @@ export function OverviewStrip({ packed, view, onView, width, dark }: { packed: P
       }}
     />
   );
+}
+
+/** The tallest stack of each of `columns` equal slices of the series (one silhouette column per pixel). */
+export function overviewColumns(packed: PackedTimeline, columns: number): { tops: Float64Array; max: number } {
+  const n = packed.count;
+  const tops = new Float64Array(columns);
+  let max = 1;
+  for (let col = 0; col < columns; col++) {
+    const a = Math.floor((col * n) / columns);
+    const b = Math.max(a, Math.floor(((col + 1) * n) / columns) - 1);
+    let top = 0;
+    for (let i = a; i <= b && i < n; i++) top = Math.max(top, packed.tops[i * KINDS + KINDS - 1]);
+    tops[col] = top;
+    max = Math.max(max, top);
+  }
+  return { tops, max };
 }
