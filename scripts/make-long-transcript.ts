@@ -17,7 +17,11 @@ export interface LongTranscriptOptions {
   turns: number;
   /** Every `toolEvery`-th turn the assistant calls a tool before answering. */
   toolEvery?: number;
+  /** Every `longResultEvery`-th tool result is a long file (LONG_RESULT_LINES lines: collapsed in the list). */
+  longResultEvery?: number;
 }
+
+export const LONG_RESULT_LINES = 80;
 
 const WORDS = ['parser', 'cache', 'window', 'budget', 'turn', 'token', 'worker', 'index', 'stream', 'record', 'schema', 'buffer', 'render', 'canvas', 'query', 'import'];
 
@@ -31,7 +35,7 @@ function lcg(seed: number): () => number {
 }
 
 /** The transcript as text. Turn i (1-based) asks about item i, so each turn is recognisable. */
-export function makeLongTranscript({ turns, toolEvery = 4 }: LongTranscriptOptions): string {
+export function makeLongTranscript({ turns, toolEvery = 4, longResultEvery = 0 }: LongTranscriptOptions): string {
   const next = lcg(0xc0ffee);
   const word = () => WORDS[next() % WORDS.length];
   const lines: string[] = [JSON.stringify({ role: 'system', content: 'You are a terse assistant working on a synthetic long session.' })];
@@ -46,7 +50,11 @@ export function makeLongTranscript({ turns, toolEvery = 4 }: LongTranscriptOptio
           tool_calls: [{ id: callId, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `src/${word()}/item_${i}.ts` }) } }],
         }),
       );
-      lines.push(JSON.stringify({ role: 'tool', tool_call_id: callId, content: `export const item${i} = '${word()}'; // ${word()} ${word()}` }));
+      const long = longResultEvery > 0 && (i / toolEvery) % longResultEvery === 0;
+      const content = long
+        ? Array.from({ length: LONG_RESULT_LINES }, (_, k) => `export const item${i}_${k + 1} = '${word()}'; // line ${k + 1} of item ${i}`).join('\n')
+        : `export const item${i} = '${word()}'; // ${word()} ${word()}`;
+      lines.push(JSON.stringify({ role: 'tool', tool_call_id: callId, content }));
     }
     lines.push(JSON.stringify({ role: 'assistant', content: `Item ${i}: the ${word()} is fine.` }));
   }
@@ -61,7 +69,7 @@ export function makeLongTranscript({ turns, toolEvery = 4 }: LongTranscriptOptio
 
 /** Write the transcript into `dir` (default: the OS temp dir) and return its path. */
 export function writeLongTranscript(options: LongTranscriptOptions, dir = os.tmpdir()): string {
-  const file = path.join(dir, `contextscope-long-${options.turns}.json`);
+  const file = path.join(dir, `contextscope-long-${options.turns}${options.longResultEvery ? `-long${options.longResultEvery}` : ''}.json`);
   fs.writeFileSync(file, makeLongTranscript(options));
   return file;
 }

@@ -11,12 +11,21 @@ export const COLLAPSE_AT = 1600;
 /** Long content collapsed with "show all (N tokens)" (UI.md). `render` draws the visible text. */
 export function CollapsibleText({ text, tokens, render }: { text: string; tokens: number; render: (visible: string) => ReactNode }) {
   const [open, setOpen] = useState(false);
+  /** The search text whose unfolding the user folded again ("show less" on a hit). */
+  const [foldedFor, setFoldedFor] = useState<string | null>(null);
   const highlight = useContext(SearchContext).text.toLowerCase();
   const long = text.length > COLLAPSE_AT * 1.25;
-  const cut = long && !open ? cutAtLine(text, COLLAPSE_AT) : text;
+  const cut = long ? cutAtLine(text, COLLAPSE_AT) : text;
   // A search hit in the folded part unfolds it: the highlighted hit must be on screen.
-  const hitFolded = cut !== text && highlight !== '' && !cut.toLowerCase().includes(highlight) && text.toLowerCase().includes(highlight);
-  const visible = hitFolded ? text : cut;
+  const hitFolded = cut !== text && highlight !== '' && foldedFor !== highlight && !cut.toLowerCase().includes(highlight) && text.toLowerCase().includes(highlight);
+  const shown = !long || open || hitFolded;
+  const visible = shown ? text : cut;
+  const toggle = () => {
+    if (shown) {
+      setOpen(false);
+      if (hitFolded) setFoldedFor(highlight);
+    } else setOpen(true);
+  };
   return (
     <div>
       {render(visible)}
@@ -24,11 +33,11 @@ export function CollapsibleText({ text, tokens, render }: { text: string; tokens
         <button
           type="button"
           data-testid="show-all"
-          onClick={() => setOpen((o) => !o)}
+          onClick={toggle}
           className="mt-1 text-xs font-medium text-blue-700 hover:underline dark:text-blue-400"
-          aria-expanded={open}
+          aria-expanded={shown}
         >
-          {open ? 'show less' : `show all (${formatTokens(tokens)} tokens)`}
+          {shown ? 'show less' : `show all (${formatTokens(tokens)} tokens)`}
         </button>
       )}
     </div>

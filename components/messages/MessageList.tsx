@@ -232,6 +232,8 @@ const MeasuredList = forwardRef<LayoutHandle, LayoutProps>(function MeasuredList
 
 /** Rows mounted beyond the screen on each side in the fixed layout. */
 const FIXED_OVERSCAN = 3;
+/** A measured row this much shorter than its estimate gets its height (a smaller gap stays). */
+const SHRINK_SLACK_PX = 48;
 
 /** First i with offsets[i] > y (offsets ascending). */
 function upperBound(offsets: Float64Array, y: number): number {
@@ -246,14 +248,22 @@ function upperBound(offsets: Float64Array, y: number): number {
 }
 
 /**
- * Very long lists: rows keep their estimated height (content beyond it is clipped). The index's
- * offsets (prefix sums of the heights, made in the worker) make finding the rows on screen a binary
- * search, and nothing is built per row: TanStack's measurements (an object per row) were 170 ms at
- * 300k rows.
+ * Very long lists. The index's offsets (prefix sums of the estimated heights, made in the worker)
+ * make finding the rows on screen a binary search, and nothing is built per row: TanStack's
+ * measurements (an object per row) were 170 ms at 300k rows. A mounted row whose content is taller
+ * or shorter than its estimate (a long message, a result opened with "show all") gets its measured
+ * height: the offsets are summed again in one typed-array pass (~1 ms at 300k rows) once per frame
+ * of measurements, and rows starting above the screen shift the scroll position by as much, so
+ * what is on screen does not move.
  */
 const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ index, rows, activeTurn }, ref) {
   const scroller = useRef<HTMLDivElement>(null);
-  const { offsets } = index;
+  const [layout, setLayout] = useState(() => ({ offsets: index.offsets, heights: index.height as ArrayLike<number> }));
+  const layoutRef = useRef(layout);
+  layoutRef.current = layout;
+  // A new index (another transcript) starts from its estimates.
+  useEffect(() => setLayout({ offsets: index.offsets, heights: index.height }), [index]);
+  const { offsets, heights } = layout;
   const [range, setRange] = useState<[number, number]>([0, -1]);
   const rangeRef = useRef(range);
   rangeRef.current = range;
@@ -263,10 +273,11 @@ const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ ind
     (force: boolean) => {
       const el = scroller.current;
       if (!el) return;
+      const at = layoutRef.current.offsets;
       const top = el.scrollTop;
       const bottom = top + el.clientHeight;
-      const a = Math.max(0, upperBound(offsets, top) - 1);
-      const b = Math.min(index.count - 1, upperBound(offsets, bottom) - 1);
+      const a = Math.max(0, upperBound(at, top) - 1);
+      const b = Math.min(index.count - 1, upperBound(at, bottom) - 1);
       const [ra, rb] = rangeRef.current;
       if (!force && a >= ra && b <= rb) return;
       const next: [number, number] = [Math.max(0, a - FIXED_OVERSCAN), Math.min(index.count - 1, b + FIXED_OVERSCAN)];
@@ -279,7 +290,7 @@ const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ ind
       if (next[0] > rb || next[1] < ra) startTransition(() => setRange(next));
       else flushSync(() => setRange(next));
     },
-    [offsets, index.count],
+    [index.count],
   );
   useLayoutEffect(() => {
     const el = scroller.current;
@@ -294,16 +305,77 @@ const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ ind
       resize.disconnect();
     };
   }, [sync]);
+
+  // Measured heights of mounted rows, applied once per frame: new offsets, and the scroll position
+  // moved by what changed in rows starting above the screen.
+  const measured = useRef(new Map<number, number>());
+  const shift = useRef(0);
+  const observer = useMemo(() => {
+    if (typeof ResizeObserver === 'undefined') return null;
+    let frame = 0;
+    const apply = () => {
+      frame = 0;
+      const el = scroller.current;
+      const changes = measured.current;
+      measured.current = new Map();
+      const cur = layoutRef.current;
+      const top = el?.scrollTop ?? 0;
+      let delta = 0;
+      const heightsNow = Float64Array.from(cur.heights);
+      let first = Infinity;
+      for (const [i, h] of changes) {
+        // Grow a clipped row; shrink only a clearly too tall one (a small gap is not worth moving
+        // every row below it on each frame of a scroll).
+        if (i >= heightsNow.length || !(h > heightsNow[i] + 2 || h < heightsNow[i] - SHRINK_SLACK_PX)) continue;
+        // A row starting above the screen keeps its bottom where it is: what is on screen of it (and
+        // below it) stays put, e.g. the "show less" just clicked at the end of a tall result.
+        if (cur.offsets[i] < top) delta += h - heightsNow[i];
+        heightsNow[i] = h;
+        first = Math.min(first, i);
+      }
+      if (first === Infinity) return;
+      const next = Float64Array.from(cur.offsets);
+      for (let i = first; i < heightsNow.length; i++) next[i + 1] = next[i] + heightsNow[i];
+      shift.current += delta;
+      setLayout({ offsets: next, heights: heightsNow });
+    };
+    return new ResizeObserver((entries) => {
+      for (const e of entries) {
+        const i = Number((e.target as HTMLElement).dataset.row);
+        const h = Math.max(1, Math.ceil(e.borderBoxSize?.[0]?.blockSize ?? (e.target as HTMLElement).offsetHeight));
+        if (Number.isInteger(i)) measured.current.set(i, h);
+      }
+      if (!frame) frame = requestAnimationFrame(apply);
+    });
+  }, []);
+  useEffect(() => () => observer?.disconnect(), [observer]);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && shift.current !== 0) el.scrollTop += shift.current;
+    shift.current = 0;
+    // Rows that shrank may leave room for more on screen.
+    queueMicrotask(() => sync(false));
+  }, [layout, sync]);
+  const measure = useCallback(
+    (node: HTMLDivElement | null) => {
+      if (!node || !observer) return;
+      observer.observe(node);
+      return () => observer.unobserve(node);
+    },
+    [observer],
+  );
+
   useImperativeHandle(
     ref,
     () => ({
       scrollToRow(at, align) {
         const el = scroller.current;
         if (!el) return;
-        el.scrollTop = align === 'start' ? offsets[at] : offsets[at] - (el.clientHeight - index.height[at]) / 2;
+        const { offsets: o, heights: h } = layoutRef.current;
+        el.scrollTop = align === 'start' ? o[at] : o[at] - (el.clientHeight - h[at]) / 2;
       },
     }),
-    [offsets, index],
+    [],
   );
   const [first, last] = range;
   const { want } = rows;
@@ -311,8 +383,17 @@ const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ ind
   const items = [];
   for (let i = first; i <= last; i++)
     items.push(
-      <div key={i} data-index={i} data-row={i} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${offsets[i]}px)`, height: index.height[i], overflow: 'clip' }}>
-        <RowView rows={rows} index={i} activeTurn={activeTurn} />
+      <div key={i} data-index={i} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${offsets[i]}px)`, height: heights[i], overflow: 'clip' }}>
+        {rows.row(i) ? (
+          // Measured once loaded (a placeholder keeps the estimate).
+          <div ref={measure} data-row={i}>
+            <RowView rows={rows} index={i} activeTurn={activeTurn} />
+          </div>
+        ) : (
+          <div data-row={i} className="h-full">
+            <RowView rows={rows} index={i} activeTurn={activeTurn} />
+          </div>
+        )}
       </div>,
     );
   return (
