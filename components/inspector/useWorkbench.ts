@@ -77,6 +77,8 @@ export interface Workbench {
   contextWindow: number | undefined;
   /** The context the model saw last, before any step (the timeline's last bar without overhead). */
   contextNow: number;
+  /** Tokens the model saw that the file does not hold (system prompt, tool schemas): no step can remove them. */
+  overhead: number;
   refreshVersions: () => void;
 }
 
@@ -273,6 +275,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     compaction,
     contextWindow,
     contextNow: modelViewTokens(data),
+    overhead: data?.timeline.overhead ?? 0,
     refreshVersions,
   };
 }

@@ -7,6 +7,8 @@ export interface CliInspect {
   turns: number;
   messages: number;
   tokens: { total: number };
+  /** The model's input the file leaves out, inferred from the first call's recorded usage. */
+  overhead: { invisible: number } | null;
 }
 
 /** The repository root: Playwright and the scripts run from it (as e2e/fixtures.ts assumes). */
