@@ -145,7 +145,8 @@ test('100k turns: scroll, switch model, zoom, pan, drag-select and shift+arrows 
     await cdp.send('Profiler.start');
   }
   // CONTEXTSCOPE_TRACE=file.json records a DevTools trace of the interactions (tasks with their
-  // scripts, style, layout and paint: load it in DevTools' Performance panel).
+  // scripts, style, layout and paint): `node scripts/trace-tasks.mjs file.json` lists the longest
+  // tasks and what filled them, or load it in DevTools' Performance panel.
   const traceTo = process.env.CONTEXTSCOPE_TRACE;
   const traceEvents: unknown[] = [];
   if (traceTo) {
