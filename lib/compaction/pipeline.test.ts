@@ -147,3 +147,24 @@ describe('auto with summarize_threshold (real Claude Code session)', () => {
     expect('summarizeThreshold' in parseAutoOptions({ summarizeThreshold: '0.5' })).toBe(false);
   });
 });
+
+describe('auto on a small selection whose target is out of reach (real Claude Code session)', () => {
+  // The UX audit's case: turns 4–6 of a session selected, Auto to half the context. What lies
+  // outside the selection alone exceeds the target, so no drop inside it can reach it.
+  const file = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker_claude_code_v1.0.95'))!;
+  const real = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
+  const whole = projectTranscript(real, []).tokens.after.total;
+  const range = { kind: 'turns' as const, from: 3, to: 5 };
+  const p = projectTranscript(real, [step([{ id: 'auto' }], { keepLast: 1, budget: Math.floor(whole / 2), range, id: 'auto' })]);
+  const inRange = (turn: number) => turn >= range.from && turn <= range.to;
+
+  it('emergency does not run: the user messages of the range survive, and the report says why', () => {
+    const users = real.messages.filter((m) => inRange(m.turn) && m.role === 'user' && m.blocks.some((b) => b.kind === 'text' && b.text.trim() !== ''));
+    expect(users.length).toBeGreaterThan(0);
+    const kept = new Set(p.messages.map((m) => m.sourceId));
+    for (const u of users) expect(kept.has(u.id), `user message ${u.index} of turn ${u.turn + 1}`).toBe(true);
+    expect(p.messages.some((m) => m.synthetic === 'notice')).toBe(false);
+    const notes = p.report.flatMap((r) => r.notes).join('\n');
+    expect(notes).toMatch(/not run: even dropping the whole range leaves [\d,]+ tokens > target/);
+  });
+});

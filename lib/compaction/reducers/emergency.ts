@@ -56,7 +56,13 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
   // the kept total grows with the count, so binary search (O(n log n)).
   const fits = (r: ReduceResult | undefined) => r !== undefined && contextTokens(r.ctx) <= budget.total;
   let best = attempt(0);
-  if (!fits(best)) return best ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
+  // Dropping the whole range would not reach the budget either (what lies outside the range, or is
+  // protected, alone exceeds it): destroying the range — the user's instructions with it — would
+  // buy nothing the target asked for. Nothing is dropped, and the report says why.
+  if (!fits(best)) {
+    const floor = best ? contextTokens(best.ctx) : contextTokens(ctx);
+    return new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, `not run: even dropping the whole range leaves ${floor} tokens > target ${budget.total}`]);
+  }
   let lo = 0;
   let hi = candidates.length - 1;
   while (lo < hi) {
