@@ -429,3 +429,14 @@ describe('claude-code: export of a real pipeline projection', () => {
     for (const m of t.messages.filter((x) => x.turn === lastTurn)) for (const r of m.recordRefs) expect(original.has(t.records[r].text) && out.text.includes(t.records[r].text)).toBe(true);
   });
 });
+
+describe('claude-code: usage', () => {
+  it('a record whose usage holds no count ("usage": {} on a stopped task) is not a call: the last recorded context is not 0', () => {
+    const f = byName('vibecodingtracker');
+    const empty = rawLines(f).filter((l) => l.type === 'assistant' && l.message?.usage && Object.keys(l.message.usage).length === 0);
+    expect(empty.length).toBeGreaterThan(0);
+    const t = load(f);
+    expect(t.usage.length).toBeGreaterThan(0);
+    for (const u of t.usage) expect(u.input + u.cacheRead + u.cacheWrite, `usage of message ${u.messageIndex}`).toBeGreaterThan(0);
+  });
+});

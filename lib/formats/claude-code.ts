@@ -57,6 +57,9 @@ const CLAUDE_ONLY_TYPES = new Set([
 // ---------------------------------------------------------------------------------------------
 // Content → blocks (one block per content item, so an export can re-write items in place)
 
+/** The counts an Anthropic usage object may carry; one of them must be there for the record to be a call. */
+const USAGE_COUNTS = ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const;
+
 function num(x: unknown): number {
   return typeof x === 'number' && Number.isFinite(x) ? x : 0;
 }
@@ -299,7 +302,9 @@ export class ClaudeSessionReader {
         this.draftOfLine.set(uuid, continues ? open.draft : (this.lastAdded as DraftMessage));
         this.lastMainLine = uuid;
       }
-      if (isRecord(msg.usage) && real) {
+      // A usage object without a single count (`"usage": {}` on a record Claude Code wrote for a
+      // stopped task) records no call: taken as one, it read as a context of 0.
+      if (isRecord(msg.usage) && real && USAGE_COUNTS.some((k) => typeof (msg.usage as Record<string, unknown>)[k] === 'number')) {
         const u = msg.usage;
         const usage: UsageRecord = {
           messageIndex: index,
