@@ -46,11 +46,11 @@ export function TopBar({
       <div className="h-5 w-px bg-neutral-200 dark:bg-neutral-800" />
       {meta ? (
         <>
-          <h1 className="min-w-0 max-w-[20rem] truncate text-sm font-semibold" title={meta.title} data-testid="inspector-title">
+          <h1 className="min-w-[5rem] max-w-[20rem] truncate text-sm font-semibold" title={meta.title} data-testid="inspector-title">
             {meta.title}
           </h1>
           <span className="shrink-0 text-xs">
-            <FormatBadge format={meta.format} label={meta.formatLabel} />
+            <FormatBadge format={meta.format} label={meta.formatLabel} labelClassName="hidden xl:inline" />
           </span>
           {onModel && (
             <label className="flex shrink-0 items-center gap-1 text-xs text-neutral-500" title={meta.model ? `The transcript says ${meta.model}` : 'The transcript names no model'}>
@@ -64,7 +64,7 @@ export function TopBar({
                 ))}
               </select>
               {model && (
-                <span className="tabular-nums" data-testid="model-limits">
+                <span className="hidden tabular-nums xl:inline" data-testid="model-limits">
                   {formatCompact(model.contextWindow)} / {formatCompact(model.maxOutput)}
                 </span>
               )}

@@ -14,11 +14,11 @@ export function WorkerActivity() {
     <span
       data-testid="worker-activity"
       data-busy={busy ? 'yes' : 'no'}
-      className={`flex w-20 shrink-0 items-center gap-1.5 text-xs text-neutral-500 transition-opacity ${busy ? 'opacity-100' : 'opacity-0'}`}
+      className={`flex w-3 shrink-0 items-center xl:w-20 gap-1.5 text-xs text-neutral-500 transition-opacity ${busy ? 'opacity-100' : 'opacity-0'}`}
       title="The engine worker is computing; the page stays responsive."
     >
       <span className="inline-block h-1.5 w-1.5 animate-pulse rounded-full bg-blue-500" aria-hidden="true" />
-      {busy && 'working…'}
+      {busy && <span className="hidden xl:inline">working…</span>}
     </span>
   );
 }

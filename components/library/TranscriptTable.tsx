@@ -9,15 +9,20 @@ import { formatBytes, formatShortDate, formatTokens } from '../ui/format';
 
 type SortKey = 'title' | 'format' | 'model' | 'turns' | 'tokens' | 'size' | 'importedAt';
 
-const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean }> = [
+/**
+ * `wide`: columns shown only from 1280 px (model, size): below that the row's actions would be
+ * pushed behind the table's horizontal scroll.
+ */
+const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean; wide?: boolean }> = [
   { key: 'title', label: 'Title' },
   { key: 'format', label: 'Format' },
-  { key: 'model', label: 'Model' },
+  { key: 'model', label: 'Model', wide: true },
   { key: 'turns', label: 'Turns', numeric: true },
   { key: 'tokens', label: 'Tokens', numeric: true },
-  { key: 'size', label: 'Size', numeric: true },
+  { key: 'size', label: 'Size', numeric: true, wide: true },
   { key: 'importedAt', label: 'Imported' },
 ];
+const WIDE = 'hidden xl:table-cell';
 
 function sortValue(m: TranscriptMeta, key: SortKey): string | number {
   switch (key) {
@@ -68,7 +73,7 @@ export function TranscriptTable({
                 key={c.key}
                 scope="col"
                 aria-sort={sort.key === c.key ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}
-                className={`px-3 py-2 font-medium ${c.numeric ? 'text-right' : ''}`}
+                className={`px-3 py-2 font-medium ${c.numeric ? 'text-right' : ''} ${c.wide ? WIDE : ''}`}
               >
                 <button
                   type="button"
@@ -98,7 +103,7 @@ export function TranscriptTable({
               data-tokens={m.tokens.total}
               className={`align-middle ${m.id === highlightId ? 'bg-blue-50/70 dark:bg-blue-950/30' : 'hover:bg-neutral-50 dark:hover:bg-neutral-900/60'}`}
             >
-              <td className="max-w-[22rem] px-3 py-2">
+              <td className="px-3 py-2">
                 {editing === m.id ? (
                   <form
                     onSubmit={(e) => {
@@ -120,7 +125,7 @@ export function TranscriptTable({
                     />
                   </form>
                 ) : (
-                  <div className="min-w-0">
+                  <div className="w-[16rem] min-w-0">
                     <Link href={`/inspect?id=${encodeURIComponent(m.id)}`} className="block truncate font-medium text-blue-700 hover:underline dark:text-blue-400" data-testid="open-transcript" title={m.title}>
                       {m.title}
                     </Link>
@@ -132,17 +137,19 @@ export function TranscriptTable({
                   </div>
                 )}
               </td>
-              <td className="px-3 py-2">
-                <FormatBadge format={m.format} label={m.formatLabel} />
+              <td className="px-3 py-2" title={m.formatLabel}>
+                <span className="block max-w-[10rem]">
+                  <FormatBadge format={m.format} label={m.formatLabel} />
+                </span>
               </td>
-              <td className="max-w-[12rem] truncate px-3 py-2 font-mono text-xs" title={m.model}>
-                {m.model ?? <span className="text-neutral-400">—</span>}
+              <td className={`px-3 py-2 font-mono text-xs ${WIDE}`} title={m.model}>
+                <span className="block max-w-[11rem] truncate">{m.model ?? <span className="text-neutral-400">—</span>}</span>
               </td>
               <td className="px-3 py-2 text-right tabular-nums" data-testid="row-turns">
                 {formatTokens(m.turns)}
               </td>
               <td className="px-3 py-2 text-right tabular-nums">{formatTokens(m.tokens.total)}</td>
-              <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatBytes(m.size)}</td>
+              <td className={`whitespace-nowrap px-3 py-2 text-right tabular-nums ${WIDE}`}>{formatBytes(m.size)}</td>
               <td className="whitespace-nowrap px-3 py-2 text-neutral-600 dark:text-neutral-400" title={m.importedAt}>{formatShortDate(m.importedAt)}</td>
               <td className="whitespace-nowrap px-2 py-1 text-right [&_button]:px-1.5 [&_button]:py-1 [&_button]:text-xs">
                 <Button variant="ghost" onClick={() => setEditing(m.id)} data-testid="rename" aria-label={`Rename ${m.title}`}>

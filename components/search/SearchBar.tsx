@@ -30,7 +30,7 @@ export const SearchBar = forwardRef<HTMLInputElement, { value: string; onChange:
         title="Text, tool:NAME or role:user|assistant|system|tool"
         aria-label="Search the transcript"
         data-testid="search"
-        className="w-36 bg-transparent py-1 outline-none placeholder:text-neutral-400"
+        className="w-24 bg-transparent py-1 xl:w-36 outline-none placeholder:text-neutral-400"
       />
       {value.trim() && (
         <span className="whitespace-nowrap tabular-nums text-neutral-500" aria-live="polite" data-testid="search-count" data-pending={pending ? 'yes' : 'no'}>

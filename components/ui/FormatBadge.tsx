@@ -10,18 +10,19 @@ const FAMILY: Array<{ test: RegExp; mark: string; color: string }> = [
   { test: /^inspect/, mark: 'IN', color: '#be123c' },
 ];
 
-export function FormatBadge({ format, label }: { format: string; label: string }) {
+/** `labelClassName`: e.g. hide the label on narrow screens (the monogram stays, the label is its title). */
+export function FormatBadge({ format, label, labelClassName = '' }: { format: string; label: string; labelClassName?: string }) {
   const fam = FAMILY.find((f) => f.test.test(format)) ?? { mark: format.slice(0, 2).toUpperCase(), color: '#525252' };
   return (
-    <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
+    <span className="inline-flex max-w-full items-center gap-1.5 whitespace-nowrap" title={label}>
       <span
         aria-hidden="true"
-        className="inline-flex h-4 w-6 items-center justify-center rounded-sm text-[9px] font-bold tracking-tight text-white"
+        className="inline-flex h-4 w-6 shrink-0 items-center justify-center rounded-sm text-[9px] font-bold tracking-tight text-white"
         style={{ backgroundColor: fam.color }}
       >
         {fam.mark}
       </span>
-      <span>{label}</span>
+      <span className={`min-w-0 truncate ${labelClassName}`}>{label}</span>
     </span>
   );
 }
