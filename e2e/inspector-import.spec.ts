@@ -36,8 +36,8 @@ for (const c of CASES) {
     await library.open(row);
     await inspector.waitLoaded();
     expect(await inspector.turns()).toBe(expected.turns);
-    // The Plan panel's whole-context total is what the file holds; the overhead the CLI infers from
-    // the recorded usage is named beside it (no step can remove it).
+    // The Plan panel's whole-context total is what the model sees of the file; the overhead the CLI
+    // infers from the recorded usage is named beside it (no step can remove it).
     const overhead = page.getByTestId('plan-overhead');
     if (expected.overhead && expected.overhead.invisible > 0) await expect(overhead).toContainText(`${tokensText(expected.overhead.invisible)} tokens the file leaves out`);
     else await expect(overhead).toHaveCount(0);
@@ -51,3 +51,16 @@ for (const c of CASES) {
     await page.screenshot({ path: path.join(SCREENSHOTS, `inspector-${c.family}.png`) });
   });
 }
+
+test("a source-compacted Codex rollout: the Plan's whole context is the model's view, and says the log holds more", async ({ library, inspector, page }) => {
+  const file = corpusFile('codex-cli', 'localpush_rollout-2026-02-23_sanitized_compacted.jsonl');
+  const expected = cliInspect(file);
+  await library.goto();
+  await library.importFile(file);
+  await library.open(await library.waitForRow(path.basename(file)));
+  await inspector.waitLoaded();
+  const note = page.getByTestId('plan-overhead');
+  await expect(note).toContainText(`the log holds ${tokensText(expected.tokens.total)}: the source's own compaction took the rest out`);
+  const shown = Number((await page.getByTestId('plan-selection-total').locator('span').first().textContent())!.replace(/,/g, ''));
+  expect(shown).toBeLessThan(expected.tokens.total);
+});

@@ -79,6 +79,8 @@ export interface Workbench {
   contextNow: number;
   /** Tokens the model saw that the file does not hold (system prompt, tool schemas): no step can remove them. */
   overhead: number;
+  /** Every token of the log (Info's total), when the source compacted it (then more than contextNow); else 0. */
+  logTokens: number;
   refreshVersions: () => void;
 }
 
@@ -276,6 +278,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     contextWindow,
     contextNow: modelViewTokens(data),
     overhead: data?.timeline.overhead ?? 0,
+    logTokens: data?.timeline.bands.length ? data.meta.tokens.total : 0,
     refreshVersions,
   };
 }

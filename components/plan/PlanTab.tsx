@@ -17,7 +17,7 @@ const field = 'rounded border border-neutral-300 bg-white px-1.5 py-0.5 text-xs 
 const heading = 'mb-1.5 text-[11px] font-semibold uppercase tracking-wide text-neutral-500';
 
 /** The selection's (or the whole context's) tokens before → after, at the top of the panel. */
-export function SelectionTotals({ selection, selectedTokens, preview, pending, contextNow, overhead = 0 }: { selection: [number, number] | null; selectedTokens: number; preview: PreviewSummary | null; pending: boolean; contextNow: number; overhead?: number }) {
+export function SelectionTotals({ selection, selectedTokens, preview, pending, contextNow, overhead = 0, logTokens = 0 }: { selection: [number, number] | null; selectedTokens: number; preview: PreviewSummary | null; pending: boolean; contextNow: number; overhead?: number; logTokens?: number }) {
   const pair = selection ? preview?.tokens.selection : preview?.tokens.context;
   // In the model's view: a source compaction may already have taken part of the selection out.
   const before = pair ? pair.before : selection ? selectedTokens : contextNow;
@@ -46,9 +46,11 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
           whole context {formatTokens(preview.tokens.context.before)} → {formatTokens(preview.tokens.context.after)}
         </p>
       )}
-      {!selection && overhead > 0 && (
+      {!selection && (overhead > 0 || logTokens > contextNow) && (
         <p className="mt-0.5 text-[11px] tabular-nums text-neutral-500" data-testid="plan-overhead">
-          What the file holds. The model also saw {formatTokens(overhead)} tokens the file leaves out (its system prompt and tool schemas, from the recorded usage): no step can remove them.
+          What the model sees now of the file
+          {logTokens > contextNow && <> (the log holds {formatTokens(logTokens)}: the source&apos;s own compaction took the rest out)</>}.
+          {overhead > 0 && <> It also saw {formatTokens(overhead)} tokens the file leaves out (its system prompt and tool schemas, from the recorded usage): no step can remove them.</>}
         </p>
       )}
     </div>
@@ -81,7 +83,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
   const context = preview?.tokens.context.before ?? wb.contextNow;
   return (
     <div className="space-y-4">
-      <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.preview.isFetching} contextNow={wb.contextNow} overhead={wb.overhead} />
+      <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.preview.isFetching} contextNow={wb.contextNow} overhead={wb.overhead} logTokens={wb.logTokens} />
       {!wb.planActive && <p className="-mt-2 text-[11px] text-neutral-500">Drag across the timeline to select turns, or change the plan: the preview follows.</p>}
       {wb.preview.isError && (
         <p role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-xs text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
