@@ -113,5 +113,9 @@ for (const c of CASES) test(`${c.label}: drag-select → strip-tool-results + de
     )
     .toBe(original.before);
   await expect.poll(() => compactionLayerPixels(page)).toBe(untouchedLayer);
+  // The version the Apply forked is gone with its only step: the original is shown, no empty version is left.
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-version', 'original');
+  await expect(page).not.toHaveURL(/[?&]v=/);
+  await expect(page.getByTestId('version-select').locator('option')).toHaveCount(1);
   await expect(wb.fates).toHaveCount(0);
 });

@@ -224,14 +224,16 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     setBusy('Undoing…');
     setActionError(null);
     try {
-      await getBridge().undoStep(undefined, id, version.id);
+      const shown = await getBridge().undoStep(undefined, id, version.id);
       await queryClient.invalidateQueries({ queryKey: ['versions', id] });
+      // Undoing the only step of a version an Apply forked removes it: back to the original.
+      if (shown.id !== version.id) selectVersion(shown.id);
     } catch (e) {
       setActionError((e as Error).message);
     } finally {
       setBusy(null);
     }
-  }, [version, id, queryClient]);
+  }, [version, id, queryClient, selectVersion]);
 
   const contextWindow = model?.contextWindow ?? data?.timeline.contextWindow;
   const trigger = triggers.find((t) => t.peer === triggerPeer);

@@ -53,6 +53,8 @@ export interface Version {
   name: string;
   /** The version this one was forked from. */
   parentId?: string;
+  /** Forked from the original by an Apply, not by the user (nor renamed since): an Undo that leaves it without steps removes it. */
+  autoForked?: boolean;
   steps: Step[];
   createdAt: string;
   updatedAt: string;

@@ -136,11 +136,21 @@ describe('versions: apply, undo, fork, rename, delete', () => {
     expect(v1b.id).toBe(v1.id);
     expect(v1b.steps).toHaveLength(2);
     expect((await engine.undoStep(id, v1.id)).steps.map((s) => s.id)).toEqual(['step-strip']);
-    const empty = await engine.undoStep(id, v1.id);
+    // Undoing the last step of the version the Apply forked removes it: the original is shown again,
+    // and no empty "Compacted 1" is left behind.
+    const back = await engine.undoStep(id, v1.id);
+    expect(back.id).toBe(ORIGINAL_VERSION);
+    expect((await engine.listVersions(id)).map((v) => v.id)).toEqual([ORIGINAL_VERSION]);
+    const shown = await engine.preview(id, { versionId: back.id });
+    expect(shown.kind === 'preview' && shown.preview.tokens.context.after).toBe(tokens);
+
+    // A version the user named (or forked) stays, emptied, when its last step is undone.
+    const v2 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns));
+    await engine.renameVersion(id, v2.id, 'keep me');
+    const empty = await engine.undoStep(id, v2.id);
+    expect(empty.id).toBe(v2.id);
     expect(empty.steps).toEqual([]);
-    await expect(engine.undoStep(id, v1.id)).rejects.toThrow(/no step to undo/);
-    const back = await engine.preview(id, { versionId: v1.id });
-    expect(back.kind === 'preview' && back.preview.tokens.context.after).toBe(tokens);
+    await expect(engine.undoStep(id, v2.id)).rejects.toThrow(/no step to undo/);
   });
 
   it('fork copies the steps (then both evolve apart); rename and delete; the original refuses both', async () => {

@@ -70,7 +70,8 @@ export async function renameVersion(repo: Repo, transcriptId: string, versionId:
   if (v.id === ORIGINAL_VERSION) throw new VersionError('invalid:version', 'The original cannot be renamed: fork it first.');
   const clean = name.trim();
   if (!clean) throw new VersionError('invalid:version', 'A version needs a name.');
-  const next = { ...v, name: clean.slice(0, 200), updatedAt: new Date().toISOString() };
+  const { autoForked: _named, ...rest } = v;
+  const next = { ...rest, name: clean.slice(0, 200), updatedAt: new Date().toISOString() };
   await repo.putVersion(next);
   return next;
 }
@@ -87,7 +88,7 @@ export async function deleteVersion(repo: Repo, transcriptId: string, versionId:
  */
 export async function applyStep(repo: Repo, transcriptId: string, versionId: string, step: Omit<Step, 'id' | 'createdAt'> & Partial<Pick<Step, 'id' | 'createdAt'>>): Promise<Version> {
   let v = await getVersion(repo, transcriptId, versionId);
-  if (v.id === ORIGINAL_VERSION) v = await forkVersion(repo, transcriptId, ORIGINAL_VERSION);
+  if (v.id === ORIGINAL_VERSION) v = { ...(await forkVersion(repo, transcriptId, ORIGINAL_VERSION)), autoForked: true };
   const now = new Date().toISOString();
   const full: Step = { ...step, id: step.id && !v.steps.some((s) => s.id === step.id) ? step.id : newId('s'), createdAt: step.createdAt ?? now };
   const next: Version = { ...v, steps: [...v.steps, full], updatedAt: now };
@@ -95,10 +96,18 @@ export async function applyStep(repo: Repo, transcriptId: string, versionId: str
   return next;
 }
 
-/** Remove the last step (undo). The version stays, possibly with no steps. */
+/**
+ * Remove the last step (undo). The version stays, possibly with no steps — except one that an Apply
+ * forked from the original: emptied, it is the original again, so it is removed and the original
+ * returned (an Apply + Undo leaves no empty "Compacted N" behind). Callers show the returned version.
+ */
 export async function undoStep(repo: Repo, transcriptId: string, versionId: string): Promise<Version> {
   const v = await getVersion(repo, transcriptId, versionId);
   if (v.steps.length === 0) throw new VersionError('invalid:version', `${v.name} has no step to undo.`);
+  if (v.steps.length === 1 && v.autoForked) {
+    await repo.deleteVersion(v.id);
+    return getVersion(repo, transcriptId, ORIGINAL_VERSION);
+  }
   const next: Version = { ...v, steps: v.steps.slice(0, -1), updatedAt: new Date().toISOString() };
   await repo.putVersion(next);
   return next;
