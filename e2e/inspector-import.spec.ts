@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { importBytes } from '../lib/formats/import';
 import { corpusFile, expect, SCREENSHOTS, test } from './fixtures';
 import { cliInspect, tokensText } from './pages/cli';
 
@@ -49,6 +50,14 @@ for (const c of CASES) {
     // One header per turn exists in the list's data (the list may be virtualized: count rows it reports).
     await expect(page.locator('[data-testid=turn-header][data-turn="0"]')).toBeVisible();
     await page.screenshot({ path: path.join(SCREENSHOTS, `inspector-${c.family}.png`) });
+    if (c.family === 'claude-code') {
+      // The Tools tab lists the main chain's calls and says where the log's other ones are.
+      const { messages } = importBytes(c.name, new Uint8Array(fs.readFileSync(file))).transcript;
+      const calls = (side: boolean) => messages.filter((m) => !!m.sidechain === side).flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call').length;
+      expect(calls(true)).toBeGreaterThan(0);
+      await page.getByRole('tab', { name: 'Tools', exact: true }).click();
+      await expect(page.getByTestId('tools-sidechain')).toContainText(`${calls(false)} of the log's ${calls(false) + calls(true)} tool calls. The other ${calls(true)} were made in side chains`);
+    }
   });
 }
 

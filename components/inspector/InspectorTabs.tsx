@@ -81,7 +81,7 @@ export function InspectorTabs({
         {tab === 'Report' && <ReportTab preview={preview} />}
         {tab === 'Lost' && <LostTab preview={preview} onJump={onJump} />}
         {tab === 'Diff' && <DiffTab preview={preview} onJump={onJump} />}
-        {tab === 'Tools' && <ToolsTab id={id} schemas={data.tools} />}
+        {tab === 'Tools' && <ToolsTab id={id} schemas={data.tools} toolCalls={data.meta.toolCalls} />}
         {tab === 'Versions' && <VersionsTab id={id} wb={wb} />}
         {tab === 'Info' && <SidePanel data={data} />}
       </div>

@@ -7,13 +7,17 @@ import { formatTokens } from '../ui/format';
 import { EmptyState } from './EmptyState';
 
 /** Per-tool token breakdown: calls (amber) and results (orange), widest first. */
-export function ToolsTab({ id, schemas }: { id: string; schemas: Array<{ name: string; tokens: number }> }) {
+export function ToolsTab({ id, schemas, toolCalls }: { id: string; schemas: Array<{ name: string; tokens: number }>; toolCalls?: number }) {
   const stats = useQuery({ queryKey: ['tool-stats', id], queryFn: ({ signal }) => getBridge().toolStats(signal, id), staleTime: Infinity });
   if (stats.isPending) return <div className="h-40 animate-pulse rounded bg-neutral-100 dark:bg-neutral-900" aria-label="Loading tool statistics" />;
   if (stats.isError) return <p role="alert" className="text-xs text-red-700">Could not count tool tokens: {(stats.error as Error).message}</p>;
   if (stats.data.length === 0) return <EmptyState title="No tool calls">This transcript has no tool calls or results.</EmptyState>;
   const max = Math.max(1, ...stats.data.map((t) => t.callTokens + t.resultTokens));
   const total = stats.data.reduce((s, t) => s + t.callTokens + t.resultTokens, 0);
+  // The log's count (Info, the turn headers) includes calls made in side chains (subagents, rewound
+  // branches); they never entered this conversation's context, so they are not listed here.
+  const listed = stats.data.reduce((s, t) => s + t.calls, 0);
+  const elsewhere = toolCalls !== undefined ? toolCalls - listed : 0;
   return (
     <div className="space-y-3 text-xs" data-testid="tools">
       <div className="flex items-center gap-3 text-[11px] text-neutral-500">
@@ -25,6 +29,11 @@ export function ToolsTab({ id, schemas }: { id: string; schemas: Array<{ name: s
         </span>
         <span className="ml-auto tabular-nums">{formatTokens(total)} tokens in tool traffic</span>
       </div>
+      {elsewhere > 0 && (
+        <p className="text-[11px] text-neutral-500" data-testid="tools-sidechain">
+          {listed} of the log&apos;s {toolCalls} tool calls. The other {elsewhere} were made in side chains (subagents, rewound branches): they never entered this conversation&apos;s context.
+        </p>
+      )}
       <ul className="space-y-1.5">
         {stats.data.map((t) => (
           <li key={t.name} data-testid="tool-stat" data-tool={t.name}>
