@@ -11,7 +11,7 @@ export const SHORTCUTS: ReadonlyArray<[string, string]> = [
   ['Double-click', 'Select a whole compaction span'],
   ['/', 'Search the transcript'],
   ['a', 'Auto-compact the selection'],
-  ['Enter', 'Apply the plan as a step'],
+  ['Enter, Ctrl + Enter', 'Apply the plan as a step (on the timeline Enter shows the cursor turn: use Ctrl + Enter)'],
   ['z', 'Undo the last step'],
   ['e', 'Export'],
   ['?', 'This sheet'],

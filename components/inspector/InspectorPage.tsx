@@ -150,8 +150,14 @@ export function InspectorPage() {
   const { setPlan, apply, undo } = wb;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.metaKey || e.ctrlKey || e.altKey || isTyping(e.target)) return;
       if (document.querySelector('dialog[open]')) return;
+      // Ctrl/⌘+Enter applies from anywhere, the timeline too (where Enter shows the cursor's turn).
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key === 'Enter') {
+        e.preventDefault();
+        void apply();
+        return;
+      }
+      if (e.metaKey || e.ctrlKey || e.altKey || isTyping(e.target)) return;
       const onControl = (e.target as HTMLElement | null)?.closest?.('button, a, [data-testid="timeline"]');
       if (e.key === '/') {
         e.preventDefault();
