@@ -18,9 +18,11 @@ test.beforeAll(() => fs.mkdirSync(SCREENSHOTS, { recursive: true }));
  * container file (tau-bench holds many chats); the export is the whole container with that one
  * compacted, and the re-import picks the same conversation.
  */
-const CASES: ReadonlyArray<{ label: string; family: string; name: string; format: string; lost: boolean; conversation?: number }> = [
+const CASES: ReadonlyArray<{ label: string; family: string; name: string; format: string; lost: boolean; conversation?: number; keepLast?: number }> = [
   { label: 'Claude Code', family: 'claude-code', name: 'vibecodingtracker_claude_code_v1.0.95.jsonl', format: 'claude-code', lost: true },
-  { label: 'Codex CLI', family: 'codex-cli', name: 'codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl', format: 'codex-cli', lost: false },
+  // One short turn, then one long one: with the last turn kept nothing else could reach the target
+  // (Auto says so and drops nothing), so the whole rollout is in play.
+  { label: 'Codex CLI', family: 'codex-cli', name: 'codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl', format: 'codex-cli', lost: true, keepLast: 0 },
   // Codex and tau-bench: Auto at 50 % stubs old tool results whose identifiers the kept messages
   // still name (measured: the Lost tab reads "Nothing lost" on both). Conversation 3: 12 turns, 20
   // tool call/result pairs.
@@ -44,6 +46,10 @@ for (const c of CASES) {
     const wb = new Workbench(page);
 
     const target = await wb.autoHalf();
+    if (c.keepLast !== undefined) {
+      await wb.keepLast(c.keepLast);
+      await expect.poll(async () => { const p = await wb.contextTokens(); return p.before - p.after; }, { timeout: 30_000 }).toBeGreaterThan(0);
+    }
     const preview = await wb.contextTokens();
     expect(target).toBe(Math.round(preview.before * 0.5));
     expect(preview.after).toBeLessThan(preview.before);

@@ -90,7 +90,7 @@ export function TimelineChart({
   const packed = useMemo(() => packTimeline({ turns, overhead }), [turns, overhead]);
   const scale = useMemo(() => {
     const s = yAxisMax(timeline.maxContext, timeline.contextWindow);
-    return { ...s, max: scaleWithLines(timeline.maxContext, s.max, compaction.lines) };
+    return { ...s, max: scaleWithLines(timeline.maxContext, s.max, compaction.lines, timeline.overhead) };
   }, [timeline, compaction.lines]);
   const layer = useRef<HTMLCanvasElement>(null);
   const [view, setView] = useState<TurnView>(() => fullView(n));

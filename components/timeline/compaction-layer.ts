@@ -140,17 +140,19 @@ export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, 
 
   // Budget lines, labelled at the left edge of the plot (the window's label is on the right).
   g.font = '10px ui-sans-serif, system-ui, sans-serif';
-  // Lines above the scale are named side by side along the top edge (one x cursor: they never overlap).
-  let offScaleX = PAD.left + 4;
+  // Labels never overlap: each is moved right past any label already drawn where it would go
+  // (lines above the scale are named along the top edge, the others just above their line).
+  const place = labelPlacer();
   const line = (value: number | undefined, color: string, dash: number[], label: string, width = 1.25) => {
     if (value === undefined || !(value > 0)) return;
     if (value > scale.max) {
       const text = `${label} ↑`;
+      const w = g.measureText(text).width;
+      const x = place(PAD.left + 4, 0, 13, w);
       g.fillStyle = color;
       g.textAlign = 'left';
       g.textBaseline = 'top';
-      g.fillText(text, offScaleX, 1);
-      offScaleX += g.measureText(text).width + 12;
+      g.fillText(text, x, 1);
       return;
     }
     const y = Math.round(yOf(value)) + 0.5;
@@ -163,24 +165,49 @@ export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, 
     g.lineTo(clipRight, y);
     g.stroke();
     g.restore();
-    const text = label;
     g.textAlign = 'left';
     g.textBaseline = 'bottom';
-    const w = g.measureText(text).width;
+    const w = g.measureText(label).width;
+    const x = place(PAD.left + 3, y - 13, y - 1, w + 4);
     g.fillStyle = dark ? 'rgba(11,15,20,0.8)' : 'rgba(255,255,255,0.85)';
-    g.fillRect(PAD.left + 3, y - 13, w + 4, 12);
+    g.fillRect(x, y - 13, w + 4, 12);
     g.fillStyle = color;
-    g.fillText(text, PAD.left + 5, y - 2);
+    g.fillText(label, x + 2, y - 2);
   };
   const { lines } = input;
   line(lines.inputBudget, RED, [6, 4], `input budget ${formatTokens(lines.inputBudget ?? 0)}`);
   line(lines.trigger?.tokens, AMBER, [1.5, 3], `${lines.trigger?.label ?? 'auto'} trigger ${formatTokens(lines.trigger?.tokens ?? 0)}`, 1.5);
-  line(lines.target, TEAL, [6, 4], `target ${formatTokens(lines.target ?? 0)}`, 1.5);
+  // The target is for what the file holds; the bars also stack the invisible overhead, so the line
+  // stands where a context that meets the target would reach.
+  if (lines.target !== undefined) {
+    const over = input.overhead > 0 ? ` + ${formatTokens(input.overhead)} overhead` : '';
+    line(lines.target + input.overhead, TEAL, [6, 4], `target ${formatTokens(lines.target)}${over}`, 1.5);
+  }
+}
+
+/**
+ * Places labels left to right without overlap: `place(x, y0, y1, width)` returns the x where a label
+ * wanted at `x` goes — moved right past every label already placed whose box it would overlap.
+ */
+export function labelPlacer(gap = 8): (x: number, y0: number, y1: number, width: number) => number {
+  const placed: Array<{ x0: number; x1: number; y0: number; y1: number }> = [];
+  return (x, y0, y1, width) => {
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (const r of placed)
+        if (x < r.x1 && x + width > r.x0 && y0 < r.y1 && y1 > r.y0) {
+          x = r.x1 + gap;
+          moved = true;
+        }
+    }
+    placed.push({ x0: x, x1: x + width, y0, y1 });
+    return x;
+  };
 }
 
 /** The y-axis top that keeps every budget line worth seeing on scale. */
-export function scaleWithLines(dataMax: number, current: number, lines: BudgetLines): number {
+export function scaleWithLines(dataMax: number, current: number, lines: BudgetLines, overhead = 0): number {
   let max = current;
-  for (const v of [lines.target, lines.trigger?.tokens, lines.inputBudget]) if (v !== undefined && v > max && v <= dataMax * 4) max = v * 1.05;
+  for (const v of [lines.target === undefined ? undefined : lines.target + overhead, lines.trigger?.tokens, lines.inputBudget]) if (v !== undefined && v > max && v <= dataMax * 4) max = v * 1.05;
   return max;
 }
