@@ -10,7 +10,8 @@ import type { SummaryProgress } from '@/lib/summarize/run';
 import { Button } from '../ui/Button';
 import { formatTokens } from '../ui/format';
 import { formatDelta } from './numbers';
-import { MANUAL_REDUCERS, planFromConfig, setHint, type ManualReducerId, type PlanState } from './plan';
+import { MANUAL_REDUCERS, planFromConfig, setHint, shortToolName, type ManualReducerId, type PlanState } from './plan';
+import { SMALL_OVERHEAD } from '../inspector/SidePanel';
 import type { Workbench } from '../inspector/useWorkbench';
 
 const field = 'rounded border border-neutral-300 bg-white px-1.5 py-0.5 text-xs tabular-nums dark:border-neutral-700 dark:bg-neutral-900';
@@ -46,11 +47,11 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
           whole context {formatTokens(preview.tokens.context.before)} → {formatTokens(preview.tokens.context.after)}
         </p>
       )}
-      {!selection && (overhead > 0 || logTokens > contextNow) && (
+      {!selection && (overhead >= SMALL_OVERHEAD || logTokens > contextNow) && (
         <p className="mt-0.5 text-[11px] tabular-nums text-neutral-500" data-testid="plan-overhead">
           What the model sees now of the file
           {logTokens > contextNow && <> (the log holds {formatTokens(logTokens)}: the source&apos;s own compaction took the rest out)</>}.
-          {overhead > 0 && <> It also saw {formatTokens(overhead)} tokens the file leaves out (its system prompt and tool schemas, from the recorded usage): no step can remove them.</>}
+          {overhead >= SMALL_OVERHEAD && <> It also saw {formatTokens(overhead)} tokens the file leaves out (its system prompt and tool schemas, from the recorded usage): no step can remove them.</>}
         </p>
       )}
     </div>
@@ -293,8 +294,6 @@ function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPla
           <thead className="text-neutral-500">
             <tr>
               <th className="py-0.5 text-left font-normal">tool</th>
-              <th className="text-right font-normal">calls</th>
-              <th className="text-right font-normal">tokens</th>
               <th className="font-normal" title="Call arguments">request</th>
               <th className="font-normal" title="Tool results">response</th>
               <th className="font-normal">dedup</th>
@@ -306,12 +305,14 @@ function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPla
               const h = hintFor(t.name, plan.hints);
               const retention = h.retention?.neverEvict ? 'never' : h.retention?.turns !== undefined ? String(h.retention.turns) : '';
               return (
-                <tr key={t.name} className="border-t border-neutral-100 dark:border-neutral-800" data-testid="hint-row" data-tool={t.name}>
-                  <td className="max-w-[6.5rem] truncate py-0.5 font-mono" title={t.name}>
-                    {t.name}
+                <tr key={t.name} className="border-t border-neutral-100 align-top dark:border-neutral-800" data-testid="hint-row" data-tool={t.name}>
+                  <td className="max-w-[9rem] py-1" title={t.name}>
+                    {/* Wrapped, not cut: MCP tools share long prefixes (mcp__context7__…) and must stay told apart. */}
+                    <div className="break-all font-mono leading-tight">{shortToolName(t.name)}</div>
+                    <div className="text-neutral-500">
+                      {t.calls} call{t.calls === 1 ? '' : 's'} · {formatTokens(t.callTokens + t.resultTokens)}
+                    </div>
                   </td>
-                  <td className="text-right">{t.calls}</td>
-                  <td className="text-right">{formatTokens(t.callTokens + t.resultTokens)}</td>
                   <td>
                     <select aria-label={`${t.name} request`} className={cell} value={h.request ?? 'keep'} onChange={(e) => setPlan((p) => setHint(p, t.name, { request: e.target.value as RequestMode }))}>
                       <option value="keep">keep</option>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPlan, planFromConfig, planToDraft, setHint, type PlanState } from './plan';
+import { defaultPlan, planFromConfig, planToDraft, setHint, shortToolName, type PlanState } from './plan';
 import { formatDelta, formatUsd } from './numbers';
 
 describe('plan → draft step', () => {
@@ -59,5 +59,14 @@ describe('plan → draft step', () => {
     expect(formatDelta(50, 1000)).toBe('+50 · +5.0 %');
     expect(formatUsd(1.5)).toBe('$1.50');
     expect(formatUsd(-0.0042)).toBe('−$0.0042');
+  });
+});
+
+describe('shortToolName', () => {
+  it('drops the MCP prefix and keeps server and tool apart; other names are unchanged', () => {
+    expect(shortToolName('mcp__context7__get-library-docs')).toBe('context7 · get-library-docs');
+    expect(shortToolName('mcp__context7__resolve-library-id')).toBe('context7 · resolve-library-id');
+    expect(shortToolName('mcp__my_server__do__thing')).toBe('my_server · do__thing');
+    expect(shortToolName('Bash')).toBe('Bash');
   });
 });

@@ -129,3 +129,9 @@ export function planFromConfig(current: PlanState, config: CompactionPlan): Plan
 export function setHint(plan: PlanState, tool: string, patch: Partial<ToolHint>): PlanState {
   return { ...plan, hints: { ...plan.hints, [tool]: { ...plan.hints[tool], ...patch } } };
 }
+
+/** An MCP tool's name without the transport prefix: `mcp__context7__get-library-docs` → `context7 · get-library-docs`. */
+export function shortToolName(name: string): string {
+  const m = /^mcp__([^_]+(?:_[^_]+)*?)__(.+)$/.exec(name);
+  return m ? `${m[1]} · ${m[2]}` : name;
+}
