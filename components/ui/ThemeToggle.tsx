@@ -4,7 +4,16 @@ import { useEffect, useState } from 'react';
 
 type Theme = 'light' | 'dark' | 'system';
 const KEY = 'contextscope-theme';
-const NEXT: Record<Theme, Theme> = { system: 'light', light: 'dark', dark: 'system' };
+/**
+ * The next theme: from the system's, first the opposite one (so the first click always changes the
+ * page), then the system's own colours chosen explicitly, then back to following the system.
+ */
+function nextTheme(theme: Theme, systemDark: boolean): Theme {
+  const opposite: Theme = systemDark ? 'light' : 'dark';
+  if (theme === 'system') return opposite;
+  if (theme === opposite) return systemDark ? 'dark' : 'light';
+  return 'system';
+}
 const LABEL: Record<Theme, string> = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
 const ICON: Record<Theme, string> = { system: '◐', light: '☀', dark: '☾' };
 
@@ -14,7 +23,7 @@ function apply(theme: Theme): void {
   window.dispatchEvent(new Event('contextscope-theme'));
 }
 
-/** Cycles system → light → dark. The choice lives in localStorage so the pre-paint script can read it. */
+/** Cycles system → the opposite of the system's colours → the system's colours → system. The choice lives in localStorage so the pre-paint script can read it. */
 export function ThemeToggle() {
   const [theme, setTheme] = useState<Theme>('system');
   useEffect(() => {
@@ -35,7 +44,7 @@ export function ThemeToggle() {
       title={LABEL[theme]}
       className="rounded px-2 py-1 text-base leading-none text-neutral-600 hover:bg-neutral-100 dark:text-neutral-300 dark:hover:bg-neutral-800"
       onClick={() => {
-        const next = NEXT[theme];
+        const next = nextTheme(theme, matchMedia('(prefers-color-scheme: dark)').matches);
         localStorage.setItem(KEY, next);
         setTheme(next);
         apply(next);
