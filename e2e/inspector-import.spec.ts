@@ -40,7 +40,7 @@ for (const c of CASES) {
     // The Plan panel's whole-context total is what the model sees of the file; the overhead the CLI
     // infers from the recorded usage is named beside it (no step can remove it).
     const overhead = page.getByTestId('plan-overhead');
-    if (expected.overhead && expected.overhead.invisible > 0) await expect(overhead).toContainText(`${tokensText(expected.overhead.invisible)} tokens the file leaves out`);
+    if (expected.overhead && expected.overhead.invisible >= 200) await expect(overhead).toContainText(`${tokensText(expected.overhead.invisible)} tokens the file leaves out`);
     else await expect(overhead).toHaveCount(0);
     // The transcript's totals live in the side panel's Info tab.
     await page.getByRole('tab', { name: 'Info', exact: true }).click();

@@ -5,6 +5,9 @@ import { BUDGET_KINDS } from '@/lib/tokens/totals';
 import { KIND_STYLE } from '../ui/kinds';
 import { formatPercent, formatTokens } from '../ui/format';
 
+/** Below this, the overhead reads as estimate error rather than a hidden system prompt or schemas. */
+export const SMALL_OVERHEAD = 200;
+
 /** Totals of the whole transcript: tokens by kind, recorded usage, tool schemas, import warnings. */
 export function SidePanel({ data }: { data: InspectorData }) {
   const { meta, timeline, warnings, tools } = data;
@@ -52,7 +55,8 @@ export function SidePanel({ data }: { data: InspectorData }) {
         </table>
         {timeline.overhead > 0 && (
           <p className="mt-1 text-[11px] leading-snug text-neutral-500">
-            The first call recorded {formatTokens(timeline.overhead)} more input tokens than the file shows: system prompt and tool schemas the format does not store.
+            The first call recorded {formatTokens(timeline.overhead)} more input tokens than the file shows
+            {timeline.overhead < SMALL_OVERHEAD ? ': a difference this small is more likely our tokenizer estimate than missing content (message framing, a different tokenizer).' : ': system prompt and tool schemas the format does not store, and message framing.'}
           </p>
         )}
       </section>

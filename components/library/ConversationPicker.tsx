@@ -30,7 +30,7 @@ export function ConversationPicker({
         <>
           <div className="space-y-2 px-5 py-3 text-sm">
             <p>
-              <span className="font-mono">{picker.source.name}</span> is a {picker.formatLabel} file with{' '}
+              <span className="font-mono">{picker.source.name}</span> ({picker.formatLabel}) holds{' '}
               <strong>{picker.conversations.length.toLocaleString('en-US')}</strong> conversations.
             </p>
             <input
