@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo, useRef } from 'react';
 import { KINDS, type PackedTimeline } from './packed';
-import { PAD } from './draw';
+import { PAD, prepareCanvas } from './draw';
 import type { TurnView } from './scale';
 
 export const OVERVIEW_HEIGHT = 26;
@@ -26,15 +26,8 @@ export function OverviewStrip({ packed, view, onView, width, dark }: { packed: P
     const c = canvas.current;
     if (!c || width === 0 || n === 0) return;
     const frame = requestAnimationFrame(() => {
-      const dpr = window.devicePixelRatio || 1;
-      const w = Math.round(width * dpr);
-      const h = Math.round(OVERVIEW_HEIGHT * dpr);
-      if (c.width !== w) c.width = w;
-      if (c.height !== h) c.height = h;
-      const g = c.getContext('2d');
+      const g = prepareCanvas(c, width, OVERVIEW_HEIGHT);
       if (!g) return;
-      g.setTransform(dpr, 0, 0, dpr, 0, 0);
-      g.clearRect(0, 0, width, OVERVIEW_HEIGHT);
       const { tops, max } = silhouette;
       const columns = tops.length;
       const bandH = OVERVIEW_HEIGHT - 4;

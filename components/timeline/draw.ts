@@ -33,17 +33,17 @@ export function xOfIndex(geo: Geometry, i: number): number {
   return PAD.left + (i - geo.view.start) * geo.slot;
 }
 
-/** Prepare a canvas for drawing at the device pixel ratio; returns its context, cleared. */
-export function prepareCanvas(c: HTMLCanvasElement, width: number): CanvasRenderingContext2D | null {
+/** Prepare a canvas for drawing at the device pixel ratio (resized only when needed); returns its context, cleared. */
+export function prepareCanvas(c: HTMLCanvasElement, width: number, height = HEIGHT): CanvasRenderingContext2D | null {
   const dpr = window.devicePixelRatio || 1;
   const w = Math.round(width * dpr);
-  const h = Math.round(HEIGHT * dpr);
+  const h = Math.round(height * dpr);
   if (c.width !== w) c.width = w;
   if (c.height !== h) c.height = h;
   const g = c.getContext('2d');
   if (!g) return null;
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  g.clearRect(0, 0, width, HEIGHT);
+  g.clearRect(0, 0, width, height);
   return g;
 }
 
