@@ -42,6 +42,17 @@ class ChannelWorker extends EventTarget {
   }
 }
 
+/** A bridge over ChannelWorkers; `engineFor(n)` is the engine the n-th worker started exposes (default: the real one). */
+function channelBridge(engineFor: (n: number) => object = () => engine): { bridge: WorkerBridge; workers: ChannelWorker[] } {
+  const workers: ChannelWorker[] = [];
+  const bridge = new WorkerBridge(() => {
+    const w = new ChannelWorker(engineFor(workers.length));
+    workers.push(w);
+    return w as unknown as Worker;
+  });
+  return { bridge, workers };
+}
+
 const chatFile = corpusFiles('openai-chat').find((f) => f.includes('completion-text'))!;
 const bufferOf = (p: string) => {
   const b = fs.readFileSync(p);
@@ -52,12 +63,7 @@ beforeEach(() => useEngineDatabase(freshDbName()));
 
 describe('WorkerBridge', () => {
   it('imports through Comlink with progress callbacks and a transferred buffer', async () => {
-    const workers: ChannelWorker[] = [];
-    const bridge = new WorkerBridge(() => {
-      const w = new ChannelWorker();
-      workers.push(w);
-      return w as unknown as Worker;
-    });
+    const { bridge, workers } = channelBridge();
     const stages: ImportProgress['stage'][] = [];
     const buffer = bufferOf(chatFile);
     const size = buffer.byteLength;
@@ -85,12 +91,7 @@ describe('WorkerBridge', () => {
     let never: () => void = () => {};
     // The first worker never answers (stuck in CPU-bound work): not even its start-up recovery.
     const hanging = { ...engine, init: () => new Promise<never>(() => {}), listTranscripts: () => new Promise<never>((resolve) => (never = resolve as () => void)) };
-    const workers: ChannelWorker[] = [];
-    const bridge = new WorkerBridge(() => {
-      const w = new ChannelWorker(workers.length === 0 ? hanging : engine);
-      workers.push(w);
-      return w as unknown as Worker;
-    });
+    const { bridge, workers } = channelBridge((n) => (n === 0 ? hanging : engine));
     const controller = new AbortController();
     const pending = bridge.listTranscripts(controller.signal);
     await new Promise((r) => setTimeout(r, 20));
@@ -112,12 +113,7 @@ describe('WorkerBridge', () => {
   it('a call aborted on a shared lane does not fail the reads started beside it: they are sent again to a fresh worker', async () => {
     // The first worker never answers (the stale preview stuck in CPU-bound work).
     const hanging = { ...engine, init: () => new Promise<never>(() => {}) };
-    const workers: ChannelWorker[] = [];
-    const bridge = new WorkerBridge(() => {
-      const w = new ChannelWorker(workers.length === 0 ? hanging : engine);
-      workers.push(w);
-      return w as unknown as Worker;
-    });
+    const { bridge, workers } = channelBridge((n) => (n === 0 ? hanging : engine));
     // TanStack Query starts the new key's fetch before it cancels the stale one.
     const stale = new AbortController();
     const stalePreview = bridge.listTranscripts(stale.signal);
@@ -147,13 +143,8 @@ describe('WorkerBridge', () => {
       },
       listTranscripts: () => new Promise<never>(() => {}),
     };
-    const workers: ChannelWorker[] = [];
-    const bridge = new WorkerBridge(() => {
-      // The import lane's worker comes first; the query lane's is the second.
-      const w = new ChannelWorker(workers.length === 1 ? slowWrites : engine);
-      workers.push(w);
-      return w as unknown as Worker;
-    });
+    // The import lane's worker comes first; the query lane's is the second.
+    const { bridge, workers } = channelBridge((n) => (n === 1 ? slowWrites : engine));
     const out = await bridge.importFile(undefined, bufferOf(chatFile), path.basename(chatFile), {});
     if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
     const queryWorkers = () => workers.slice(1);
