@@ -258,11 +258,11 @@ function upperBound(offsets: Float64Array, y: number): number {
  */
 const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ index, rows, activeTurn }, ref) {
   const scroller = useRef<HTMLDivElement>(null);
-  const [layout, setLayout] = useState(() => ({ offsets: index.offsets, heights: index.height as ArrayLike<number> }));
+  const [measuredLayout, setLayout] = useState<{ index: RowIndex; offsets: Float64Array; heights: ArrayLike<number> } | null>(null);
+  // The estimates until a row is measured; a new index (another transcript) starts from its own.
+  const layout = measuredLayout?.index === index ? measuredLayout : { index, offsets: index.offsets, heights: index.height };
   const layoutRef = useRef(layout);
   layoutRef.current = layout;
-  // A new index (another transcript) starts from its estimates.
-  useEffect(() => setLayout({ offsets: index.offsets, heights: index.height }), [index]);
   const { offsets, heights } = layout;
   const [range, setRange] = useState<[number, number]>([0, -1]);
   const rangeRef = useRef(range);
@@ -337,7 +337,7 @@ const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ ind
       const next = Float64Array.from(cur.offsets);
       for (let i = first; i < heightsNow.length; i++) next[i + 1] = next[i] + heightsNow[i];
       shift.current += delta;
-      setLayout({ offsets: next, heights: heightsNow });
+      setLayout({ index: cur.index, offsets: next, heights: heightsNow });
     };
     return new ResizeObserver((entries) => {
       for (const e of entries) {
@@ -355,7 +355,7 @@ const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ ind
     shift.current = 0;
     // Rows that shrank may leave room for more on screen.
     queueMicrotask(() => sync(false));
-  }, [layout, sync]);
+  }, [measuredLayout, sync]);
   const measure = useCallback(
     (node: HTMLDivElement | null) => {
       if (!node || !observer) return;
