@@ -16,7 +16,7 @@
  * each produced by our CLI (`npm run -s cli -- compact …`). Prints a table and `N passed, N failed`.
  *
  * Options: --subset (one session per client, original + half: what `npm test` runs),
- * --only CLIENT[,CLIENT], --timeout SECONDS (per client run, default 120), --keep (keep the temp
+ * --only CLIENT[,CLIENT], --session TEXT (sessions whose path contains it), --timeout SECONDS (per client run, default 120), --keep (keep the temp
  * folders), --json FILE (the table as JSON). All traffic stays on 127.0.0.1.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -27,7 +27,7 @@ import { importFile } from '../lib/formats/import';
 import { sourceFromBytes } from '../lib/read/source';
 import { modelViewTotals } from '../lib/compaction/project';
 import type { Transcript } from '../lib/model/types';
-import { CLIENTS, CLIENT_PACKAGES, baseEnv, squash, stringsOf, type ClientId } from './clients/clients';
+import { CLIENTS, CLIENT_PACKAGES, baseEnv, conversationTokens, squash, stringsOf, type ClientId } from './clients/clients';
 import { startMockServer, type MockServer, type RecordedRequest } from './clients/mock-server';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -50,6 +50,8 @@ interface Options {
   timeout: number;
   keep: boolean;
   json?: string;
+  /** Only sessions whose corpus path contains this. */
+  session?: string;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -61,6 +63,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--only') o.only = argv[++i].split(',') as ClientId[];
     else if (a === '--timeout') o.timeout = Number(argv[++i]);
     else if (a === '--json') o.json = argv[++i];
+    else if (a === '--session') o.session = argv[++i];
     else throw new Error(`Unknown option ${a}. Options: --subset, --only CLIENT[,CLIENT], --timeout S, --keep, --json FILE`);
   }
   for (const c of o.only ?? []) if (!(c in CLIENTS)) throw new Error(`Unknown client "${c}" (one of ${Object.keys(CLIENTS).join(', ')}).`);
@@ -110,7 +113,7 @@ function load(file: string): Transcript {
   return importFile(sourceFromBytes(path.basename(file), new Uint8Array(fs.readFileSync(file)))).transcript as Transcript;
 }
 
-function conversationTokens(t: Transcript): number {
+function ourConversationTokens(t: Transcript): number {
   const v = modelViewTotals(t);
   return v.total - v.byKind.system - v.byKind.tools;
 }
@@ -134,7 +137,7 @@ function snippet(text: string, max = 60): string {
 }
 
 function makeCase(source: string, kind: CaseId, budget: number, dir: string): CaseFile {
-  if (kind === 'original') return { file: source, summaries: [], tokens: conversationTokens(load(source)) };
+  if (kind === 'original') return { file: source, summaries: [], tokens: ourConversationTokens(load(source)) };
   const out = path.join(dir, `${kind}-${path.basename(source)}`);
   const report = path.join(dir, `${kind}-report.json`);
   const args = ['lib/cli/main.ts', 'compact', source, '--budget', String(budget), '--out', out, '--report-json', report, ...(kind === 'summarize' ? ['--strategy', 'summarize'] : [])];
@@ -142,13 +145,13 @@ function makeCase(source: string, kind: CaseId, budget: number, dir: string): Ca
   const audit = fs.existsSync(report) ? (JSON.parse(fs.readFileSync(report, 'utf8')) as { summaries?: Array<{ text: string }> }) : {};
   const message = `${r.stderr ?? ''}`.trim().split('\n').slice(-1)[0];
   if (!fs.existsSync(out)) return { file: out, summaries: [], tokens: NaN, compactExit: r.status ?? -1, compactMessage: message || 'no output written' };
-  return { file: out, summaries: (audit.summaries ?? []).map((s) => s.text), tokens: conversationTokens(load(out)), compactExit: r.status ?? -1, ...(r.status !== 0 && { compactMessage: message }) };
+  return { file: out, summaries: (audit.summaries ?? []).map((s) => s.text), tokens: ourConversationTokens(load(out)), compactExit: r.status ?? -1, ...(r.status !== 0 && { compactMessage: message }) };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Running a client
 
-async function runClient(id: ClientId, file: string, mock: MockServer, timeoutS: number): Promise<{ exit: number | string; requests: RecordedRequest[]; seconds: number; log: string; dir: string }> {
+async function runClient(id: ClientId, file: string | undefined, mock: MockServer, timeoutS: number): Promise<{ exit: number | string; requests: RecordedRequest[]; seconds: number; log: string; dir: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `cs-${id}-`));
   const dirs = { home: path.join(dir, 'home'), work: path.join(dir, 'work') };
   for (const d of [dirs.home, dirs.work, path.join(dirs.home, 'tmp')]) fs.mkdirSync(d, { recursive: true });
@@ -158,7 +161,7 @@ async function runClient(id: ClientId, file: string, mock: MockServer, timeoutS:
   const t0 = Date.now();
   const logFile = path.join(dir, 'client.log');
   const log = fs.openSync(logFile, 'w');
-  const child = spawn(bin, inv.args, { cwd: dirs.work, env: { ...baseEnv(dirs.home), ...inv.env }, stdio: ['ignore', log, log], detached: true });
+  const child = spawn(bin, inv.args, { cwd: dirs.work, env: { ...baseEnv(dirs.home), ...inv.env } as unknown as NodeJS.ProcessEnv, stdio: ['ignore', log, log], detached: true });
   const exit = await new Promise<number | string>((resolve) => {
     const timer = setTimeout(() => {
       // The client and anything it started: its own process group.
@@ -183,6 +186,16 @@ async function runClient(id: ClientId, file: string, mock: MockServer, timeoutS:
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** The conversation sent: bytes of the array as JSON, and its tokens counted as our importers count (conversationTokens). */
+function conversationSize(conv: readonly unknown[]): { bytes: number; tokens: number } {
+  return { bytes: Buffer.byteLength(JSON.stringify(conv)), tokens: conversationTokens(conv) };
+}
+
+/** An item as the client would send it in any session: ids dropped, the run's own folder named alike. */
+function itemKey(item: unknown, dir: string): string {
+  return JSON.stringify(item, (k, v: unknown) => (k === 'id' ? undefined : typeof v === 'string' ? v.split(dir).join('<run>') : v));
+}
 
 interface Row {
   client: ClientId;
@@ -226,7 +239,15 @@ async function main(): Promise<number> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-cases-'));
   try {
     for (const id of ids) {
-      const sessions = o.subset ? SESSIONS[id].slice(0, 1) : SESSIONS[id];
+      // What the client sends of its own in a new session (instructions, tool lists, reminders,
+      // the prompt): taken off both sides of the size comparison.
+      const fresh = await runClient(id, undefined, mock, o.timeout);
+      const freshReq = CLIENTS[id].pick(fresh.requests);
+      const freshConv = freshReq && typeof freshReq.body === 'object' && freshReq.body !== null ? CLIENTS[id].conversation(freshReq.body as Record<string, unknown>) : [];
+      const own = new Set(freshConv.map((item) => itemKey(item, fresh.dir)));
+      fs.rmSync(fresh.dir, { recursive: true, force: true });
+      console.log(`${id}: a new session sends ${freshConv.length} item(s), ${conversationTokens(freshConv)} tokens of its own${fresh.exit === 0 ? '' : ` (exit ${fresh.exit})`}`);
+      const sessions = (o.subset ? SESSIONS[id].slice(0, 1) : SESSIONS[id]).filter((f) => !o.session || f.includes(o.session));
       for (const rel of sessions) {
         const source = path.join(corpus, rel);
         const t = load(source);
@@ -244,6 +265,7 @@ async function main(): Promise<number> {
           const req = run ? spec.pick(run.requests) : undefined;
           const body = req && typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : undefined;
           const conv = body ? spec.conversation(body) : [];
+          if (run && req) fs.writeFileSync(path.join(run.dir, 'request.json'), JSON.stringify(req.body, null, 1));
           const accepted = run !== undefined && run.exit === 0 && req !== undefined;
           if (run && !accepted) why.push(`client exit ${run.exit}${req ? '' : ', no model request recorded'}: ${squash(run.log).slice(-300)}`);
           const pairing = spec.pairing(conv);
@@ -253,10 +275,12 @@ async function main(): Promise<number> {
           if (summary === false) why.push('our summary is not in the request');
           const promptOk = prompt === undefined ? null : text.includes(squash(prompt).slice(0, 80));
           if (promptOk === false) why.push(`the latest user prompt ("${squash(prompt!).slice(0, 40)}…") is not in the request`);
-          const bytes = Buffer.byteLength(JSON.stringify(conv));
-          const tokens = Math.round(stringsOf(conv).join('').length / 4);
+          // What the request carries over from the session: the items a new session also sends
+          // (the client's instructions, tool lists, environment, the new prompt) are left out.
+          const carried = run ? conv.filter((item) => !own.has(itemKey(item, run.dir))) : [];
+          const { bytes, tokens } = conversationSize(carried);
           if (kind === 'original' && accepted) reference = { bytes, tokens, ours: c.tokens };
-          const ratio = reference ? tokens / reference.tokens : NaN;
+          const ratio = reference ? tokens / Math.max(1, reference.tokens) : NaN;
           const expected = reference ? c.tokens / reference.ours : NaN;
           // In proportion: the conversation sent shrinks as our counts say, within what the client
           // adds itself (its reminders and the new prompt) — neither more (content left behind)
@@ -268,6 +292,7 @@ async function main(): Promise<number> {
           const r = rows[rows.length - 1];
           console.log(`${r.pass ? 'PASS' : 'FAIL'} ${id} ${r.session} ${kind} (${r.seconds.toFixed(1)} s)${r.why.length ? ' — ' + r.why.join('; ') : ''}`);
           if (!o.keep && run) fs.rmSync(run.dir, { recursive: true, force: true });
+          else if (run) console.log(`  kept ${run.dir} (case file: ${c.file})`);
         }
       }
     }

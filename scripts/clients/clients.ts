@@ -18,6 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RecordedRequest } from './mock-server';
+import { IMAGE_TOKENS } from '../../lib/tokens/count';
 
 export type ClientId = 'claude-code' | 'codex' | 'gemini-cli';
 
@@ -43,8 +44,11 @@ export interface Invocation {
 
 export interface ClientSpec {
   id: ClientId;
-  /** Put the session file where the client looks for it; returns how to resume it. */
-  place(file: string, dirs: RunDirs, mockUrl: string, prompt: string): Invocation;
+  /**
+   * Put the session file where the client looks for it; returns how to resume it. With no file:
+   * a new session (what the client sends of its own: instructions, reminders, the prompt).
+   */
+  place(file: string | undefined, dirs: RunDirs, mockUrl: string, prompt: string): Invocation;
   /** The recorded request that carries the conversation (the largest model call). */
   pick(requests: readonly RecordedRequest[]): RecordedRequest | undefined;
   /** The conversation array of a request (messages / input / contents). */
@@ -111,14 +115,18 @@ export function baseEnv(home: string): Record<string, string> {
 const claude: ClientSpec = {
   id: 'claude-code',
   place(file, dirs, mockUrl, prompt) {
-    // The session id is the file's name; a resumed session's lines carry the latest one.
-    const sessionId = lastJsonlValue(file, (v) => (typeof v.sessionId === 'string' ? v.sessionId : undefined));
-    if (!sessionId) throw new Error(`${path.basename(file)}: no sessionId on any line`);
-    const project = path.join(dirs.home, '.claude', 'projects', dirs.work.replace(/[^a-zA-Z0-9]/g, '-'));
-    fs.mkdirSync(project, { recursive: true });
-    fs.writeFileSync(path.join(project, `${sessionId}.jsonl`), fs.readFileSync(file));
+    let resume: string[] = [];
+    if (file) {
+      // The session id is the file's name; a resumed session's lines carry the latest one.
+      const sessionId = lastJsonlValue(file, (v) => (typeof v.sessionId === 'string' ? v.sessionId : undefined));
+      if (!sessionId) throw new Error(`${path.basename(file)}: no sessionId on any line`);
+      const project = path.join(dirs.home, '.claude', 'projects', dirs.work.replace(/[^a-zA-Z0-9]/g, '-'));
+      fs.mkdirSync(project, { recursive: true });
+      fs.writeFileSync(path.join(project, `${sessionId}.jsonl`), fs.readFileSync(file));
+      resume = ['--resume', sessionId];
+    }
     return {
-      args: ['-p', '--resume', sessionId, prompt, '--output-format', 'json'],
+      args: ['-p', ...resume, prompt, '--output-format', 'json'],
       env: {
         ANTHROPIC_BASE_URL: mockUrl,
         ANTHROPIC_API_KEY: 'sk-ant-mock',
@@ -156,20 +164,24 @@ const claude: ClientSpec = {
 const codex: ClientSpec = {
   id: 'codex',
   place(file, dirs, mockUrl, prompt) {
-    const meta = firstJsonValue(file);
-    const payload = isObj(meta.payload) ? meta.payload : {};
-    const id = typeof payload.id === 'string' ? payload.id : undefined;
-    if (meta.type !== 'session_meta' || !id) throw new Error(`${path.basename(file)}: the first line is not a session_meta with an id`);
-    const ts = new Date(typeof payload.timestamp === 'string' ? payload.timestamp : typeof meta.timestamp === 'string' ? meta.timestamp : Date.now());
-    const iso = ts.toISOString();
-    const dir = path.join(dirs.home, '.codex', 'sessions', iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10));
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `rollout-${iso.slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`), fs.readFileSync(file));
+    let id: string | undefined;
+    if (file) {
+      const meta = firstJsonValue(file);
+      const payload = isObj(meta.payload) ? meta.payload : {};
+      id = typeof payload.id === 'string' ? payload.id : undefined;
+      if (meta.type !== 'session_meta' || !id) throw new Error(`${path.basename(file)}: the first line is not a session_meta with an id`);
+      const ts = new Date(typeof payload.timestamp === 'string' ? payload.timestamp : typeof meta.timestamp === 'string' ? meta.timestamp : Date.now());
+      const iso = ts.toISOString();
+      const dir = path.join(dirs.home, '.codex', 'sessions', iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10));
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, `rollout-${iso.slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`), fs.readFileSync(file));
+    }
+    fs.mkdirSync(path.join(dirs.home, '.codex'), { recursive: true });
     fs.writeFileSync(
       path.join(dirs.home, '.codex', 'config.toml'),
       [`openai_base_url = "${mockUrl}/v1"`, 'check_for_update_on_startup = false', '[analytics]', 'enabled = false', '[feedback]', 'enabled = false', ''].join('\n'),
     );
-    return { args: ['exec', '--skip-git-repo-check', 'resume', id, prompt], env: { CODEX_API_KEY: 'sk-mock', OPENAI_API_KEY: 'sk-mock' } };
+    return { args: ['exec', '--skip-git-repo-check', ...(id ? ['resume', id] : []), prompt], env: { CODEX_API_KEY: 'sk-mock', OPENAI_API_KEY: 'sk-mock' } };
   },
   pick: (requests) => largest(requests, (r) => r.method === 'POST' && /\/responses$/.test(r.path), (b) => (Array.isArray(b.input) ? b.input.length : 0)),
   conversation: (body) => (Array.isArray(body.input) ? body.input : []),
@@ -195,17 +207,19 @@ const codex: ClientSpec = {
 const gemini: ClientSpec = {
   id: 'gemini-cli',
   place(file, dirs, mockUrl, prompt) {
-    const header = firstJsonValue(file);
-    const sessionId = typeof header.sessionId === 'string' ? header.sessionId : 'session';
-    const start = new Date(typeof header.startTime === 'string' ? header.startTime : Date.now()).toISOString();
     const gem = path.join(dirs.home, '.gemini');
     const chats = path.join(gem, 'tmp', 'work', 'chats');
     fs.mkdirSync(chats, { recursive: true });
     fs.writeFileSync(path.join(gem, 'projects.json'), JSON.stringify({ projects: { [dirs.work]: 'work' } }));
     fs.writeFileSync(path.join(gem, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } }));
-    const ext = file.endsWith('.jsonl') ? '.jsonl' : '.json';
-    fs.writeFileSync(path.join(chats, `session-${start.slice(0, 16).replace(/:/g, '-')}-${sessionId.slice(0, 8)}${ext}`), fs.readFileSync(file));
-    return { args: ['-p', prompt, '--resume', 'latest'], env: { GEMINI_API_KEY: 'mock-key', GOOGLE_GEMINI_BASE_URL: mockUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' } };
+    if (file) {
+      const header = firstJsonValue(file);
+      const sessionId = typeof header.sessionId === 'string' ? header.sessionId : 'session';
+      const start = new Date(typeof header.startTime === 'string' ? header.startTime : Date.now()).toISOString();
+      const ext = file.endsWith('.jsonl') ? '.jsonl' : '.json';
+      fs.writeFileSync(path.join(chats, `session-${start.slice(0, 16).replace(/:/g, '-')}-${sessionId.slice(0, 8)}${ext}`), fs.readFileSync(file));
+    }
+    return { args: ['-p', prompt, ...(file ? ['--resume', 'latest'] : [])], env: { GEMINI_API_KEY: 'mock-key', GOOGLE_GEMINI_BASE_URL: mockUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' } };
   },
   pick: (requests) => largest(requests, (r) => r.method === 'POST' && /:streamGenerateContent/.test(r.path), (b) => (Array.isArray(b.contents) ? b.contents.length : 0)),
   conversation: (body) => (Array.isArray(body.contents) ? body.contents : []),
@@ -240,6 +254,32 @@ export function stringsOf(value: unknown, out: string[] = []): string[] {
   else if (isObj(value)) for (const [k, v] of Object.entries(value)) if (!OPAQUE_KEYS.has(k)) stringsOf(v, out);
   return out;
 }
+
+/**
+ * Tokens of a conversation as sent, counted the way our importers count a transcript: text at
+ * chars / 4, an image as a flat IMAGE_TOKENS (its bytes are not text the model reads as such),
+ * opaque payloads (signatures, encrypted reasoning) left out.
+ */
+export function conversationTokens(value: unknown): number {
+  let chars = 0;
+  let images = 0;
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') chars += v.length;
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (isObj(v)) {
+      if (v.type === 'input_image' || v.type === 'image' || isObj(v.inlineData)) {
+        images++;
+        return;
+      }
+      for (const [k, x] of Object.entries(v)) if (!OPAQUE_KEYS.has(k) && !(typeof x === 'string' && STRUCTURE_KEYS.has(k))) walk(x);
+    }
+  };
+  walk(value);
+  return Math.round(chars / 4) + images * IMAGE_TOKENS;
+}
+
+/** Keys whose string values are the request's structure, not content the model reads as text. */
+const STRUCTURE_KEYS = new Set(['type', 'role', 'status', 'phase', 'name', 'media_type', 'mimeType', 'model', 'cache_control']);
 
 const OPAQUE_KEYS = new Set(['signature', 'encrypted_content', 'thoughtSignature', 'data', 'id', 'call_id', 'tool_use_id']);
 
