@@ -32,11 +32,12 @@ import { startMockServer, type MockServer, type RecordedRequest } from './client
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const corpus = path.resolve(process.env.CONTEXTSCOPE_CORPUS ?? path.join(root, '../shared/corpus'));
-const installDir = path.join(root, '.clients');
+/** Where the clients are installed (git-ignored); CONTEXTSCOPE_CLIENTS_DIR moves it (a cache kept across clones). */
+const installDir = path.resolve(process.env.CONTEXTSCOPE_CLIENTS_DIR ?? path.join(root, '.clients'));
 
 const SESSIONS: Record<ClientId, string[]> = {
   'claude-code': ['claude-code/vibecodingtracker_claude_code_v1.0.95.jsonl', 'claude-code/claude-code-viewer_5c0375b4.jsonl', 'claude-code/slopometry_transcript_opus45_compact.jsonl'],
-  codex: ['codex-cli/vibecodingtracker_codex_0.39.0.jsonl', 'codex-cli/localpush_rollout-2026-02-23_sanitized_compacted.jsonl', 'codex-cli/codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl'],
+  codex: ['codex-cli/localpush_rollout-2026-02-23_sanitized_compacted.jsonl', 'codex-cli/vibecodingtracker_codex_0.39.0.jsonl', 'codex-cli/codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl'],
   'gemini-cli': ['gemini-cli/vibecodingtracker_gemini_session.jsonl', 'gemini-cli/vibecodingtracker_gemini_session_legacy.json'],
 };
 
