@@ -223,6 +223,13 @@ function Summary({ view, model, ttl, onModel, onTtl }: { view: ReplayView; model
         <span data-testid="replay-recorded">
           recorded bill <b className="tabular-nums text-neutral-800 dark:text-neutral-200">${view.recorded.usd.toFixed(4)}</b>; the “as recorded” replay is {err >= 0 ? '+' : '−'}
           {Math.abs(err * 100).toFixed(1)} % from it
+          {view.cacheFit && view.cacheFit.hitScale !== 1 && (
+            <span title="The provider served this share of the cache hits our model predicts on this session (best-effort caches); every policy's hits are scaled by it">
+              {' '}
+              (cache hits ×{view.cacheFit.hitScale.toFixed(2)}, as recorded; the cache model alone: {view.cacheFit.rawError >= 0 ? '+' : '−'}
+              {Math.abs(view.cacheFit.rawError * 100).toFixed(1)} %)
+            </span>
+          )}
         </span>
       ) : (
         <span>no recorded usage: sizes are estimates</span>

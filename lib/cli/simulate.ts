@@ -73,7 +73,12 @@ export function renderSimulation(sim: Simulation): string {
     `calibration ×${sim.calibration.factor.toFixed(2)}, invisible overhead ${fmt(sim.calibration.overhead)} tokens${sim.calibration.fromUsage ? ' (from recorded usage)' : ' (no recorded usage: estimates)'}`,
   ];
   const err = recordedError(sim);
-  if (sim.recorded && err !== undefined) out.push(`recorded bill $${sim.recorded.usd.toFixed(4)}; the "as recorded" replay bills $${(sim.recorded.usd * (1 + err)).toFixed(4)} (${err >= 0 ? '+' : ''}${(err * 100).toFixed(1)} %)`);
+  const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
+  if (sim.recorded && err !== undefined)
+    out.push(
+      `recorded bill $${sim.recorded.usd.toFixed(4)}; the "as recorded" replay bills $${(sim.recorded.usd * (1 + err)).toFixed(4)} (${pct(err)})` +
+        (sim.cacheFit && sim.cacheFit.hitScale !== 1 ? `; cache hits scaled ×${sim.cacheFit.hitScale.toFixed(2)} to the hits recorded (the cache model alone: ${pct(sim.cacheFit.rawError)})` : ''),
+    );
   out.push('', line(head), ...cells.map(line));
   for (const r of sim.results) if (r.note) out.push(`  ${r.label}: ${r.note}`);
   return out.join('\n');
@@ -103,7 +108,7 @@ export async function run(args: string[]): Promise<number> {
     const sim = simulate(transcript, policies, { ...(parsed.model && { model: parsed.model }), ...(parsed.cacheTtl && { cacheTtl: parsed.cacheTtl }) });
     if (parsed.json) {
       const err = recordedError(sim);
-      process.stdout.write(JSON.stringify({ file, model: sim.model, cache: sim.cache, calibration: sim.calibration, recorded: sim.recorded ?? null, recordedError: err ?? null, rows: replayRows(sim), results: sim.results }, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ file, model: sim.model, cache: sim.cache, cacheFit: sim.cacheFit ?? null, calibration: sim.calibration, recorded: sim.recorded ?? null, recordedError: err ?? null, rows: replayRows(sim), results: sim.results }, null, 2) + '\n');
     } else if (parsed.csv) process.stdout.write(replayCsv(replayRows(sim)));
     else process.stdout.write(renderSimulation(sim) + '\n');
     return 0;

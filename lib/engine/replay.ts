@@ -28,6 +28,7 @@ export interface ReplayView {
   format: string;
   model: Simulation['model'];
   cache: Simulation['cache'];
+  cacheFit: Simulation['cacheFit'] | null;
   calibration: Simulation['calibration'];
   recorded: Simulation['recorded'] | null;
   /** (as-recorded replay − recorded bill) / recorded bill, over the recorded calls. */
@@ -48,6 +49,7 @@ export function replayView(t: Transcript, options: { model?: string; cacheTtl?: 
     format: t.format,
     model: sim.model,
     cache: sim.cache,
+    cacheFit: sim.cacheFit ?? null,
     calibration: sim.calibration,
     recorded: sim.recorded ?? null,
     recordedError: recordedError(sim) ?? null,

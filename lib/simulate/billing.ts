@@ -6,7 +6,7 @@
  * and the prefix reaches the provider's minimum. What the providers document (checked 2026-11):
  *  - Anthropic: explicit breakpoints; agents (Claude Code) put one on the last message, so the
  *    whole prompt is written and the next call reads it. TTL 5 min, refreshed on every hit (1 h
- *    option at 2× the input price for writes); writes 1.25× input, reads 0.1×; minimum 1,024
+ *    option at 2× the input price for writes, `writePrice`); writes 1.25× input, reads 0.1×; minimum 1,024
  *    tokens (4,096 for Opus 4.5+ and Haiku 4.5).
  *  - OpenAI: automatic for prompts ≥ 1,024 tokens, cached in 128-token increments; no write
  *    charge; kept 5–10 min of inactivity (we use 5 min), up to an hour off-peak.
@@ -30,6 +30,8 @@ export interface CacheRules {
   increment: number;
   /** The provider bills a write for the uncached part of the prompt (Anthropic). */
   writes: boolean;
+  /** Multiplier on the catalog's cache-write price (Anthropic's 1-hour writes cost 2× input, not 1.25×). */
+  writePrice: number;
 }
 
 const MINUTE = 60_000;
@@ -39,11 +41,11 @@ export function cacheRules(model: Pick<ModelInfo, 'id' | 'provider'> | undefined
   const id = model?.id ?? '';
   if (provider === 'anthropic') {
     const big = /opus-4-[5-9]|opus-[5-9]|haiku-4-5/.test(id);
-    return { provider: 'anthropic', ttlMs: options.ttl === '1h' ? 60 * MINUTE : 5 * MINUTE, minTokens: big ? 4096 : 1024, increment: 1, writes: true };
+    return { provider: 'anthropic', ttlMs: options.ttl === '1h' ? 60 * MINUTE : 5 * MINUTE, minTokens: big ? 4096 : 1024, increment: 1, writes: true, writePrice: options.ttl === '1h' ? 2 / 1.25 : 1 };
   }
-  if (provider === 'openai') return { provider: 'openai', ttlMs: (options.ttl === '1h' ? 60 : 5) * MINUTE, minTokens: 1024, increment: 128, writes: false };
-  if (provider === 'google') return { provider: 'google', ttlMs: 5 * MINUTE, minTokens: /gemini-2\.5/.test(id) ? 2048 : 4096, increment: 1, writes: false };
-  return { provider: 'none', ttlMs: 0, minTokens: Infinity, increment: 1, writes: false };
+  if (provider === 'openai') return { provider: 'openai', ttlMs: (options.ttl === '1h' ? 60 : 5) * MINUTE, minTokens: 1024, increment: 128, writes: false, writePrice: 1 };
+  if (provider === 'google') return { provider: 'google', ttlMs: 5 * MINUTE, minTokens: /gemini-2\.5/.test(id) ? 2048 : 4096, increment: 1, writes: false, writePrice: 1 };
+  return { provider: 'none', ttlMs: 0, minTokens: Infinity, increment: 1, writes: false, writePrice: 1 };
 }
 
 export interface CallBill {
@@ -71,6 +73,6 @@ export function billCall(rules: CacheRules, price: ModelInfo['price'] | undefine
     cacheWrite = input - t;
     input = t;
   }
-  const usd = price ? (input * price.input + cacheRead * price.cachedRead + cacheWrite * price.cacheWrite + output * price.output) / 1_000_000 : 0;
+  const usd = price ? (input * price.input + cacheRead * price.cachedRead + cacheWrite * price.cacheWrite * rules.writePrice + output * price.output) / 1_000_000 : 0;
   return { input, cacheRead, cacheWrite, output, usd };
 }

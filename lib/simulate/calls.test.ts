@@ -33,7 +33,10 @@ describe('billing', () => {
     const b = billCall(r, info.price, 20_000, 15_000, true, 100, 5);
     expect(b).toMatchObject({ cacheRead: 15_000, cacheWrite: 4_995, input: 5, output: 100 });
     expect(b.usd).toBeCloseTo((15_000 * info.price.cachedRead + 4_995 * info.price.cacheWrite + 5 * info.price.input + 100 * info.price.output) / 1e6, 9);
-    expect(cacheRules(info, { ttl: '1h' }).ttlMs).toBe(3_600_000);
+    // The 1-hour cache lives twelve times longer and its writes cost 2× input instead of 1.25×.
+    const hour = cacheRules(info, { ttl: '1h' });
+    expect(hour.ttlMs).toBe(3_600_000);
+    expect(billCall(hour, info.price, 20_000, 0, true, 0).usd).toBeCloseTo((20_000 * info.price.input * 2) / 1e6, 9);
   });
 });
 
@@ -46,7 +49,9 @@ describe('the "as recorded" replay reproduces the recorded bill', () => {
       const log = load('claude-code', name);
       const sim = simulate(log, [policy('recorded')]);
       const err = recordedError(sim)!;
-      console.log(`${name}: recorded $${sim.recorded!.usd.toFixed(4)}, replay error ${(err * 100).toFixed(1)} %`);
+      console.log(`${name}: recorded $${sim.recorded!.usd.toFixed(4)}, replay error ${(err * 100).toFixed(1)} % (cache model alone ${(sim.cacheFit!.rawError * 100).toFixed(1)} %)`);
+      // The cache model as is, before any fit to the recorded hits.
+      expect(Math.abs(sim.cacheFit!.rawError)).toBeLessThan(0.05);
       expect(Math.abs(err)).toBeLessThan(0.05);
       // Every recorded main-chain call sends exactly its recorded prompt.
       const recorded = sim.results[0].calls.filter((c) => c.recorded && !c.sidechain);
@@ -56,6 +61,17 @@ describe('the "as recorded" replay reproduces the recorded bill', () => {
         expect(c.prompt).toBe(u.input + u.cacheRead + u.cacheWrite);
       }
     });
+});
+
+it("OpenAI's best-effort cache: the session's recorded hit rate is fitted and applied to every policy", () => {
+  const log = load('codex-cli', 'vibecodingtracker_codex_0.39.0.jsonl');
+  const sim = simulate(log, [policy('recorded'), policy('none')]);
+  // The model alone predicts a hit whenever the prefix lives; this session's calls often missed.
+  expect(sim.cacheFit!.rawError).toBeLessThan(-0.3);
+  expect(sim.cacheFit!.hitScale).toBeLessThan(0.7);
+  expect(Math.abs(recordedError(sim)!)).toBeLessThan(0.05);
+  const recordedReads = log.usage.reduce((n, u) => n + u.cacheRead, 0);
+  expect(Math.abs(sim.results[0].totals.cacheRead - recordedReads) / recordedReads).toBeLessThan(0.1);
 });
 
 describe('policies replayed on a real session', () => {

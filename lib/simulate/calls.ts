@@ -39,7 +39,7 @@ import { wrapMessage } from '../compaction/context';
 import type { Fate, ProjectedMessage, Step } from '../compaction/types';
 import { calibrate, isContextSample, visibleBefore } from '../tokens/calibration';
 import { callCost, lookupModel, type ModelInfo } from '../tokens/catalog';
-import { billCall, cacheRules, type CacheRules } from './billing';
+import { billCall, cacheRules, type CacheRules, type CallBill } from './billing';
 import { resolveModel } from './replay';
 import type { ModelLimits, PeerPolicy } from './types';
 
@@ -185,13 +185,37 @@ export interface ReplayResult {
 
 export interface SimulationOptions {
   model?: string | ModelInfo;
-  /** Anthropic's 1-hour cache option (writes billed at the 5-minute price here; see billing.ts). */
+  /** Anthropic's 1-hour cache option (writes at 2× the input price instead of 1.25×); OpenAI's longer retention. */
   cacheTtl?: '5m' | '1h';
+}
+
+/** Move a share of the cache reads to what the provider bills instead (writes where it charges them, else input). */
+function scaleHits(b: CallBill, scale: number, rules: CacheRules, price: ModelInfo['price'] | undefined): CallBill {
+  if (scale === 1 || b.cacheRead === 0) return b;
+  const prompt = b.input + b.cacheRead + b.cacheWrite;
+  const read = Math.min(prompt, Math.round(b.cacheRead * scale));
+  const delta = b.cacheRead - read;
+  let { input, cacheWrite } = b;
+  if (rules.writes) {
+    cacheWrite += delta;
+    if (cacheWrite < 0) {
+      input += cacheWrite;
+      cacheWrite = 0;
+    }
+  } else input += delta;
+  const usd = price ? (input * price.input + read * price.cachedRead + cacheWrite * price.cacheWrite * rules.writePrice + b.output * price.output) / 1_000_000 : 0;
+  return { ...b, input, cacheRead: read, cacheWrite, usd };
 }
 
 export interface Simulation {
   model: { id?: string; label?: string; contextWindow: number; maxOutput: number; assumed: boolean; priced: boolean };
   cache: CacheRules;
+  /**
+   * The cache model against the recorded usage: `rawError` = (the "as recorded" replay's bill with
+   * the model as is − the recorded bill) / the recorded bill; `hitScale` = recorded cache reads /
+   * modelled ones over the recorded calls, applied to every policy.
+   */
+  cacheFit?: { hitScale: number; rawError: number; calls: number };
   calibration: { factor: number; overhead: number; fromUsage: boolean };
   /** The recorded bill (catalog prices over the recorded usage), when the source has per-call usage. */
   recorded?: { usd: number; input: number; cacheRead: number; cacheWrite: number; output: number };
@@ -241,6 +265,8 @@ function commonPrefixTokens(a: readonly Item[], b: readonly Item[]): number {
 
 const isSummaryMessage = (m: Message) => m.blocks.length > 0 && m.blocks.every((b) => b.kind === 'summary');
 
+const RECORDED_POLICY: ReplayPolicy = { id: 'recorded', label: 'As recorded', kind: 'recorded' };
+
 /** Replay every given policy on the transcript. */
 export function simulate(log: Transcript, policies: readonly ReplayPolicy[], options: SimulationOptions = {}): Simulation {
   const { model: limits, assumed } = resolveModel(log, options.model);
@@ -271,10 +297,45 @@ export function simulate(log: Transcript, policies: readonly ReplayPolicy[], opt
   }
 
   const recordedPrompt = (c: CallPoint) => (c.recorded ? c.recorded.input + c.recorded.cacheRead + c.recorded.cacheWrite : Math.round((before[c.promptEnd] + overhead) * factor));
-  const results = policies.map((p) => replayOne(log, p, { calls, before, toolTokens, factor, overhead, limits, rules, price, recordedPrompt }));
+  // Each call at its own model's price (a session can switch models, or route small calls to a
+  // cheaper one), unless the user picked the model to price the session with.
+  const priceCache = new Map<string, ModelInfo['price'] | undefined>();
+  const priceOf = (c: CallPoint): ModelInfo['price'] | undefined => {
+    if (options.model) return price;
+    const id = c.recorded?.model ?? log.messages[c.messageIndex]?.model;
+    if (!id) return price;
+    if (!priceCache.has(id)) priceCache.set(id, lookupModel(id)?.price ?? price);
+    return priceCache.get(id);
+  };
+  const env: ReplayEnv = { calls, before, toolTokens, factor, overhead, limits, rules, price, priceOf, recordedPrompt, hitScale: 1 };
+  // Cache calibration: the share of the modelled cache hits the provider really served on this
+  // session (best-effort caches hit less than "whenever the prefix is alive"), from the
+  // "as recorded" replay over the recorded calls; every policy's hits are scaled by it.
+  let cacheFit: Simulation['cacheFit'];
+  if (recorded) {
+    const asRecorded = replayOne(log, RECORDED_POLICY, env);
+    let modelled = 0;
+    let real = 0;
+    let usd = 0;
+    let n = 0;
+    for (const c of asRecorded.calls) {
+      if (!c.recorded || c.sidechain) continue;
+      const u = calls[c.index].recorded!;
+      modelled += c.cacheRead;
+      real += u.cacheRead;
+      n++;
+    }
+    for (const c of asRecorded.calls) if (c.recorded) usd += c.usd;
+    const rawError = recorded.usd > 0 ? (usd - recorded.usd) / recorded.usd : 0;
+    const hitScale = n >= 3 && modelled > 0 ? Math.min(2, real / modelled) : 1;
+    env.hitScale = hitScale;
+    cacheFit = { hitScale, rawError, calls: n };
+  }
+  const results = policies.map((p) => replayOne(log, p, env));
   return {
     model: { ...(info && { id: info.id, label: info.label }), contextWindow: limits.contextWindow, maxOutput: limits.maxOutput, assumed, priced: !!price },
     cache: rules,
+    ...(cacheFit && { cacheFit }),
     calibration: { factor, overhead, fromUsage: !!cal },
     ...(recorded && { recorded }),
     results,
@@ -290,11 +351,14 @@ interface ReplayEnv {
   limits: ModelLimits;
   rules: CacheRules;
   price: ModelInfo['price'] | undefined;
+  priceOf(c: CallPoint): ModelInfo['price'] | undefined;
   recordedPrompt(c: CallPoint): number;
+  /** Scale on modelled cache hits (the session's observed hit rate; 1 = the model as is). */
+  hitScale: number;
 }
 
 function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): ReplayResult {
-  const { calls, before, factor, limits, rules, price } = env;
+  const { calls, before, factor, limits, rules } = env;
   const msgs = log.messages;
   const out: ReplayedCall[] = [];
   const firings: number[] = [];
@@ -331,7 +395,8 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     const c = calls[ci];
     if (c.sidechain) {
       const u = c.recorded!;
-      const usd = price ? callCost({ price } as ModelInfo, u) : 0;
+      const p = env.priceOf(c);
+      const usd = p ? callCost({ price: p } as ModelInfo, u) : 0;
       out.push({ index: ci, messageIndex: c.messageIndex, turn: c.turn, sidechain: true, recorded: true, prompt: u.input + u.cacheRead + u.cacheWrite, fired: false, cacheBroken: false, input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, output: u.output, usd, overWindow: false });
       continue;
     }
@@ -376,7 +441,8 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     const alive = first ? !!c.recorded : prevTime === undefined || c.time === undefined || c.time - prevTime <= rules.ttlMs;
     // The first call: the cache state at the session's start is outside the file; where recorded, take it as recorded.
     const startPrefix = first ? (c.recorded?.cacheRead ?? 0) : prefix;
-    const bill = billCall(rules, price, prompt, Math.min(prompt, startPrefix), alive, c.output, c.recorded?.input ?? 0);
+    const price = env.priceOf(c);
+    const bill = scaleHits(billCall(rules, price, prompt, Math.min(prompt, startPrefix), alive, c.output, c.recorded?.input ?? 0), env.hitScale, rules, price);
     const broken = !first && (!alive || prefix < prevPrompt);
     out.push({
       index: ci,
