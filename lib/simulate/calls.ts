@@ -254,7 +254,14 @@ function contextAsLog(log: Transcript, items: readonly Item[], tools: Transcript
     ...(it.msg.meta && { meta: true }),
   }));
   const turnCount = assignTurns(messages);
-  return { ...log, messages, tools, markers: [], usage: [], turnCount };
+  // An earlier compaction's summary stays a compaction point: 'after-last-compaction' ranges start
+  // after it (prefix-ward: the summary and what precedes it keep their cached prefix).
+  const markers: Transcript['markers'] = [];
+  items.forEach((it, i) => {
+    if (it.msg.synthetic === 'summary' || (it.msg.blocks.length > 0 && it.msg.blocks.every((b) => b.kind === 'summary')))
+      markers.push({ id: `replay-summary-${i}`, source: 'other', atMessage: i });
+  });
+  return { ...log, messages, tools, markers, usage: [], turnCount };
 }
 
 function commonPrefixTokens(a: readonly Item[], b: readonly Item[]): number {

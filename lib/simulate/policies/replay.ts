@@ -25,7 +25,7 @@ export const contextscopeAuto: ReplayPolicy = {
   kind: 'plan',
   note: `fires at ${AUTO_TRIGGER * 100} % of the input budget (window − max output) and runs Auto to ${AUTO_TARGET * 100} % of it with the library's defaults: free reducers first, summaries prefix-ward only for the overflow`,
   triggerTokens: (m) => Math.floor((m.contextWindow - m.maxOutput) * AUTO_TRIGGER),
-  plan: (_log, m) => [planStep('contextscope-auto', [{ id: 'auto' }], 1, Math.floor((m.contextWindow - m.maxOutput) * AUTO_TARGET), { kind: 'all-but-last', n: 0 })],
+  plan: (_log, m) => [planStep('contextscope-auto', [{ id: 'auto' }], 1, Math.floor((m.contextWindow - m.maxOutput) * AUTO_TARGET))],
 };
 
 export const seed002Summarize: ReplayPolicy = {
