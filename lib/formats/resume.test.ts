@@ -28,6 +28,7 @@ const VIBE = byName('claude-code', 'vibecodingtracker_claude_code');
 const SLOP = byName('claude-code', 'slopometry');
 const LOCALPUSH = byName('codex-cli', 'localpush');
 const WEB = byName('claude-code', 'simonw_sample_session_web_export');
+const GEMINI = byName('gemini-cli', 'vibecodingtracker_gemini_session.jsonl');
 
 function load(file: string): Transcript {
   return importFile(sourceFromBytes(path.basename(file), new Uint8Array(fs.readFileSync(file)))).transcript as Transcript;
@@ -145,6 +146,19 @@ describe('Codex resumes our exports with the summary', () => {
     const { back } = compact(LOCALPUSH, budget);
     expect(back.turnCount).toBeGreaterThanOrEqual(t.turnCount);
     expect(mv(back)).toBeLessThanOrEqual(budget);
+  });
+});
+
+describe('Gemini CLI resumes our exports with the summary', () => {
+  it('vibecodingtracker session, --strategy summarize at a quarter: the summary record comes before the first kept record, in time as in the file', () => {
+    const t = load(GEMINI);
+    const { text, back } = compact(GEMINI, Math.floor(mv(t) / 4), 'summarize');
+    const values = lines(text);
+    const at = values.findIndex((v) => typeof v.id === 'string' && v.id.startsWith('contextscope-summary'));
+    expect(at).toBeGreaterThan(0);
+    const next = values.slice(at + 1).find((v) => typeof v.timestamp === 'string' && (v.type === 'user' || v.type === 'gemini'))!;
+    expect(values[at].timestamp < next.timestamp).toBe(true);
+    expect(validatePairing(startingContext(back, 'model-view').messages)).toEqual([]);
   });
 });
 
