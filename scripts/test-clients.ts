@@ -36,7 +36,7 @@ const corpus = path.resolve(process.env.CONTEXTSCOPE_CORPUS ?? path.join(root, '
 const installDir = path.resolve(process.env.CONTEXTSCOPE_CLIENTS_DIR ?? path.join(root, '.clients'));
 
 const SESSIONS: Record<ClientId, string[]> = {
-  'claude-code': ['claude-code/vibecodingtracker_claude_code_v1.0.95.jsonl', 'claude-code/claude-code-viewer_5c0375b4.jsonl', 'claude-code/slopometry_transcript_opus45_compact.jsonl'],
+  'claude-code': ['claude-code/vibecodingtracker_claude_code_v1.0.95.jsonl', 'claude-code/slopometry_transcript_opus45_compact.jsonl', 'claude-code/claude-code-viewer_5c0375b4.jsonl'],
   codex: ['codex-cli/localpush_rollout-2026-02-23_sanitized_compacted.jsonl', 'codex-cli/vibecodingtracker_codex_0.39.0.jsonl', 'codex-cli/codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl'],
   'gemini-cli': ['gemini-cli/vibecodingtracker_gemini_session.jsonl', 'gemini-cli/vibecodingtracker_gemini_session_legacy.json'],
 };
@@ -312,7 +312,7 @@ async function main(): Promise<number> {
 
 function printTable(rows: readonly Row[]): void {
   const yn = (b: boolean | null) => (b === null ? '—' : b ? 'yes' : 'NO');
-  const head = ['client', 'session', 'case', 'accepted', 'tool calls answered', 'summary', 'latest prompt', 'request tokens', 'bytes', 'vs original', 'claimed', 'result'];
+  const head = ['client', 'session', 'case', 'accepted', 'tool calls answered', 'summary', 'latest prompt', 'tokens carried', 'bytes carried', 'vs original', 'claimed', 'result'];
   const body = rows.map((r) => [
     r.client,
     r.session.replace(/\.(jsonl|json)$/, ''),
