@@ -87,6 +87,9 @@ const NUMBERED_LINE_RE = /^\d+(?:[→\t|]|:\s)/;
 /** A tool's own failure (what a file read or search can say about itself). */
 const OWN_ERROR_RE: RegExp[] = ERROR_RE.slice(4);
 
+/** The head of a one-line stub (`[compacted] Bash: error — `) or a kept line's mark (`[line 57] `). */
+const OWN_MARK_RE = /^\[compacted\] [^\n—]{0,200}? — |^\[line \d+\] /;
+
 /** A result longer than this is scanned in its first and last halves of this size only. */
 const SCAN_CHARS = 400_000;
 const MAX_LINE = 2_000;
@@ -128,7 +131,8 @@ function scan(text: string, category: OutputCategory, offset: number): SignalLin
   let other = false;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const l = lines[i].trim();
+    // Our own stubs and truncation marks: the line they carry is the signal (idempotent).
+    const l = lines[i].trim().replace(OWN_MARK_RE, '');
     if (!l || l.length > MAX_LINE) continue;
     const kind = kindOf(l, category);
     if (!kind) continue;
