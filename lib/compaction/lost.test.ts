@@ -18,7 +18,7 @@ describe('lost identifiers', () => {
   });
 
   const log = makeTranscript([
-    { user: 'Refactor src/core/engine.ts and keep the API stable', tools: [{ name: 'Bash', input: { command: 'npm test' }, output: 'FAIL src/core/engine.test.ts\nError: expected 3 got 4\ncommit a1b2c3d4e5' }], answer: 'see https://docs.example.com/api' },
+    { user: 'Refactor src/core/engine.ts and keep the API stable', tools: [{ name: 'Bash', input: { command: 'npm test' }, output: 'FAIL src/core/engine.test.ts\nError: expected 3 got 4\ncommit a1b2c3d4e5\n' + filler(60) }], answer: 'see https://docs.example.com/api' },
     { user: 'now fix it', tools: [{ name: 'Read', input: { file_path: 'src/core/engine.ts' }, output: filler(100) }], answer: 'fixed' },
     { user: 'thanks', answer: 'bye' },
   ]);
