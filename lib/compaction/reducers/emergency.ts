@@ -13,6 +13,7 @@ import type { Budget } from '../budget';
 import { removeMessagesSafely } from './util';
 import { outputCategoryFor } from '../hints';
 import { errorLinesOf } from '../signal';
+import { isHarnessText } from '../../summarize/facts';
 
 export const EMERGENCY_NOTICE =
   '[Context notice] Earlier conversation history ({what}) was dropped to fit the context window. It is no longer available: ask the user or re-read files if something from it is needed.';
@@ -41,13 +42,27 @@ export function droppedErrorLines(ctx: CompactionContext, indices: readonly numb
   return [...out];
 }
 
-/** Messages the user typed among those dropped (not harness-injected, not side chains, not ours). */
+/**
+ * Messages the user typed among those dropped (not harness-injected, not side chains), named
+ * `turn N: «first 80 characters…»`: raw user messages, and those a dropped summary quoted (the
+ * typed messages of the log in the summary's span).
+ */
 function droppedUserMessages(ctx: CompactionContext, indices: readonly number[]): string[] {
   const out: string[] = [];
+  const name = (turn: number, text: string) => {
+    const t = text.trim();
+    if (t && !isHarnessText(t)) out.push(`turn ${turn + 1}: «${t.replace(/\s+/g, ' ').slice(0, 80)}${t.length > 80 ? '…' : ''}»`);
+  };
   for (const mi of indices) {
     const m = ctx.messages[mi];
+    if (m.synthetic === 'summary' && m.span) {
+      const [from, to] = m.span;
+      for (const lm of ctx.log.messages)
+        if (lm.role === 'user' && !lm.meta && !lm.sidechain && lm.turn >= from && lm.turn <= to) for (const b of lm.blocks) if (b.kind === 'text') name(lm.turn, b.text);
+      continue;
+    }
     if (m.role !== 'user' || m.meta || m.sidechain || m.synthetic) continue;
-    for (const b of m.blocks) if (b.kind === 'text' && b.text.trim()) out.push(`turn ${m.turn + 1}: «${b.text.trim().replace(/\s+/g, ' ').slice(0, 80)}${b.text.trim().length > 80 ? '…' : ''}»`);
+    for (const b of m.blocks) if (b.kind === 'text') name(m.turn, b.text);
   }
   return out;
 }
