@@ -337,6 +337,36 @@ function listPaths(paths: string[]): string {
 // ---------------------------------------------------------------------------------------------
 // Folding a previous summary in (prefix-ward chunks)
 
+/** Lines of our own summaries that quote what a user typed, or list a distinct error line: never cut when folding. */
+const KEPT_WHEN_FOLDED = /user asked: «|^- Turn \d+ \(user\): |the user wrote: «|^- Turn \d+: «|^- turns? [\d, ]+, [^:]+: /;
+
+/**
+ * An earlier summary shortened to `cap` characters when folded in: the lines quoting user messages
+ * and listing error lines stay whole (a later chunk must not lose what an earlier one kept), the
+ * others are kept from the top while they fit, and the cut is marked.
+ */
+function clipEarlier(text: string, cap: number): string {
+  if (text.length <= cap) return text;
+  const lines = text.split('\n');
+  const keep = lines.map((l) => KEPT_WHEN_FOLDED.test(l));
+  let room = cap - lines.reduce((n, l, i) => n + (keep[i] ? l.length + 1 : 0), 0);
+  let cut = 0;
+  const out: string[] = [];
+  lines.forEach((l, i) => {
+    if (keep[i] || l.length + 1 <= room) {
+      if (!keep[i]) room -= l.length + 1;
+      if (cut) out.push(`[… ${formatCount(cut)} earlier lines cut]`);
+      cut = 0;
+      out.push(l);
+    } else {
+      room = 0; // keep the order readable: once a line is cut, only kept lines follow
+      cut++;
+    }
+  });
+  if (cut) out.push(`[… ${formatCount(cut)} earlier lines cut]`);
+  return out.join('\n');
+}
+
 /**
  * Split a Markdown summary into its `## ` sections (heading → body); text before the first heading
  * goes under "". With `names`, only those headings split: a user instruction quoted verbatim may
@@ -403,7 +433,7 @@ function section(name: string, lines: string[], empty = '- (none in this span)')
 function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   const previous = input.previousSummary?.trim() ? parseSections(input.previousSummary, STRUCTURED_SECTIONS) : undefined;
   const foldable = previous && isSectioned(previous, STRUCTURED_SECTIONS);
-  const prior = (name: string) => (foldable ? clip((previous!.get(name) ?? '').trim(), limits.earlierSummaryChars) : '');
+  const prior = (name: string) => (foldable ? clipEarlier((previous!.get(name) ?? '').trim(), limits.earlierSummaryChars) : '');
   const withPrior = (name: string, lines: string[]) => {
     const before = prior(name);
     return before && !before.startsWith('- (none') ? [before, ...lines] : lines;
@@ -427,7 +457,7 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
   } else fileLines = fileSection(facts, limits);
 
   const narrative: string[] = [];
-  if (input.previousSummary?.trim() && !foldable) narrative.push('Earlier turns (previous summary, verbatim):', nested(clip(input.previousSummary.trim(), limits.earlierSummaryChars)), '');
+  if (input.previousSummary?.trim() && !foldable) narrative.push('Earlier turns (previous summary, verbatim):', nested(clipEarlier(input.previousSummary.trim(), limits.earlierSummaryChars)), '');
   for (const s of facts.embeddedSummaries) narrative.push('Summary already in the span:', nested(clip(s.trim(), limits.earlierSummaryChars)), '');
   narrative.push(...narrativeLines(facts, limits));
   const errs = errorLines(facts, limits);
@@ -450,7 +480,7 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
 function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   const userMessages = facts.instructions.filter((i) => !i.harness);
   const primary: string[] = [];
-  if (input.previousSummary?.trim()) primary.push('Earlier turns (previous summary, verbatim):', nested(clip(input.previousSummary.trim(), limits.earlierSummaryChars)), '');
+  if (input.previousSummary?.trim()) primary.push('Earlier turns (previous summary, verbatim):', nested(clipEarlier(input.previousSummary.trim(), limits.earlierSummaryChars)), '');
   for (const s of facts.embeddedSummaries) primary.push('Summary already in the span:', nested(clip(s.trim(), limits.earlierSummaryChars)), '');
   const first = userMessages[0];
   const latest = userMessages.at(-1);
@@ -497,7 +527,7 @@ function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
 /** Prose, turn by turn: the legacy style (seed 003 "Narrative"), for conversational sessions. */
 function narrative(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   const paragraphs: string[] = [];
-  if (input.previousSummary?.trim()) paragraphs.push(`Earlier: ${clip(input.previousSummary.trim(), limits.earlierSummaryChars)}`);
+  if (input.previousSummary?.trim()) paragraphs.push(`Earlier: ${clipEarlier(input.previousSummary.trim(), limits.earlierSummaryChars)}`);
   for (const s of facts.embeddedSummaries) paragraphs.push(`An earlier compaction summarized: ${clip(s.trim(), limits.earlierSummaryChars)}`);
   const range = facts.turns ? (facts.turns[0] === facts.turns[1] ? `turn ${facts.turns[0] + 1}` : `turns ${facts.turns[0] + 1}–${facts.turns[1] + 1}`) : 'this span';
   paragraphs.push(`Summary of ${range}.`);
