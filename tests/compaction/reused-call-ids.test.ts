@@ -90,5 +90,13 @@ describe('reused tool-call ids (issue #17)', () => {
     expect(validatePairing(p.messages).filter((i) => !(i.kind === 'missing-result' && i.callId === 'call_1'))).toEqual([]);
     const { fatal } = exportAndReimport(log, steps);
     expect(fatal).toEqual([]);
+    // The step left the never-answered call out and says so, naming it.
+    expect(p.fates[log.messages[2].blocks[0].id]).toMatchObject({ kind: 'removed', stepId: 's' });
+    expect(p.report.flatMap((r) => r.notes).find((n) => n.startsWith('pairing repair'))).toMatch(/call\(s\) without a result: call_1\b/);
+    // Outside the step's range (keep_last) the input's broken pair stays as it is.
+    const protectedSteps: Step[] = [{ ...steps[0], range: whole, keepLast: 3 }];
+    const q = projectTranscript(log, protectedSteps);
+    expect(q.fates[log.messages[2].blocks[0].id]).toEqual({ kind: 'kept' });
+    expect(q.report.flatMap((r) => r.notes).some((n) => n.startsWith('pairing repair'))).toBe(false);
   });
 });
