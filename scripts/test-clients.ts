@@ -193,6 +193,11 @@ function conversationSize(conv: readonly unknown[]): { bytes: number; tokens: nu
   return { bytes: Buffer.byteLength(JSON.stringify(conv)), tokens: conversationTokens(conv) };
 }
 
+function isSystemItem(item: unknown): boolean {
+  const role = typeof item === 'object' && item !== null ? (item as { role?: unknown }).role : undefined;
+  return role === 'system' || role === 'developer';
+}
+
 /** An item as the client would send it in any session: ids dropped, the run's own folder named alike. */
 function itemKey(item: unknown, dir: string): string {
   return JSON.stringify(item, (k, v: unknown) => (k === 'id' ? undefined : typeof v === 'string' ? v.split(dir).join('<run>') : v));
@@ -278,7 +283,9 @@ async function main(): Promise<number> {
           if (promptOk === false) why.push(`the latest user prompt ("${squash(prompt!).slice(0, 40)}…") is not in the request`);
           // What the request carries over from the session: the items a new session also sends
           // (the client's instructions, tool lists, environment, the new prompt) are left out.
-          const carried = run ? conv.filter((item) => !own.has(itemKey(item, run.dir))) : [];
+          // System and developer messages are left out on both sides (our count leaves out system text:
+          // Codex sends a session's base instructions apart from its input).
+          const carried = run ? conv.filter((item) => !own.has(itemKey(item, run.dir)) && !isSystemItem(item)) : [];
           const { bytes, tokens } = conversationSize(carried);
           if (kind === 'original' && accepted) reference = { bytes, tokens, ours: c.tokens };
           const ratio = reference ? tokens / Math.max(1, reference.tokens) : NaN;
