@@ -18,6 +18,7 @@ import { ORIGINAL_VERSION } from '@/lib/engine/versions';
 import { inputBudgetOf, lookupModel, MODEL_CATALOG, type ModelInfo } from '@/lib/tokens/catalog';
 import { defaultPlan, newStepId, planToDraft, type PlanState } from '../plan/plan';
 import type { TimelineCompaction } from '../timeline/TimelineChart';
+import type { Timeline } from '@/lib/engine/timeline';
 
 /** Wait this long after the last plan change before previewing (typing a budget is several changes). */
 export const PREVIEW_DEBOUNCE_MS = 250;
@@ -79,6 +80,8 @@ export interface Workbench {
   contextNow: number;
   /** Tokens the model saw that the file does not hold (system prompt, tool schemas): no step can remove them. */
   overhead: number;
+  /** The recorded usage's invisible overhead and calibration factor (the budget's model view), when the file records usage. */
+  calibration?: Timeline['calibration'];
   /** Every token of the log (Info's total), when the source compacted it (then more than contextNow); else 0. */
   logTokens: number;
   refreshVersions: () => void;
@@ -280,6 +283,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     contextWindow,
     contextNow: modelViewTokens(data),
     overhead: data?.timeline.overhead ?? 0,
+    calibration: data?.timeline.calibration,
     logTokens: data?.timeline.bands.length ? data.meta.tokens.total : 0,
     refreshVersions,
   };

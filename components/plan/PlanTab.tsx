@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { fileBudgetFor, modelTokensOf } from '@/lib/tokens/model-view';
 import { hintFor, type ResponseMode, type RequestMode } from '@/lib/compaction/hints';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
@@ -82,6 +83,9 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
   const { plan, setPlan } = wb;
   const preview = wb.preview.data?.preview ?? null;
   const context = preview?.tokens.context.before ?? wb.contextNow;
+  // One definition with the CLI's default --budget (lib/compaction/budget.ts fileBudgetFor).
+  const view = wb.calibration ?? { overhead: 0, factor: 1 };
+  const inputBudget = wb.model ? { model: wb.model.contextWindow - wb.model.maxOutput, file: fileBudgetFor(wb.model.contextWindow - wb.model.maxOutput, view), overhead: view.overhead, factor: view.factor } : null;
   return (
     <div className="space-y-4">
       <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.preview.isFetching} contextNow={wb.contextNow} overhead={wb.overhead} logTokens={wb.logTokens} />
@@ -128,12 +132,21 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
             <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: Math.max(1, Math.round(context * 0.5)) }))} disabled={!context} title="Aim at half of the current context">
               50 %
             </Button>
-            {wb.model && (
-              <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: wb.model!.contextWindow - wb.model!.maxOutput }))} title="The model's input budget: window − max output">
+            {inputBudget && (
+              <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: inputBudget.file }))} title="The model's input budget (window − max output), as the file may hold it: minus the invisible overhead, ÷ the calibration factor" data-testid="input-budget-button">
                 input budget
               </Button>
             )}
           </div>
+          {inputBudget && (
+            <p className="text-[11px] leading-snug tabular-nums text-neutral-500" data-testid="input-budget-breakdown" data-file={inputBudget.file}>
+              Input budget {formatTokens(inputBudget.model)} ({wb.model!.label}) = {formatTokens(inputBudget.file)} in the file
+              {inputBudget.overhead > 0 && <> + {formatTokens(inputBudget.overhead)} invisible overhead</>}
+              {inputBudget.factor !== 1 && <>, × {inputBudget.factor.toFixed(2)} calibration from the recorded usage</>}
+              {!wb.calibration && <> (no recorded usage: no overhead or calibration known)</>}.
+              {plan.targetBudget !== inputBudget.file && <> The target is what the file holds; the model is sent about {formatTokens(modelTokensOf(plan.targetBudget, inputBudget))}.</>}
+            </p>
+          )}
           <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
           <label className="flex items-center gap-2 text-xs">
             <input type="checkbox" checked={plan.autoSummarize} onChange={(e) => setPlan((p) => ({ ...p, autoSummarize: e.target.checked }))} />

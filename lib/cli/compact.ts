@@ -19,7 +19,8 @@ import { sourceFromBytes } from '../read/source';
 import { isFatalForExport, validatePairing } from '../model/pairing';
 import type { Transcript } from '../model/types';
 import { transcriptTotals } from '../tokens/totals';
-import { lookupModel, inputBudgetOf } from '../tokens/catalog';
+import { lookupModel, inputBudgetOf, type ModelInfo } from '../tokens/catalog';
+import { fileBudgetFor, modelViewOf, type ModelView } from '../compaction/budget';
 import { buildAudit } from '../compaction/audit';
 import { parseCompactionConfig, planToStep, type CompactionPlan } from '../compaction/config';
 import { lostIdentifiers } from '../compaction/lost';
@@ -35,7 +36,8 @@ export const summary = 'Compact a transcript to a token budget and export it in 
 const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]… [--keep-last K] [--config F]
                               --out OUT [--report-json R] [--conversation K] [--dry-run]
 
-  --budget N        target tokens, counted like \`inspect\` (default: the model's input budget)
+  --budget N        target tokens, counted like \`inspect\` (default: the model's input budget
+                    minus the invisible overhead and ÷ the calibration factor of the recorded usage)
   --model M         model for the default budget (default: the one the transcript names)
   --strategy S      a reducer (repeatable, applied in order); default auto. One of:
                     auto, strip-reasoning, dedup-tools, tool-hints, tool-retention,
@@ -173,6 +175,20 @@ export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, b
   };
 }
 
+/**
+ * The default --budget: the model's input budget (window − max output) as the file may hold it —
+ * minus the invisible overhead the recorded usage shows (system prompt, tool schemas the file does
+ * not store), divided by the calibration factor (budget.ts fileBudgetFor). `line` says how.
+ */
+export function defaultBudget(t: Transcript, info: ModelInfo): { budget: number; inputBudget: number; view: ModelView; line: string } {
+  const inputBudget = inputBudgetOf(info);
+  const view = modelViewOf(t);
+  const budget = fileBudgetFor(inputBudget, view);
+  const model = `${info.label}${info.approximate ? ', assumed from its family' : ''} input budget ${inputBudget}`;
+  const how = view.calls > 0 ? `${model} ÷ ${view.factor.toFixed(3)} calibration − ${view.overhead} invisible overhead (from ${view.calls} recorded call(s))` : `${model}; no recorded usage, so no overhead or calibration is known`;
+  return { budget, inputBudget, view, line: `${budget} tokens in the file (${how})` };
+}
+
 /** What an export writes: the archive of a binary format (.eval), else the text in the source's encoding and BOM. */
 function fileBytes(out: SerializeResult, encoding?: TextEncodingOf): Uint8Array {
   return encodeExport(out, encoding);
@@ -275,8 +291,9 @@ export async function run(args: string[]): Promise<number> {
         process.stderr.write(`No --budget given and the model (${a.model ?? t.model ?? 'not recorded'}) is not in the catalog: pass --budget N or --model M.\n`);
         return 2;
       }
-      budget = inputBudgetOf(info);
-      process.stderr.write(`budget: ${budget} tokens (${info.label}${info.approximate ? ', assumed from its family' : ''} input budget)\n`);
+      const d = defaultBudget(t, info);
+      budget = d.budget;
+      process.stderr.write(`budget: ${d.line}\n`);
     }
     const step = stepFromArgs(a, plan, budget);
     if (a.strategies.includes('classify-tangents') && !a.tangents) {
