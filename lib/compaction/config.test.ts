@@ -50,10 +50,13 @@ describe('config import', () => {
     const plan = parseJpToml(JP);
     expect(plan.strategies.map((s) => s.id)).toEqual(['strip-reasoning', 'tool-hints']);
     expect(plan.keepLast).toBe(2);
-    expect(plan.auto).toMatchObject({ enabled: true, threshold: 0.75, minTurns: 5, profile: 'default' });
+    expect(plan.auto).toMatchObject({ enabled: true, threshold: 0.75, triggerOfWindow: true, minTurns: 5, profile: 'default' });
     expect(plan.hints).toEqual({ fs_read_file: { request: 'keep', response: 'strip', dedup: true }, fs_create_file: { request: 'strip', response: 'keep' } });
     expect(plan.summarizeThreshold).toBe(0.5);
-    expect(plan.warnings).toEqual(['unknown key conversation.compaction.colour (ignored)']);
+    expect(plan.warnings).toEqual([
+      'unknown key conversation.compaction.colour (ignored)',
+      'conversation.compaction.auto: the trigger (trigger_ratio, min_turns) gates the auto strategy only; the listed strategies run whenever applied',
+    ]);
   });
   it('reads sven YAML onto the auto knobs', () => {
     const plan = parseSvenYaml(SVEN);
@@ -113,5 +116,35 @@ describe('summarize_threshold round trip (JP TOML → plan → step → auto)', 
   it('rejects a threshold outside (0, 1] with the key', () => {
     expect(() => parseJpToml(toml(1.5))).toThrow(/conversation\.compaction\.summarize_threshold/);
     expect(() => parseJpToml(toml(0))).toThrow(ConfigError);
+  });
+});
+
+describe('sven config: the knobs take effect in the projection', () => {
+  // One prompt, then many distinct shell runs with long outputs (an agent session).
+  const log = makeTranscript([{ user: 'fix the build', tools: Array.from({ length: 30 }, (_, i) => ({ name: 'Bash', input: { command: `make test-${i}` }, output: filler(3000, `out${i}`) })), answer: 'done' }]);
+  const total = transcriptTotals(log).total;
+
+  it('tool_result_token_cap: every result the normal path truncates is cut to the cap (2,000, not the default 4,000)', () => {
+    const plan = parseSvenYaml('agent:\n  compaction_threshold: 0.65\n  compaction_overhead_reserve: 0.12\n  tool_result_token_cap: 2000\n');
+    // Budget so the trigger (0.53 × budget) sits at 80 % of the context: truncation to 2,000 reaches it.
+    const budget = Math.floor((total * 0.8) / 0.53);
+    const p = projectTranscript(log, [planToStep(plan, { budget, keepLast: 0 })]);
+    expect(p.report.map((r) => r.reducer)).toContain('truncate-tool-results');
+    const results = p.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_result');
+    const cut = results.filter((b) => b.tokens < 3000);
+    expect(cut.length).toBeGreaterThan(0);
+    for (const b of cut) expect(b.tokens).toBeLessThanOrEqual(2000 + 60);
+    expect(cut.some((b) => b.tokens > 1500)).toBe(true); // cut to 2,000, not to the default 4,000 (which would leave 3,000 whole)
+  });
+
+  it('compaction_keep_recent: at ≥ 0.95 of the budget emergency runs directly and keeps the newest keep_n (15) messages', () => {
+    const plan = parseSvenYaml('agent:\n  compaction_keep_recent: 15\n');
+    const p = projectTranscript(log, [planToStep(plan, { budget: Math.floor(total / 0.96), keepLast: 0 })]);
+    expect(p.report.map((r) => r.reducer)).toEqual(['auto', 'emergency']);
+    expect(p.report[0].notes[0]).toMatch(/≥ 95 % of the budget .*: emergency directly$/);
+    const kept = p.messages.filter((m) => !m.synthetic && m.role !== 'system');
+    const lastIds = log.messages.slice(-15).map((m) => m.id);
+    expect(kept.map((m) => m.sourceId)).toEqual(expect.arrayContaining(lastIds));
+    expect(kept.length).toBe(15);
   });
 });

@@ -195,8 +195,8 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
   if (gate.emergency !== undefined && before >= gate.emergency) {
     // sven: context_fraction ≥ 0.95 → emergency_compact() directly, no model call.
     reports.push(note(`${n(before)} tokens ≥ ${percent(options.emergencyAt!)} of the budget (${n(gate.emergency)}${gate.why}): emergency directly`));
-    stages = stages.filter((s) => s.id === 'emergency');
-    if (stages.length === 0) stages = [{ id: 'emergency', options: { untilFits: true, keepN: options.keepN ?? 6 } }];
+    // sven's emergency_compact(): every non-system message but the newest keep_n, exactly.
+    stages = [{ id: 'emergency', options: { untilFits: false, keepN: options.keepN ?? 6 } }];
   } else if (gate.why) reports.push(note(`${n(before)} tokens > trigger ${n(trigger)}${gate.why}: fires`));
   for (const spec of stages) {
     const now = contextTokens(ctx);
