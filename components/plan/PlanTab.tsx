@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { fileBudgetFor, modelTokensOf } from '@/lib/tokens/model-view';
-import { hintFor, type ResponseMode, type RequestMode } from '@/lib/compaction/hints';
+import { hintFor, type ResponseMode, type RequestMode, type RetentionHint } from '@/lib/compaction/hints';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
 import type { PreviewSummary } from '@/lib/engine/preview';
@@ -14,6 +14,26 @@ import { formatDelta } from './numbers';
 import { MANUAL_REDUCERS, planFromConfig, setHint, shortToolName, type ManualReducerId, type PlanState } from './plan';
 import { SMALL_OVERHEAD } from '../inspector/SidePanel';
 import type { Workbench } from '../inspector/useWorkbench';
+
+/** Retention as a select value: 'age:N', 'count:N', 'never' ('' = none). */
+const RETENTION_CHOICES = ['age:2', 'age:5', 'age:10', 'count:1', 'count:3', 'count:5', 'count:10', 'never'];
+function retentionValue(r: RetentionHint | undefined): string {
+  if (!r) return '';
+  if (r.neverEvict) return 'never';
+  if (r.mode === 'count') return `count:${r.keep ?? 5}`;
+  return r.turns !== undefined ? `age:${r.turns}` : '';
+}
+function retentionFromValue(v: string): RetentionHint | undefined {
+  if (v === '') return undefined;
+  if (v === 'never') return { mode: 'age', neverEvict: true };
+  const [mode, n] = v.split(':');
+  return mode === 'count' ? { mode: 'count', keep: Number(n), neverEvict: false } : { mode: 'age', turns: Number(n), neverEvict: false };
+}
+function retentionLabel(v: string): string {
+  if (v === 'never') return '∞';
+  const [mode, n] = v.split(':');
+  return mode === 'count' ? `last ${n}` : `${n} t`;
+}
 
 const field = 'rounded border border-neutral-300 bg-white px-1.5 py-0.5 text-xs tabular-nums dark:border-neutral-700 dark:bg-neutral-900';
 const heading = 'mb-1.5 text-[11px] font-semibold uppercase tracking-wide text-neutral-500';
@@ -310,13 +330,13 @@ function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPla
               <th className="font-normal" title="Call arguments">request</th>
               <th className="font-normal" title="Tool results">response</th>
               <th className="font-normal">dedup</th>
-              <th className="font-normal" title="Retention: results expire after N turns; ∞ never evicted">retain</th>
+              <th className="font-normal" title="Retention: 'N t' results expire after N turns (age); 'last N' only the newest N results of the tool live (count); ∞ never evicted">retain</th>
             </tr>
           </thead>
           <tbody>
             {stats.data.map((t) => {
               const h = hintFor(t.name, plan.hints);
-              const retention = h.retention?.neverEvict ? 'never' : h.retention?.turns !== undefined ? String(h.retention.turns) : '';
+              const retention = retentionValue(h.retention);
               return (
                 <tr key={t.name} className="border-t border-neutral-100 align-top dark:border-neutral-800" data-testid="hint-row" data-tool={t.name}>
                   <td className="max-w-[9rem] py-1" title={t.name}>
@@ -340,7 +360,13 @@ function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPla
                     </select>
                   </td>
                   <td className="text-center">
-                    <input type="checkbox" aria-label={`${t.name} dedup`} checked={h.dedup ?? false} onChange={(e) => setPlan((p) => setHint(p, t.name, { dedup: e.target.checked }))} />
+                    <input
+                      type="checkbox"
+                      aria-label={`${t.name} dedup`}
+                      checked={h.dedup === true || h.dedup === 'read-only'}
+                      title={h.dedup === 'read-only' ? 'Only read-only commands (cat, ls, grep, git status, …) are deduplicated' : undefined}
+                      onChange={(e) => setPlan((p) => setHint(p, t.name, { dedup: e.target.checked }))}
+                    />
                   </td>
                   <td>
                     <select
@@ -349,14 +375,16 @@ function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPla
                       value={retention}
                       onChange={(e) => {
                         const v = e.target.value;
-                        setPlan((p) => setHint(p, t.name, { retention: v === '' ? undefined : v === 'never' ? { mode: 'age', neverEvict: true } : { mode: 'age', turns: Number(v) } }));
+                        setPlan((p) => setHint(p, t.name, { retention: retentionFromValue(v) }));
                       }}
                     >
                       <option value="">—</option>
-                      <option value="2">2 t</option>
-                      <option value="5">5 t</option>
-                      <option value="10">10 t</option>
-                      <option value="never">∞</option>
+                      {RETENTION_CHOICES.includes(retention) || retention === '' ? null : <option value={retention}>{retentionLabel(retention)}</option>}
+                      {RETENTION_CHOICES.map((v) => (
+                        <option key={v} value={v}>
+                          {retentionLabel(v)}
+                        </option>
+                      ))}
                     </select>
                   </td>
                 </tr>

@@ -45,6 +45,9 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]â€
                     sliding-window, summarize, classify-tangents, emergency
   --keep-last K     turns at the end never touched (default 1, or the config's keep_last)
   --config F        JP TOML or sven YAML compaction settings
+  --retention R     tool-retention for tools without a lifespan in the hints table (and for the
+                    tool-retention strategy): age:N (results live N turns, default age:5) or
+                    count:N (the newest N results of each tool live)
   --tangents T,T    turns (1-based) for classify-tangents
   --out OUT         where to write the compacted conversation
   --report-json R   write the audit record (steps, fates, tokens, lost identifiers)
@@ -66,6 +69,7 @@ export interface CompactArgs {
   dryRun: boolean;
   tangents?: number[];
   model?: string;
+  retention?: { mode: 'age' | 'count'; n: number };
   help: boolean;
 }
 
@@ -130,6 +134,13 @@ export function parseCompactArgs(args: string[]): CompactArgs {
       case '--dry-run':
         out.dryRun = true;
         break;
+      case '--retention': {
+        const v = next();
+        const m = /^(age|count):(\d+)$/.exec(v);
+        if (!m) throw new Error(`--retention takes age:N or count:N (got "${v}").`);
+        out.retention = { mode: m[1] as 'age' | 'count', n: Number(m[2]) };
+        break;
+      }
       case '--model':
       case '-m':
         out.model = next();
@@ -169,9 +180,13 @@ export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, b
   return {
     ...rest,
     ...(plan && label ? { label } : {}),
-    reducers: step.reducers.map((r) =>
-      r.id === 'classify-tangents' ? { id: r.id, options: { ...r.options, turns: a.tangents ?? [] } } : r.id === 'auto' && window !== undefined ? { id: r.id, options: { ...r.options, contextWindow: window } } : r,
-    ),
+    reducers: step.reducers.map((r) => {
+      if (r.id === 'classify-tangents') return { id: r.id, options: { ...r.options, turns: a.tangents ?? [] } };
+      if (r.id === 'tool-retention' && a.retention) return { id: r.id, options: { ...r.options, mode: a.retention.mode, ...(a.retention.mode === 'count' ? { keep: a.retention.n } : { turns: a.retention.n }) } };
+      if (r.id !== 'auto') return r;
+      const retention = a.retention ? { retentionMode: a.retention.mode, ...(a.retention.mode === 'count' ? { retentionKeep: a.retention.n } : { retentionTurns: a.retention.n }) } : {};
+      return { id: r.id, options: { ...r.options, ...retention, ...(window !== undefined && { contextWindow: window }) } };
+    }),
   };
 }
 

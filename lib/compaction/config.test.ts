@@ -121,7 +121,8 @@ describe('summarize_threshold round trip (JP TOML → plan → step → auto)', 
 
 describe('sven config: the knobs take effect in the projection', () => {
   // One prompt, then many distinct shell runs with long outputs (an agent session).
-  const log = makeTranscript([{ user: 'fix the build', tools: Array.from({ length: 30 }, (_, i) => ({ name: 'Bash', input: { command: `make test-${i}` }, output: filler(3000, `out${i}`) })), answer: 'done' }]);
+  // A tool with no family in the hints table (no count lifespan), so retention leaves it to truncation.
+  const log = makeTranscript([{ user: 'fix the build', tools: Array.from({ length: 30 }, (_, i) => ({ name: 'make', input: { target: `test-${i}` }, output: filler(3000, `out${i}`) })), answer: 'done' }]);
   const total = transcriptTotals(log).total;
 
   it('tool_result_token_cap: every result the normal path truncates is cut to the cap (2,000, not the default 4,000)', () => {

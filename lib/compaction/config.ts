@@ -51,7 +51,15 @@ const mode2 = z.enum(['keep', 'strip']);
 const mode3 = z.enum(['keep', 'strip', 'remove']);
 const fraction = z.number().gt(0).lte(1);
 
-const jpToolCompaction = z.looseObject({ request: mode2.optional(), response: mode3.optional(), dedup: z.boolean().optional() });
+// `retention` (seed 004; our extension of JP's table): "age" / "count" / "never", with turns / keep.
+const jpToolCompaction = z.looseObject({
+  request: mode2.optional(),
+  response: mode3.optional(),
+  dedup: z.boolean().optional(),
+  retention: z.enum(['age', 'count', 'never']).optional(),
+  turns: z.number().int().min(0).optional(),
+  keep: z.number().int().min(0).optional(),
+});
 const jpAuto = z.looseObject({ enabled: z.boolean().optional(), trigger_ratio: fraction.optional(), profile: z.string().optional(), min_turns: z.number().int().min(0).optional() });
 const jpCompaction = z.looseObject({
   strategy: z.union([z.string(), z.array(z.string())]).optional(),
@@ -116,8 +124,11 @@ export function parseJpToml(text: string): CompactionPlan {
     // Other tool settings (command, run, …) are JP's business: only `compaction` is ours.
     if (cfg.compaction === undefined) continue;
     const t = check(jpToolCompaction, cfg.compaction, `conversation.tools.${name}.compaction`);
-    unknownKeys(t, ['request', 'response', 'dedup'], `conversation.tools.${name}.compaction`, warnings);
-    hints[name] = { ...(t.request && { request: t.request }), ...(t.response && { response: t.response }), ...(t.dedup !== undefined && { dedup: t.dedup }) };
+    unknownKeys(t, ['request', 'response', 'dedup', 'retention', 'turns', 'keep'], `conversation.tools.${name}.compaction`, warnings);
+    const retention =
+      t.retention === 'never' ? { mode: 'age' as const, neverEvict: true } : t.retention === 'count' ? { mode: 'count' as const, neverEvict: false, ...(t.keep !== undefined && { keep: t.keep }) } : t.retention === 'age' ? { mode: 'age' as const, neverEvict: false, ...(t.turns !== undefined && { turns: t.turns }) } : undefined;
+    if (!t.retention && (t.turns !== undefined || t.keep !== undefined)) warnings.push(`conversation.tools.${name}.compaction: turns/keep need retention = "age" or "count" (ignored)`);
+    hints[name] = { ...(t.request && { request: t.request }), ...(t.response && { response: t.response }), ...(t.dedup !== undefined && { dedup: t.dedup }), ...(retention && { retention }) };
   }
   let strategies = strategiesFrom(c.strategy, warnings);
   // RFD D17 [conversation.compaction.auto]: off unless `enabled = true`. When on, it fires when the

@@ -22,7 +22,7 @@
 import type { Budget } from './budget';
 import { fileBudgetFor, makeBudget, modelTokensOf, modelViewOf, triggerRatio } from './budget';
 import type { Transcript } from '../model/types';
-import { contextTokens, isBool, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState } from './context';
+import { contextTokens, ReducerOptionError, isBool, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState } from './context';
 import type { ToolHints } from './hints';
 import { createReducer, type ReducerEnv } from './reducers';
 import { lookupModel } from '../tokens/catalog';
@@ -45,8 +45,12 @@ export interface AutoOptions {
   hints?: ToolHints;
   /** tool_result_token_cap (sven, default 4000). */
   toolResultCap?: number;
-  /** Age in turns after which results of tools with a retention hint expire (default 5). */
+  /** Tools without a retention hint: 'age' (default; results live retentionTurns turns) or 'count' (the newest retentionKeep per tool). */
+  retentionMode?: 'age' | 'count';
+  /** Age in turns after which results of tools without a retention hint expire (default 5). */
   retentionTurns?: number;
+  /** Count mode: results per tool that live (default 5). */
+  retentionKeep?: number;
   /** Run summarize when the free reducers are not enough (default true). */
   summarize?: boolean;
   style?: string;
@@ -78,7 +82,9 @@ export function autoStages(options: AutoOptions = {}): ReducerSpec[] {
   const stages: ReducerSpec[] = [
     { id: 'strip-reasoning', options: { untilFits: true } },
     { id: 'dedup-tools', options: { untilFits: true, hints, ...(options.conservative && { mode: 'stub' }) } },
-    { id: 'tool-retention', options: { untilFits: true, hints, mode: 'age', turns: options.retentionTurns ?? 5, tools: toolsWithRetention(hints) } },
+    // Every tool's lifespan from the hints table (hints.ts: count for reads/searches/shells, age for
+    // edits, never for sub-agents and memory); a tool with none lives retentionTurns turns.
+    { id: 'tool-retention', options: { untilFits: true, hints, mode: options.retentionMode ?? 'age', turns: options.retentionTurns ?? 5, ...(options.retentionKeep !== undefined && { keep: options.retentionKeep }) } },
     { id: 'truncate-tool-results', options: { untilFits: true, hints, cap: options.toolResultCap ?? 4000 } },
     { id: 'tool-hints', options: { untilFits: true, hints, ...(options.conservative && { requests: false, pairs: false }) } },
     { id: 'strip-tool-results', options: { untilFits: true, hints } },
@@ -91,14 +97,17 @@ export function autoStages(options: AutoOptions = {}): ReducerSpec[] {
   return stages.filter((s) => !skip.has(s.id));
 }
 
-/** Retention in auto applies to tools that declare one (hints) — the user's explicit policy. */
-function toolsWithRetention(hints: ToolHints): string[] {
-  return Object.entries(hints)
-    .filter(([, h]) => h.retention !== undefined)
-    .map(([name]) => name);
-}
 
 export function parseAutoOptions(o: Record<string, unknown> = {}): AutoOptions {
+  try {
+    return readAutoOptions(o);
+  } catch (e) {
+    if (e instanceof ReducerOptionError && !e.reducer) throw new ReducerOptionError(e.option, e.expected, e.got, 'auto');
+    throw e;
+  }
+}
+
+function readAutoOptions(o: Record<string, unknown>): AutoOptions {
   return {
     threshold: opt(o, 'threshold', 1, isNum),
     ...(isNum(o.overheadReserve) && { overheadReserve: o.overheadReserve }),
@@ -108,6 +117,8 @@ export function parseAutoOptions(o: Record<string, unknown> = {}): AutoOptions {
     hints: (o.hints ?? {}) as ToolHints,
     toolResultCap: opt(o, 'toolResultCap', 4000, isNum),
     retentionTurns: opt(o, 'retentionTurns', 5, isNum),
+    ...(o.retentionMode === 'count' || o.retentionMode === 'age' ? { retentionMode: o.retentionMode } : {}),
+    ...(isNum(o.retentionKeep) && { retentionKeep: o.retentionKeep }),
     summarize: opt(o, 'summarize', true, isBool),
     style: opt<string | undefined>(o, 'style', undefined, (v): v is string | undefined => isStr(v)),
     onFailure: o.onFailure === 'leave' ? 'leave' : 'emergency',
