@@ -201,7 +201,12 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
   const selectVersion = useCallback((v: string) => setParams({ v: v === ORIGINAL_VERSION ? null : v }), [setParams]);
 
   const applyMutation = useMutation({
-    mutationFn: (step: DraftStep) => getBridge().applyStep(undefined, id, version.id, step),
+    mutationFn: async (step: DraftStep) => {
+      // An imported JP config's `fork = true`: the step goes to a new version forked from this one
+      // (the original always forks: the log stays as imported).
+      const target = plan.fork && version.id !== ORIGINAL_VERSION ? (await getBridge().forkVersion(undefined, id, version.id)).id : version.id;
+      return getBridge().applyStep(undefined, id, target, step);
+    },
   });
   const apply = useCallback(async () => {
     // Only what the user has seen previewed is applied (Enter on a fresh page does nothing).

@@ -53,6 +53,8 @@ export interface PlanState {
   autoExtra: Record<string, unknown>;
   /** Where the plan came from, when imported. */
   source?: string;
+  /** An imported JP config's `fork`: Apply puts the step in a new version forked from the one shown. */
+  fork?: boolean;
 }
 
 export function defaultPlan(contextTokens: number): PlanState {
@@ -135,6 +137,7 @@ export function planFromConfig(current: PlanState, config: CompactionPlan): Plan
     hints: { ...current.hints, ...config.hints },
     autoExtra: autoExtra as Record<string, unknown>,
     source: config.source === 'jp-toml' ? 'JP TOML' : 'sven YAML',
+    ...(config.fork !== undefined ? { fork: config.fork } : { fork: undefined }),
   };
 }
 

@@ -55,7 +55,11 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]â€
   --dry-run         show what would change; write nothing
   --provider P      summaries by an LLM: openai|anthropic|gemini (with --summary-model, --base-url, --timeout,
                     --summary-style, --prompt-file; key from CONTEXTSCOPE_API_KEY or the provider's
-                    own variable); default: the offline summarizer`;
+                    own variable); default: the offline summarizer. --summary-model defaults to the
+                    config's summarize_model/model. A transient failure (rate limit, 5xx, network,
+                    timeout) is retried once, after the server's Retry-After (else 1 s; no retry
+                    when it asks for more than 30 s); a summary that still fails falls back to
+                    emergency`;
 
 export interface CompactArgs {
   file?: string;
@@ -204,6 +208,22 @@ export function defaultBudget(t: Transcript, info: ModelInfo): { budget: number;
   return { budget, inputBudget, view, line: `${budget} tokens in the file (${how})` };
 }
 
+/**
+ * The config's summary model for the CLI's provider: `anthropic/claude-haiku` â†’ `claude-haiku` when
+ * the provider is Anthropic. An explicit --summary-model or CONTEXTSCOPE_MODEL wins; a model of
+ * another provider is not used (said in `note`).
+ */
+export function summaryModelFromConfig(configModel: string, kind: string, args: readonly string[], env: Record<string, string | undefined>): { model?: string; note?: string } {
+  if (args.some((x) => x === '--summary-model' || x.startsWith('--summary-model='))) return {};
+  if (env.CONTEXTSCOPE_MODEL) return { note: `summary model "${configModel}" from the config not used: CONTEXTSCOPE_MODEL is set` };
+  const slash = configModel.indexOf('/');
+  const vendor = slash > 0 ? configModel.slice(0, slash).toLowerCase() : undefined;
+  const name = slash > 0 ? configModel.slice(slash + 1) : configModel;
+  const same = vendor === undefined || vendor === kind || (kind === 'gemini' && vendor === 'google');
+  if (!same) return { note: `summary model "${configModel}" from the config is not a ${kind} model: the ${kind} provider's default is used` };
+  return { model: name, note: `summaries by ${kind}:${name} (the config's summary model)` };
+}
+
 /** What an export writes: the archive of a binary format (.eval), else the text in the source's encoding and BOM. */
 function fileBytes(out: SerializeResult, encoding?: TextEncodingOf): Uint8Array {
   return encodeExport(out, encoding);
@@ -299,6 +319,12 @@ export async function run(args: string[]): Promise<number> {
     const t = importFile(source, { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
     const plan = a.config ? parseCompactionConfig(a.config, fs.readFileSync(a.config, 'utf8')) : undefined;
     for (const w of plan?.warnings ?? []) process.stderr.write(`config: ${w}\n`);
+    // JP summarize_model / model: the summarizing model when --provider is given and no --summary-model.
+    if (plan?.summaryModel && cli.config) {
+      const chosen = summaryModelFromConfig(plan.summaryModel, cli.config.kind, args, process.env);
+      if (chosen.note) process.stderr.write(`config: ${chosen.note}\n`);
+      if (chosen.model) cli = providerFromEnvOrFlags([...args, '--summary-model', chosen.model], process.env, { modelFlag: '--summary-model' });
+    }
     let budget = a.budget;
     if (budget === undefined) {
       const info = lookupModel(a.model ?? t.model);

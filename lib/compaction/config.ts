@@ -146,6 +146,8 @@ export function parseJpToml(text: string): CompactionPlan {
   if (autoOn && !strategies.some((s) => s.id === 'auto')) {
     warnings.push('conversation.compaction.auto: the trigger (trigger_ratio, min_turns) gates the auto strategy only; the listed strategies run whenever applied');
   }
+  const summaryModel = c.summarize_model ?? c.model;
+  if (summaryModel !== undefined) warnings.push(`conversation.compaction.${c.summarize_model !== undefined ? 'summarize_model' : 'model'} = "${summaryModel}": the CLI's compact summarizes with it when --provider is given (--summary-model overrides); the app uses the model in Settings`);
   if (c.fork !== undefined) {
     warnings.push(c.fork ? 'conversation.compaction.fork = true: applying forks a new version (the log itself is never modified)' : 'conversation.compaction.fork = false: applying adds the step to the version shown (the log itself is never modified)');
   }
