@@ -164,7 +164,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
               {inputBudget.overhead > 0 && <> + {formatTokens(inputBudget.overhead)} invisible overhead</>}
               {inputBudget.factor !== 1 && <>, × {inputBudget.factor.toFixed(2)} calibration from the recorded usage</>}
               {!wb.calibration && <> (no recorded usage: no overhead or calibration known)</>}.
-              {plan.targetBudget !== inputBudget.file && <> The target is what the file holds; the model is sent about {formatTokens(modelTokensOf(plan.targetBudget, inputBudget))}.</>}
+              {plan.targetBudget !== inputBudget.file && <> At the current target ({formatTokens(plan.targetBudget)} in the file) the model is sent about {formatTokens(modelTokensOf(plan.targetBudget, inputBudget))}.</>}
             </p>
           )}
           <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
