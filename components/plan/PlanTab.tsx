@@ -221,6 +221,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
           <div className="mt-2">
             <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
           </div>
+          <Tangents id={id} plan={plan} setPlan={setPlan} />
         </section>
       )}
 
@@ -446,5 +447,62 @@ function ImportConfig({ plan, setPlan }: { plan: PlanState; setPlan: Workbench['
         )}
       </div>
     </details>
+  );
+}
+
+/**
+ * classify-tangents (RFD 036): the classifier proposes (Settings' LLM when one is configured, else
+ * the offline heuristic), the user ticks what goes; the ticked turns join the plan, the preview
+ * shows what leaves, and Apply confirms. Nothing is removed before that.
+ */
+function Tangents({ id, plan, setPlan }: { id: string; plan: PlanState; setPlan: Workbench['setPlan'] }) {
+  const [asked, setAsked] = useState(false);
+  const q = useQuery({
+    queryKey: ['tangents', id, plan.keepLast],
+    queryFn: ({ signal }) => getBridge().classifyTangents(signal, id, plan.keepLast),
+    enabled: asked,
+    staleTime: Infinity,
+  });
+  const chosen = new Set(plan.tangentTurns ?? []);
+  const toggle = (turn: number, on: boolean) =>
+    setPlan((p) => {
+      const next = new Set(p.tangentTurns ?? []);
+      if (on) next.add(turn);
+      else next.delete(turn);
+      return { ...p, tangentTurns: [...next].sort((a, b) => a - b) };
+    });
+  return (
+    <div className="mt-3 rounded border border-neutral-200 px-2 py-1.5 text-xs dark:border-neutral-800" data-testid="tangents">
+      <div className="flex items-center justify-between gap-2">
+        <span className="font-mono font-medium">classify-tangents</span>
+        <Button className="!px-2 !py-0.5 text-xs" onClick={() => (asked ? void q.refetch() : setAsked(true))} disabled={q.isFetching} data-testid="find-tangents">
+          {q.isFetching ? 'Classifying…' : 'Find tangents'}
+        </Button>
+      </div>
+      <p className="mt-0.5 text-[11px] leading-snug text-neutral-500">Proposes turns off the task; tick the ones to remove, check the preview, then Apply. Nothing is removed before.</p>
+      {q.isError && <p role="alert" className="mt-1 text-red-700 dark:text-red-400">{userMessage(q.error)}</p>}
+      {q.data && (
+        <div className="mt-1.5 space-y-1">
+          <p className="text-[11px] text-neutral-500" data-testid="tangents-by">
+            {q.data.by === 'llm' ? `Proposed by ${q.data.provider}.` : 'Proposed by the offline heuristic (asides, turns whose files and ids appear nowhere else); configure a provider in Settings for an LLM classifier.'}
+          </p>
+          {q.data.error && <p className="text-[11px] text-amber-700 dark:text-amber-400">{q.data.error}</p>}
+          {q.data.proposals.length === 0 && <p className="text-neutral-500">No tangents found.</p>}
+          <ul className="space-y-0.5">
+            {q.data.proposals.map((t) => (
+              <li key={t.turn}>
+                <label className="flex items-start gap-1.5">
+                  <input type="checkbox" className="mt-0.5" checked={chosen.has(t.turn)} onChange={(e) => toggle(t.turn, e.target.checked)} aria-label={`remove turn ${t.turn + 1}`} />
+                  <span>
+                    <span className="font-medium">Turn {t.turn + 1}</span> <span className="text-neutral-500">— {t.reason}</span>
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+          {chosen.size > 0 && <p className="text-[11px] text-teal-700 dark:text-teal-400">{chosen.size} turn(s) in the plan: see the preview, Apply to confirm.</p>}
+        </div>
+      )}
+    </div>
   );
 }

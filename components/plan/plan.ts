@@ -55,6 +55,8 @@ export interface PlanState {
   source?: string;
   /** An imported JP config's `fork`: Apply puts the step in a new version forked from the one shown. */
   fork?: boolean;
+  /** classify-tangents: the proposed turns (0-based) the user confirmed for removal. */
+  tangentTurns?: number[];
 }
 
 export function defaultPlan(contextTokens: number): PlanState {
@@ -95,7 +97,9 @@ export function planReducers(plan: PlanState, contextWindow?: number): ReducerSp
       },
     ];
   }
-  return MANUAL_REDUCERS.filter((r) => plan.manual[r.id]?.enabled).map((r) => {
+  // Confirmed tangents go first: whole turns out, then the other reducers on what remains.
+  const tangents: ReducerSpec[] = plan.tangentTurns?.length ? [{ id: 'classify-tangents', options: { turns: [...plan.tangentTurns].sort((a, b) => a - b) } }] : [];
+  return [...tangents, ...MANUAL_REDUCERS.filter((r) => plan.manual[r.id]?.enabled).map((r) => {
     const knobs = plan.manual[r.id]?.knobs ?? {};
     const options: Record<string, unknown> = { ...hintsFor(r.id, plan.hints) };
     for (const k of r.knobs ?? []) options[k.key] = knobs[k.key] ?? k.default;
@@ -105,7 +109,7 @@ export function planReducers(plan: PlanState, contextWindow?: number): ReducerSp
       else delete options.keep;
     }
     return { id: r.id, options };
-  });
+  })];
 }
 
 /** The step the plan stands for, over the selection (or every turn but keep-last when none). */
