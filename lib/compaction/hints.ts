@@ -212,6 +212,16 @@ function sortKeys(v: unknown): unknown {
 
 /** Commands that only read (the first word, or `git` + subcommand). */
 const READ_ONLY_COMMANDS = new Set(['cat', 'head', 'tail', 'less', 'more', 'ls', 'll', 'tree', 'pwd', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'wc', 'file', 'stat', 'du', 'df', 'which', 'whereis', 'type', 'echo', 'printf', 'nl', 'sort', 'uniq', 'cut', 'diff', 'cmp', 'md5sum', 'sha256sum', 'basename', 'dirname', 'realpath', 'readlink', 'date', 'whoami', 'uname', 'env', 'printenv', 'id', 'hostname', 'jq', 'true', 'test', 'cd', 'fd']);
+/**
+ * Checks whose later run supersedes an earlier one (RFD D17 ships cargo_check / cargo_test with
+ * dedup): test runners, type checkers and linters — they report on the code and change nothing
+ * the agent relies on. Installers, builds that write artifacts, pushes and scripts are not here.
+ */
+const CHECK_COMMANDS: ReadonlyArray<RegExp> = [
+  /^pytest\b/,
+  /^python3? -m (pytest|unittest|mypy|ruff|flake8|pylint)\b/,
+  /^(mypy|ruff check|flake8|pylint|eslint|tsc --noEmit|tsc -p \S+ --noEmit|go vet|go test|cargo (test|check|clippy)|npm (run )?test|npx (vitest|jest|tsc --noEmit|eslint)|yarn test|pnpm test|jest|vitest run|make (test|check|lint))\b/,
+];
 const READ_ONLY_GIT = new Set(['status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse', 'describe', 'shortlog', 'grep', 'ls-tree', 'cat-file', 'reflog']);
 
 /** The shell command a shell tool call runs: `command`/`cmd` string, or an argv (Codex `["bash", "-lc", "…"]`). */
@@ -236,9 +246,10 @@ export function shellCommandOf(input: unknown): string | undefined {
 }
 
 /**
- * Is this shell command known to change nothing? Every part of a pipeline or `&&`/`;` chain must
- * start with a read-only command (`git` with a read-only subcommand), with no output redirection,
- * no command substitution and no `find -delete/-exec`, `sed -i`. Unknown = not read-only.
+ * Is this shell command known to change nothing (or a check a later run supersedes: tests, type
+ * checks, linters)? Every part of a pipeline or `&&`/`;` chain must start with a read-only command
+ * (`git` with a read-only subcommand) or a check, with no output redirection, no command
+ * substitution and no `find -delete/-exec`, `sed -i`. Unknown = not read-only.
  */
 export function isReadOnlyCommand(command: string): boolean {
   if (/[>`]|\$\(|<\(/.test(command.replace(/2>&1|>\s*\/dev\/null|2>\s*\/dev\/null/g, ''))) return false;
@@ -249,6 +260,7 @@ export function isReadOnlyCommand(command: string): boolean {
     const [cmd, sub] = words;
     if (!cmd) return false;
     if (cmd === 'git') return sub !== undefined && READ_ONLY_GIT.has(sub);
+    if (CHECK_COMMANDS.some((re) => re.test(words.join(' ')))) return true;
     if (cmd === 'sed') return words.includes('-n') && !words.some((w) => w.startsWith('-i'));
     if (cmd === 'find') return !words.some((w) => w === '-delete' || w === '-exec' || w === '-execdir' || w === '-ok' || w.startsWith('-fprint'));
     return READ_ONLY_COMMANDS.has(cmd);

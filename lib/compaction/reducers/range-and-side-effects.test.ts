@@ -67,9 +67,9 @@ describe('Claude Code Read: range semantics from the hints table', () => {
 
 describe('shell commands are deduplicated only when known to be read-only', () => {
   it('classifies commands', () => {
-    for (const c of ['cat src/a.ts', 'ls -la', 'grep -rn foo src | head -20', 'git status', 'git diff HEAD~1', 'cd /r && git log --oneline -5', 'sed -n 1,20p a.txt', 'find . -name "*.ts"', 'rg foo 2>/dev/null'])
+    for (const c of ['cat src/a.ts', 'ls -la', 'grep -rn foo src | head -20', 'git status', 'git diff HEAD~1', 'cd /r && git log --oneline -5', 'sed -n 1,20p a.txt', 'find . -name "*.ts"', 'rg foo 2>/dev/null', 'pytest -x tests/', 'cd /r && cargo test', 'npm test'])
       expect(isReadOnlyCommand(c), c).toBe(true);
-    for (const c of ['git push', 'git push origin main', 'npm install', 'npm test', 'rm -rf build', 'cat a > b', 'ls && npm install', 'sed -i s/a/b/ f', 'find . -delete', 'echo $(rm x)', 'make', 'git commit -m x'])
+    for (const c of ['git push', 'git push origin main', 'npm install', 'rm -rf build', 'cat a > b', 'ls && npm install', 'sed -i s/a/b/ f', 'find . -delete', 'echo $(rm x)', 'make', 'git commit -m x', 'python reproduce.py', 'npm run build', 'pytest > out.txt'])
       expect(isReadOnlyCommand(c), c).toBe(false);
   });
 

@@ -1,7 +1,8 @@
 /**
  * tool-retention (seed 004, first-class): a tool result keeps its full content for a while, then
  * expires to `[result expired]` — the call and the pairing stay, so the model knows the call
- * happened and does not re-issue it.
+ * happened and does not re-issue it. A result's signal lines (failing tests, errors, exit codes:
+ * lib/compaction/signal.ts) follow the placeholder, so an expired failure still says what failed.
  *
  * Modes (per tool, with a global default):
  *  - age:    the result lives `turns` turns (age = last turn of the log − the result's turn);
@@ -14,8 +15,8 @@
  */
 import type { ToolResultBlock } from '../../model/types';
 import { ContextEditor, fates, isBool, isEditable, isNum, isStr, isStrArray, oneOf, opt, type Reducer } from '../context';
-import { hintFor, type RetentionHint, type ToolHints } from '../hints';
-import { fitsNow, isStub } from './util';
+import { hintFor, outputCategoryFor, type RetentionHint, type ToolHints } from '../hints';
+import { fitsNow, isStub, withSignal } from './util';
 
 export const RESULT_EXPIRED = '[result expired]';
 
@@ -92,7 +93,8 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
       const reasons = new Map<string, number>();
       for (const r of expire) {
         if (fitsNow(editor, budget, untilFits)) break;
-        if (editor.replaceBlock(r.mi, r.bi, { content: placeholder }, fates.stubbed('tool-retention', ctx.step.id)) && why.has(r)) reasons.set(why.get(r)!, (reasons.get(why.get(r)!) ?? 0) + 1);
+        if (editor.replaceBlock(r.mi, r.bi, { content: withSignal(placeholder, r.block.content, outputCategoryFor(r.block.name, hints)) }, fates.stubbed('tool-retention', ctx.step.id)) && why.has(r))
+          reasons.set(why.get(r)!, (reasons.get(why.get(r)!) ?? 0) + 1);
       }
       const what = mode === 'tokens' ? `older than the newest ${protectTokens} tool tokens` : mode === 'count' ? `beyond the newest ${keep}${scope === 'all' ? ' tool uses' : ' per tool'}` : `older than ${turns} turns`;
       // Per-tool lifespans (the hints table) differ from the global default: say which applied.
