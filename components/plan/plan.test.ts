@@ -55,8 +55,16 @@ describe('plan → draft step', () => {
   });
 
   it('formats deltas and costs', () => {
-    expect(formatDelta(-12_400, 32_632)).toBe('−12,400 · −38 %');
-    expect(formatDelta(50, 1000)).toBe('+50 · +5.0 %');
+    const plain = (s: string) => s.replace(/\u00a0/g, ' ');
+    expect(plain(formatDelta(-12_400, 32_632))).toBe('−12,400 · −38 %');
+    expect(plain(formatDelta(50, 1000))).toBe('+50 · +5.0 %');
+    // Issue 13: 1,037,808 → 4,213 is −99.6 %, not "−100 %"; only an exact 100 % reads 100.
+    expect(plain(formatDelta(4_213 - 1_037_808, 1_037_808))).toBe('−1,033,595 · −99.6 %');
+    expect(plain(formatDelta(-1_000, 1_000))).toBe('−1,000 · −100 %');
+    expect(plain(formatDelta(-999_999, 1_000_000))).toBe('−999,999 · −>99.9 %');
+    expect(plain(formatDelta(1, 1_000_000))).toBe('+1 · +<0.1 %');
+    // The % stays on the number's line: the spaces inside the delta do not break.
+    expect(formatDelta(-12_400, 32_632)).not.toMatch(/ /);
     expect(formatUsd(1.5)).toBe('$1.50');
     expect(formatUsd(-0.0042)).toBe('−$0.0042');
   });
