@@ -284,7 +284,7 @@ function SelectionRow({ selection, selectedTokens, wb, onClear }: { selection: [
           <strong className="tabular-nums" data-testid="selection-total" data-tokens={selectedTokens}>
             {formatTokens(selectedTokens)} tokens
           </strong>
-          {preview?.tokens.selection && (
+          {preview?.tokens.selection && !wb.previewPending && (
             <span className="ml-1 tabular-nums text-neutral-500">
               {preview.tokens.selection.before !== selectedTokens && `· ${formatTokens(preview.tokens.selection.before)} in view `}→ {formatTokens(preview.tokens.selection.after)} (
               {formatDelta(preview.tokens.selection.after - preview.tokens.selection.before, preview.tokens.selection.before)})
@@ -301,7 +301,7 @@ function SelectionRow({ selection, selectedTokens, wb, onClear }: { selection: [
       {ctx && (
         <span className="tabular-nums text-neutral-600 dark:text-neutral-400" data-testid="context-after">
           {wb.planActive ? 'preview' : wb.version.name}: context {formatTokens(ctx.before)} → <strong className="text-teal-700 dark:text-teal-400">{formatTokens(ctx.after)}</strong> ({formatDelta(ctx.after - ctx.before, ctx.before)})
-          {wb.preview.isFetching && <span className="ml-1 animate-pulse">…</span>}
+          {wb.previewPending && <span className="ml-1 animate-pulse">…</span>}
         </span>
       )}
     </div>

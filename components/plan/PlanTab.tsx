@@ -19,14 +19,19 @@ const heading = 'mb-1.5 text-[11px] font-semibold uppercase tracking-wide text-n
 
 /** The selection's (or the whole context's) tokens before → after, at the top of the panel. */
 export function SelectionTotals({ selection, selectedTokens, preview, pending, contextNow, overhead = 0, logTokens = 0 }: { selection: [number, number] | null; selectedTokens: number; preview: PreviewSummary | null; pending: boolean; contextNow: number; overhead?: number; logTokens?: number }) {
-  const pair = selection ? preview?.tokens.selection : preview?.tokens.context;
+  // While pending, the preview held on screen is the previous selection's or plan's: its numbers are not shown as this one's.
+  const pair = pending ? undefined : selection ? preview?.tokens.selection : preview?.tokens.context;
   // In the model's view: a source compaction may already have taken part of the selection out.
   const before = pair ? pair.before : selection ? selectedTokens : contextNow;
   return (
     <div className="rounded-md border border-neutral-200 bg-neutral-50 px-3 py-2 dark:border-neutral-800 dark:bg-neutral-900/60" aria-live="polite">
       <div className="flex items-baseline justify-between text-[11px] text-neutral-500">
         <span>{selection ? `Turns ${selection[0] + 1}–${selection[1] + 1}` : 'Whole context'}</span>
-        {pending && <span className="animate-pulse">previewing…</span>}
+        {pending && (
+          <span className="animate-pulse" data-testid="previewing">
+            previewing…
+          </span>
+        )}
       </div>
       <div className="mt-0.5 flex items-baseline gap-2 tabular-nums" data-testid="plan-selection-total">
         <span className="text-lg font-semibold">{before !== undefined ? formatTokens(before) : '—'}</span>
@@ -41,7 +46,7 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
         )}
         <span className="text-xs text-neutral-500">tokens</span>
       </div>
-      {preview && selection && (
+      {preview && selection && !pending && (
         <p className="mt-0.5 text-[11px] tabular-nums text-neutral-500">
           {pair && pair.before !== selectedTokens && `${formatTokens(selectedTokens)} in the log, ${formatTokens(pair.before)} still in the model's view · `}
           whole context {formatTokens(preview.tokens.context.before)} → {formatTokens(preview.tokens.context.after)}
@@ -84,7 +89,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
   const context = preview?.tokens.context.before ?? wb.contextNow;
   return (
     <div className="space-y-4">
-      <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.preview.isFetching} contextNow={wb.contextNow} overhead={wb.overhead} logTokens={wb.logTokens} />
+      <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.previewPending} contextNow={wb.contextNow} overhead={wb.overhead} logTokens={wb.logTokens} />
       {!wb.planActive && <p className="-mt-2 text-[11px] text-neutral-500">Drag across the timeline to select turns, or change the plan: the preview follows.</p>}
       {wb.preview.isError && (
         <p role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-xs text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
@@ -192,16 +197,32 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
       )}
 
       <div className="flex items-center gap-2">
-        <Button variant="primary" onClick={() => void wb.apply()} disabled={!wb.draft || wb.busy !== null || !wb.preview.data} title="Apply the plan as a step of this version (Enter)">
+        <Button
+          variant="primary"
+          onClick={() => void wb.apply()}
+          disabled={!wb.draft || wb.busy !== null || !wb.preview.data || wb.previewPending || wb.draftIsNoop}
+          title={wb.draftIsNoop ? 'This plan changes nothing on these turns: there is nothing to apply' : 'Apply the plan as a step of this version (Enter)'}
+          data-testid="apply"
+        >
           Apply
         </Button>
-        <Button onClick={() => void wb.undo()} disabled={wb.version.steps.length === 0 || wb.busy !== null} title="Remove the last step of this version (z)">
+        <Button onClick={() => void wb.undo()} disabled={wb.version.steps.length === 0 || wb.busy !== null} title="Remove the last step of this version (z)" data-testid="undo">
           Undo
         </Button>
+        {wb.redo && (
+          <Button onClick={() => void wb.redo?.()} disabled={wb.busy !== null} title="Apply the step Undo removed again" data-testid="redo">
+            Redo
+          </Button>
+        )}
         <span className="text-[11px] text-neutral-500" aria-live="polite">
           {wb.busy ?? (wb.version.steps.length > 0 ? `${wb.version.name}: ${wb.version.steps.length} step${wb.version.steps.length === 1 ? '' : 's'}` : 'Applying forks a new version')}
         </span>
       </div>
+      {wb.draftIsNoop && (
+        <p className="text-[11px] text-amber-800 dark:text-amber-300" data-testid="apply-noop">
+          This plan changes nothing here (0 tokens): nothing to apply. Select other turns, lower keep-last, or pick other reducers.
+        </p>
+      )}
       {wb.actionError && (
         <p role="alert" className="text-xs text-red-700 dark:text-red-400">
           {wb.actionError}

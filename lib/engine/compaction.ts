@@ -30,6 +30,7 @@ import { lookupModel, type ModelInfo } from '../tokens/catalog';
 import { transcriptTotals } from '../tokens/totals';
 import { summarizePreview, toolStats, type PreviewSummary, type ToolStat } from './preview';
 import * as versions from './versions';
+import { announce } from './channel';
 
 export interface CompactionDeps {
   repo: () => Repo;
@@ -111,6 +112,20 @@ function baseName(fileName: string): string {
 
 function issueKey(i: PairingIssue): string {
   return `${i.kind}:${i.callId}`;
+}
+
+/** Whether a projection differs from another in anything the model would see: tokens, messages or a block's fate. */
+function changesAnything(a: Projection, b: Projection): boolean {
+  if (a.tokens.after.total !== b.tokens.after.total || a.messages.length !== b.messages.length || a.tools.length !== b.tools.length) return true;
+  const fa = a.fates;
+  const fb = b.fates;
+  const keys = new Set([...Object.keys(fa), ...Object.keys(fb)]);
+  for (const k of keys) if ((fa[k]?.kind ?? 'kept') !== (fb[k]?.kind ?? 'kept')) return true;
+  return false;
+}
+
+function announceVersions(transcriptId: string): void {
+  announce({ kind: 'versions', transcriptId });
 }
 
 export function compactionEngine(deps: CompactionDeps) {
@@ -328,19 +343,34 @@ export function compactionEngine(deps: CompactionDeps) {
       return versions.listVersions(repo(), id);
     },
     async forkVersion(id: string, parentId: string, name?: string): Promise<Version> {
-      return versions.forkVersion(repo(), id, parentId, name);
+      const v = await versions.forkVersion(repo(), id, parentId, name);
+      announceVersions(id);
+      return v;
     },
     async renameVersion(id: string, versionId: string, name: string): Promise<Version> {
-      return versions.renameVersion(repo(), id, versionId, name);
+      const v = await versions.renameVersion(repo(), id, versionId, name);
+      announceVersions(id);
+      return v;
     },
     async removeVersion(id: string, versionId: string): Promise<void> {
       await versions.deleteVersion(repo(), id, versionId);
+      announceVersions(id);
     },
     async applyStep(id: string, versionId: string, step: DraftStep): Promise<Version> {
-      return versions.applyStep(repo(), id, versionId, step);
+      // A step that changes nothing (a "0 %" preview) is not a version's step: applying it on the
+      // original would fork an empty "Compacted N".
+      const before = await projectVersion(id, versionId);
+      const after = await projectVersion(id, versionId, step);
+      if (!changesAnything(before.projection, after.projection))
+        throw new versions.VersionError('invalid:version', `This step changes nothing (0 tokens saved, no message changed): nothing was applied. Select other turns, lower keep-last or pick other reducers.`);
+      const next = await versions.applyStep(repo(), id, versionId, step);
+      announceVersions(id);
+      return next;
     },
     async undoStep(id: string, versionId: string): Promise<Version> {
-      return versions.undoStep(repo(), id, versionId);
+      const shown = await versions.undoStep(repo(), id, versionId);
+      announceVersions(id);
+      return shown;
     },
     preview,
     exportVersion,
