@@ -13,7 +13,7 @@ import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { BatchOutcome, ConversationsOutcome, Engine, EngineImportOptions, ExportedFile, ExportOutcome, ImportOutcome, ImportProgress, InspectorData } from './api';
 import type { Timeline, TimelineTurn } from './timeline';
 import type { Row, RowIndex } from './rows';
-import type { ConfigOutcome, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, VersionComparison } from './compaction';
+import type { ConfigOutcome, ConversionLossesOutcome, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, VersionComparison } from './compaction';
 import type { ToolStat } from './preview';
 import type { Version } from '../compaction/types';
 import type { TriggerPoint } from '../simulate/replay';
@@ -315,6 +315,9 @@ export class WorkerBridge {
   }
   compareVersions(signal: AbortSignal | undefined, id: string, a: string, b: string, model?: string): Promise<VersionComparison> {
     return this.run(signal, 'preview', (r) => r.compareVersions(id, a, b, model));
+  }
+  conversionLosses(signal: AbortSignal | undefined, id: string, versionId: string, format: string): Promise<ConversionLossesOutcome> {
+    return this.run(signal, 'query', (r) => r.conversionLosses(id, versionId, format) as Promise<ConversionLossesOutcome>);
   }
   exportVersion(signal: AbortSignal | undefined, id: string, versionId: string, options: ExportOptions): Promise<ExportVersionOutcome> {
     return this.run(signal, 'query', (r) => r.exportVersion(id, versionId, options) as Promise<ExportVersionOutcome>);

@@ -247,6 +247,49 @@ describe('engine.exportVersion', () => {
     expect(Object.values(audit.changedBlocks)).toContain('stubbed:strip-tool-results');
   });
 
+  it('a conversion lists what the target cannot carry, with tokens, before the download and in the audit', async () => {
+    const slopometry = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
+    const { id, turns } = await importCorpus(slopometry);
+    const log = importBytes(path.basename(slopometry), new Uint8Array(fs.readFileSync(slopometry))).transcript;
+    const reasoning = log.messages.filter((m) => !m.sidechain).flatMap((m) => m.blocks).filter((b) => b.kind === 'reasoning');
+    expect(reasoning.length).toBeGreaterThan(100);
+    const reasoningTokens = reasoning.reduce((n, b) => n + b.tokens, 0);
+
+    // Before anything is written: OpenAI Chat cannot carry Claude's signed reasoning.
+    const check = await engine.conversionLosses(id, ORIGINAL_VERSION, 'openai-chat');
+    if (check.kind !== 'losses') throw new Error(JSON.stringify(check));
+    const lost = check.losses.find((l) => l.what.startsWith('reasoning'));
+    expect(lost).toMatchObject({ blocks: reasoning.length, tokens: reasoningTokens, becomes: 'dropped' });
+    expect(check.losses.find((l) => l.what.startsWith('compaction summary'))?.becomes).toBe('text');
+    expect(check.tokens.after).toBeLessThan(check.tokens.before);
+    // Anthropic Messages carries the reasoning: only the source's compaction marker is not carried.
+    const anthropic = await engine.conversionLosses(id, ORIGINAL_VERSION, 'anthropic-messages');
+    expect(anthropic.kind === 'losses' && anthropic.losses.map((l) => l.what)).toEqual(['compaction summary(ies) of the source, without their marker']);
+    // The source's own format loses nothing.
+    const own = await engine.conversionLosses(id, ORIGINAL_VERSION, 'claude-code');
+    expect(own.kind === 'losses' && own.losses).toEqual([]);
+
+    // The audit record of a compacted conversion names the same losses.
+    const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns, 'strip', [0, turns - 2]));
+    const out = await engine.exportVersion(id, v1.id, { format: 'openai-chat', withAudit: true });
+    if (out.kind !== 'file') throw new Error(JSON.stringify(out));
+    const audit = JSON.parse(new TextDecoder().decode(out.file.audit!.bytes));
+    const auditReasoning = audit.output.notCarried.find((l: { what: string }) => l.what.startsWith('reasoning'));
+    expect(auditReasoning.becomes).toBe('dropped');
+    expect(auditReasoning.tokens).toBeGreaterThan(1000);
+    expect(out.file.losses).toEqual(audit.output.notCarried);
+  });
+
+  it('Codex images converted to OpenAI Chat are listed as written as text, with their tokens', async () => {
+    const coverage = corpusFiles('codex-cli').find((f) => f.includes('schema_coverage'))!;
+    const { id } = await importCorpus(coverage);
+    const check = await engine.conversionLosses(id, ORIGINAL_VERSION, 'openai-chat');
+    if (check.kind !== 'losses') throw new Error(JSON.stringify(check));
+    const images = check.losses.find((l) => l.what.startsWith('attachment'));
+    expect(images?.becomes).toBe('text');
+    expect(images!.tokens).toBeGreaterThan(1000);
+  });
+
   it('the original exports byte-identical; a conversion to another format re-imports; an unknown format is a clear error', async () => {
     const { id, turns } = await importCorpus(codex);
     const original = await engine.exportVersion(id, ORIGINAL_VERSION, {});
