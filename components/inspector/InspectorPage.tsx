@@ -213,6 +213,7 @@ export function InspectorPage() {
         onHelp={() => setHelpOpen(true)}
         search={data.data && <SearchBar ref={searchInput} value={query} onChange={setQuery} hits={hits.length} active={hitIndex} onStep={stepHit} pending={query.trim() !== deferredQuery || search.isFetching} capped={hits.length >= SEARCH_LIMIT} />}
       />
+      {data.data?.meta.dataLoss && <DataLossBanner loss={data.data.meta.dataLoss} />}
       <section className="shrink-0 border-b border-neutral-200 px-3 pb-1 pt-2 dark:border-neutral-800" aria-label="Timeline">
         {data.data && timeline ? (
           <>
@@ -270,6 +271,17 @@ export function InspectorPage() {
       {data.data && <ExportDialog id={id} open={exportOpen} onClose={() => setExportOpen(false)} versions={wb.versions} versionId={wb.versionId} />}
       <HelpOverlay open={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>
+  );
+}
+
+/** The file lost data on import: said above the timeline, where the user looks first (the full list is in the Info panel). */
+function DataLossBanner({ loss }: { loss: { count: number; first: string } }) {
+  return (
+    <p role="alert" className="shrink-0 border-b border-amber-300 bg-amber-50 px-4 py-1.5 text-xs text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100" data-testid="inspector-data-loss">
+      <span aria-hidden="true">⚠ </span>
+      <strong>Incomplete import:</strong> {loss.first}
+      {loss.count > 1 && ` (and ${loss.count - 1} more part${loss.count === 2 ? '' : 's'} not read; see Import warnings in Info)`}. What is shown and counted here leaves that out.
+    </p>
   );
 }
 

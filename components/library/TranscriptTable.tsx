@@ -134,6 +134,11 @@ export function TranscriptTable({
                       {m.conversation !== undefined && ` · conversation ${m.conversation}`}
                       {m.warnings > 0 && ` · ${m.warnings} warning${m.warnings === 1 ? '' : 's'}`}
                     </div>
+                    {m.dataLoss && (
+                      <div className="truncate text-[11px] font-medium text-amber-700 dark:text-amber-400" data-testid="row-data-loss" title={m.dataLoss.first}>
+                        ⚠ incomplete: {m.dataLoss.first}
+                      </div>
+                    )}
                   </div>
                 )}
               </td>
