@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expose } from 'comlink';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Repo } from '../db/repo';
 import { corpusFiles } from '../../tests/corpus';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase, type ImportProgress } from './api';
@@ -39,6 +40,12 @@ class ChannelWorker extends EventTarget {
   terminate(): void {
     this.terminated = true;
     this.port.close();
+  }
+  /** What the browser does when a worker dies (out of memory, an uncaught error): an `error` event, then silence. */
+  crash(message: string): void {
+    this.terminated = true;
+    this.port.close();
+    this.dispatchEvent(Object.assign(new Event('error'), { message }));
   }
 }
 
@@ -127,6 +134,39 @@ describe('WorkerBridge', () => {
     expect(await current).toEqual([]);
     expect(await other).toBeNull();
     expect(bridge.startedWorkers).toBe(2);
+    bridge.terminate();
+  });
+
+  it('a worker crashing mid-operation: the page goes on with a new one, reads are answered, the import in flight fails with what happened and nothing of it is stored', async () => {
+    const other = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker'))!;
+    // The query lane's first worker will hang on the library list, then crash.
+    const hanging = { ...engine, listTranscripts: () => new Promise<never>(() => {}) };
+    const { bridge, workers } = channelBridge((n) => (n === 1 ? hanging : engine));
+    const first = await bridge.importFile(undefined, bufferOf(chatFile), path.basename(chatFile), {});
+    expect(first.kind).toBe('imported');
+    const importWorker = workers[0];
+
+    // A read in flight when its worker dies is sent again to a new worker.
+    const listing = bridge.listTranscripts(undefined);
+    await new Promise((r) => setTimeout(r, 20));
+    workers[1].crash('Out of memory');
+    expect((await listing).map((m) => m.fileName)).toEqual([path.basename(chatFile)]);
+    expect(workers.length).toBe(3);
+
+    // The import worker dies while storing: the import fails with the reason, nothing is listed.
+    const store = vi.spyOn(Repo.prototype, 'storeImport').mockImplementationOnce(() => {
+      importWorker.crash('Out of memory');
+      return new Promise<never>(() => {});
+    });
+    await expect(bridge.importFile(undefined, bufferOf(other), path.basename(other), {})).rejects.toThrow(/engine worker stopped \(Out of memory\).*keeps nothing.*Try again/);
+    store.mockRestore();
+    expect((await bridge.listTranscripts(undefined)).map((m) => m.fileName)).toEqual([path.basename(chatFile)]);
+
+    // Trying again works on a fresh worker; what was there before is all still there.
+    const again = await bridge.importFile(undefined, bufferOf(other), path.basename(other), {});
+    expect(again.kind).toBe('imported');
+    expect((await bridge.listTranscripts(undefined)).map((m) => m.fileName).sort()).toEqual([path.basename(chatFile), path.basename(other)].sort());
+    expect(importWorker.terminated).toBe(true);
     bridge.terminate();
   });
 

@@ -51,6 +51,8 @@ interface PendingCall {
   reject: (e: unknown) => void;
   /** Send the job again to the lane's next worker (reads only). */
   resend: () => void;
+  /** Already sent again after a worker crash (a read that crashes two workers fails). */
+  crashed?: boolean;
 }
 
 interface LaneState {
@@ -82,10 +84,17 @@ export class WorkerBridge {
       state = { worker, remote, pending: new Set() };
       const s = state;
       worker.addEventListener('error', (ev) => {
-        const err = new Error(`The engine worker failed: ${(ev as ErrorEvent).message ?? 'unknown error'}`);
-        for (const call of s.pending) call.reject(err);
-        s.pending.clear();
-        this.terminate(lane);
+        // The worker crashed (out of memory, an uncaught error): the page goes on with a new one.
+        // A read is sent once more to it; a write is not (it may or may not have committed: the
+        // database rolled back an unfinished transaction), so it fails with what happened.
+        const reason = (ev as ErrorEvent).message || 'it stopped unexpectedly';
+        if (this.lanes.get(lane) !== s) return;
+        for (const call of this.stop(lane, s)) {
+          if (call.kind === 'read' && !call.crashed && !call.signal?.aborted) {
+            call.crashed = true;
+            call.resend();
+          } else call.reject(new Error(`The engine worker stopped (${reason}) before this ${call.kind === 'write' ? 'import or change finished: the database keeps nothing of an unfinished one. Try again' : 'request was answered'}.`));
+        }
       });
       this.lanes.set(lane, state);
       // Recovery runs once per page load, not per worker: a restarted worker must not purge the
