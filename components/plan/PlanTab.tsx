@@ -10,7 +10,7 @@ import type { SummaryProgress } from '@/lib/summarize/run';
 import { Button } from '../ui/Button';
 import { formatTokens } from '../ui/format';
 import { formatDelta } from './numbers';
-import { MANUAL_REDUCERS, planFromConfig, setHint, shortToolName, type ManualReducerId, type PlanState } from './plan';
+import { MANUAL_REDUCERS, planFromConfig, setHint, shortToolName, targetReference, type ManualReducerId, type PlanState } from './plan';
 import { SMALL_OVERHEAD } from '../inspector/SidePanel';
 import type { Workbench } from '../inspector/useWorkbench';
 
@@ -60,6 +60,15 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
         </p>
       )}
     </div>
+  );
+}
+
+function TargetReference({ target, context, selection, selectionTokens }: { target: number; context: number; selection: [number, number] | null; selectionTokens: number }) {
+  const r = targetReference(target, context, selection ? { label: `Turns ${selection[0] + 1}–${selection[1] + 1}`, tokens: selectionTokens } : null);
+  return (
+    <p className={`text-[11px] leading-snug tabular-nums ${r.unreachable ? 'text-amber-800 dark:text-amber-300' : 'text-neutral-500'}`} data-testid="target-reference" data-unreachable={r.unreachable}>
+      {r.text}
+    </p>
   );
 }
 
@@ -116,7 +125,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
         <section className="space-y-2" aria-label="Auto compaction">
           <div className="flex items-end gap-2">
             <label className="flex-1 text-xs">
-              <span className="text-neutral-600 dark:text-neutral-400">Target budget (tokens)</span>
+              <span className="text-neutral-600 dark:text-neutral-400">Target for the whole context (tokens)</span>
               <input
                 type="number"
                 min={1}
@@ -130,8 +139,8 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
                 aria-label="Target budget"
               />
             </label>
-            <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: Math.max(1, Math.round(context * 0.5)) }))} disabled={!context} title="Aim at half of the current context">
-              50 %
+            <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: Math.max(1, Math.round(context * 0.5)) }))} disabled={!context} title={`Aim at half of the whole context (${formatTokens(context)} tokens), not of the selection`} aria-label="50 % of the whole context">
+              50 % of context
             </Button>
             {wb.model && (
               <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: wb.model!.contextWindow - wb.model!.maxOutput }))} title="The model's input budget: window − max output">
@@ -139,6 +148,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
               </Button>
             )}
           </div>
+          {context > 0 && <TargetReference target={plan.targetBudget} context={context} selection={selection} selectionTokens={preview?.tokens.selection?.before ?? selectedTokens} />}
           <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
           <label className="flex items-center gap-2 text-xs">
             <input type="checkbox" checked={plan.autoSummarize} onChange={(e) => setPlan((p) => ({ ...p, autoSummarize: e.target.checked }))} />

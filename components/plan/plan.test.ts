@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPlan, planFromConfig, planToDraft, setHint, shortToolName, type PlanState } from './plan';
+import { defaultPlan, planFromConfig, planToDraft, setHint, shortToolName, targetReference, type PlanState } from './plan';
 import { formatDelta, formatUsd } from './numbers';
 
 describe('plan → draft step', () => {
@@ -67,6 +67,16 @@ describe('plan → draft step', () => {
     expect(formatDelta(-12_400, 32_632)).not.toMatch(/ /);
     expect(formatUsd(1.5)).toBe('$1.50');
     expect(formatUsd(-0.0042)).toBe('−$0.0042');
+  });
+});
+
+describe('the Auto target says what it refers to', () => {
+  it("is the whole context's size; with a selection it says what compacting the selection alone can reach (slopometry turns 5–9)", () => {
+    expect(targetReference(34_928, 69_856, null)).toEqual({ text: 'Target 34,928 tokens for the whole context = 50 % of its 69,856.', unreachable: false });
+    const r = targetReference(34_928, 69_856, { label: 'Turns 5–9', tokens: 12_421 });
+    expect(r.unreachable).toBe(true);
+    expect(r.text).toBe('Target 34,928 tokens for the whole context = 50 % of its 69,856. Turns 5–9 hold 12,421: even emptied, the context stays at 57,435 (the turns outside the selection are not touched).');
+    expect(targetReference(60_000, 69_856, { label: 'Turns 5–9', tokens: 12_421 })).toEqual({ text: 'Target 60,000 tokens for the whole context = 85.9 % of its 69,856: Turns 5–9 (12,421) must lose 9,856.', unreachable: false });
   });
 });
 
