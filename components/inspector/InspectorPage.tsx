@@ -10,6 +10,7 @@ import { SAVED_FATES } from '@/lib/engine/preview-kinds';
 import { ExportDialog } from '../export/ExportDialog';
 import { FateContext, SearchContext } from '../messages/context';
 import { MessageList, type MessageListHandle } from '../messages/MessageList';
+import { OverheadContext } from '../messages/context';
 import { formatDelta } from '../plan/numbers';
 import { parseQuery } from '@/lib/engine/search';
 import { SearchBar } from '../search/SearchBar';
@@ -247,7 +248,9 @@ export function InspectorPage() {
           {rowIndex.data && data.data ? (
             <FateContext.Provider value={preview?.changed ?? null}>
               <SearchContext.Provider value={highlight}>
-                <MessageList ref={list} id={id} index={rowIndex.data} activeTurn={cursorTurn} />
+                <OverheadContext.Provider value={timeline?.overhead ?? 0}>
+                  <MessageList ref={list} id={id} index={rowIndex.data} activeTurn={cursorTurn} />
+                </OverheadContext.Provider>
               </SearchContext.Provider>
             </FateContext.Provider>
           ) : rowIndex.isError ? (

@@ -9,6 +9,7 @@ import type { PreviewSummary } from '@/lib/engine/preview';
 import type { SummaryProgress } from '@/lib/summarize/run';
 import { Button } from '../ui/Button';
 import { formatTokens } from '../ui/format';
+import { CONTEXT_DEFINITION, contextParts } from '../ui/context-label';
 import { formatDelta } from './numbers';
 import { MANUAL_REDUCERS, planFromConfig, setHint, shortToolName, targetReference, type ManualReducerId, type PlanState } from './plan';
 import { SMALL_OVERHEAD } from '../inspector/SidePanel';
@@ -26,7 +27,7 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
   return (
     <div className="rounded-md border border-neutral-200 bg-neutral-50 px-3 py-2 dark:border-neutral-800 dark:bg-neutral-900/60" aria-live="polite">
       <div className="flex items-baseline justify-between text-[11px] text-neutral-500">
-        <span>{selection ? `Turns ${selection[0] + 1}–${selection[1] + 1}` : 'Whole context'}</span>
+        <span>{selection ? `Turns ${selection[0] + 1}–${selection[1] + 1}` : overhead >= SMALL_OVERHEAD ? 'Whole context, from the file' : 'Whole context'}</span>
         {pending && (
           <span className="animate-pulse" data-testid="previewing">
             previewing…
@@ -53,10 +54,15 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
         </p>
       )}
       {!selection && (overhead >= SMALL_OVERHEAD || logTokens > contextNow) && (
-        <p className="mt-0.5 text-[11px] tabular-nums text-neutral-500" data-testid="plan-overhead">
-          What the model sees now of the file
+        <p className="mt-0.5 text-[11px] tabular-nums text-neutral-500" data-testid="plan-overhead" title={CONTEXT_DEFINITION}>
+          The part of the context from the file
           {logTokens > contextNow && <> (the log holds {formatTokens(logTokens)}: the source&apos;s own compaction took the rest out)</>}.
-          {overhead >= SMALL_OVERHEAD && <> It also saw {formatTokens(overhead)} tokens the file leaves out (its system prompt and tool schemas, from the recorded usage): no step can remove them.</>}
+          {overhead >= SMALL_OVERHEAD && (
+            <>
+              {' '}
+              <span data-testid="plan-context">{contextParts(before ?? contextNow, overhead).text}</span>: the overhead (system prompt and tool schemas the file leaves out, from the recorded usage) no step can remove.
+            </>
+          )}
         </p>
       )}
     </div>

@@ -7,6 +7,7 @@ import { formatTokens } from '../ui/format';
 import { useIsDark } from '../ui/ThemeToggle';
 import { drawBase, drawOverlay, geometry, HEIGHT, PAD, prepareCanvas } from './draw';
 import { indexOfTurn, indexRangeOfTurns, packTimeline, viewMax } from './packed';
+import { CONTEXT_DEFINITION } from '../ui/context-label';
 import { fullView, panView, turnAtXInView, yAxisFor, zoomView, type TurnView, type YScaleMode } from './scale';
 import { OverviewStrip } from './OverviewStrip';
 import { drawCompactionLayer, scaleWithLines, type BudgetLines, type CompareCurves } from './compaction-layer';
@@ -440,7 +441,9 @@ function HoverCard({ turn, overhead, x, containerWidth, change = null }: { turn:
             </tr>
           ))}
           <tr className="border-t border-neutral-200 font-semibold dark:border-neutral-700">
-            <td className="pt-1">Estimated context</td>
+            <td className="pt-1" title={CONTEXT_DEFINITION}>
+              Context{overhead > 0 && <span className="font-normal text-neutral-500"> (file + overhead)</span>}
+            </td>
             <td className="pt-1 text-right">{formatTokens(turn.contextTotal + overhead)}</td>
             <td className="pt-1 text-right text-neutral-500">+{formatTokens(turn.addedTotal)}</td>
           </tr>
