@@ -44,7 +44,7 @@ for (const c of CASES) {
       // One definition of context (issue 13): the file's part + the overhead, the overhead its own part.
       await expect(overhead).toContainText(`in the file + ${tokensText(expected.overhead.invisible)} overhead`);
       const fromFile = Number((await page.getByTestId('plan-selection-total').locator('span').first().textContent())!.replace(/,/g, ''));
-      await expect(page.getByTestId('plan-context')).toHaveText(`context ${tokensText(fromFile + expected.overhead.invisible)} = ${tokensText(fromFile)} in the file + ${tokensText(expected.overhead.invisible)} overhead`);
+      await expect(page.getByTestId('plan-context')).toHaveText(`Context ${tokensText(fromFile + expected.overhead.invisible)} = ${tokensText(fromFile)} in the file + ${tokensText(expected.overhead.invisible)} overhead`);
       // The turn headers say the same, with the same words.
       await expect(page.locator('[data-testid=turn-header][data-turn="0"] [data-testid=turn-context]')).toContainText(`+ ${tokensText(expected.overhead.invisible)} overhead`);
     } else await expect(overhead).toHaveCount(0);

@@ -11,6 +11,7 @@ import { ExportDialog } from '../export/ExportDialog';
 import { FateContext, SearchContext } from '../messages/context';
 import { MessageList, type MessageListHandle } from '../messages/MessageList';
 import { OverheadContext } from '../messages/context';
+import { CONTEXT_DEFINITION } from '../ui/context-label';
 import { formatDelta } from '../plan/numbers';
 import { parseQuery } from '@/lib/engine/search';
 import { SearchBar } from '../search/SearchBar';
@@ -315,7 +316,7 @@ function SelectionRow({ selection, selectedTokens, wb, onClear }: { selection: [
       <span className="flex-1" />
       {ctx && (
         <span className="tabular-nums text-neutral-600 dark:text-neutral-400" data-testid="context-after">
-          {wb.planActive ? 'preview' : wb.version.name}: context {formatTokens(ctx.before)} → <strong className="text-teal-700 dark:text-teal-400">{formatTokens(ctx.after)}</strong> ({formatDelta(ctx.after - ctx.before, ctx.before)})
+          {wb.planActive ? 'preview' : wb.version.name}: <span title={CONTEXT_DEFINITION}>context from the file</span> {formatTokens(ctx.before)} → <strong className="text-teal-700 dark:text-teal-400">{formatTokens(ctx.after)}</strong> ({formatDelta(ctx.after - ctx.before, ctx.before)})
           {wb.previewPending && <span className="ml-1 animate-pulse">…</span>}
         </span>
       )}

@@ -60,7 +60,7 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
           {overhead >= SMALL_OVERHEAD && (
             <>
               {' '}
-              <span data-testid="plan-context">{contextParts(before ?? contextNow, overhead).text}</span>: the overhead (system prompt and tool schemas the file leaves out, from the recorded usage) no step can remove.
+              <span data-testid="plan-context">{capitalize(contextParts(before ?? contextNow, overhead).text)}</span>: the overhead is the system prompt and tool schemas the file leaves out (from the recorded usage), and no step can remove it.
             </>
           )}
         </p>
@@ -68,6 +68,8 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
     </div>
   );
 }
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function TargetReference({ target, context, selection, selectionTokens }: { target: number; context: number; selection: [number, number] | null; selectionTokens: number }) {
   const r = targetReference(target, context, selection ? { label: `Turns ${selection[0] + 1}–${selection[1] + 1}`, tokens: selectionTokens } : null);

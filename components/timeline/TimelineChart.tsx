@@ -366,18 +366,19 @@ export function TimelineChart({
           if (span) requestSelection(span);
         }}
       />
-      <YScaleToggle mode={yMode} onMode={setYMode} windowOnScale={scale.windowOnScale} />
       {n > 1 && <OverviewStrip packed={packed} view={view} onView={setView} width={width} dark={dark} />}
+      <YScaleToggle mode={yMode} onMode={setYMode} windowOnScale={scale.windowOnScale} />
       {hovered && hover && <HoverCard turn={hovered} overhead={overhead} x={hover.x} containerWidth={width} change={compactionChange(compaction.preview, hovered.turn)} />}
     </div>
   );
 }
 
-/** The y-axis scale: auto, fit to the turns in view, or the whole window (top-left, over the axis labels' corner). */
+/** The y-axis scale: auto, fit to the turns in view, or the whole window (under the overview strip, right). */
 function YScaleToggle({ mode, onMode, windowOnScale }: { mode: YScaleMode; onMode: (m: YScaleMode) => void; windowOnScale: boolean }) {
   const label: Record<YScaleMode, string> = { auto: 'auto', fit: 'fit to data', window: 'window' };
   return (
-    <div role="radiogroup" aria-label="Y-axis scale" className="absolute right-1 top-4 z-10 flex rounded border border-neutral-300 bg-white/90 text-[10px] dark:border-neutral-700 dark:bg-neutral-900/90" data-testid="y-scale" data-mode={mode} data-window-on-scale={windowOnScale}>
+    <div role="radiogroup" aria-label="Y-axis scale" className="ml-auto mt-0.5 flex w-fit items-center rounded border border-neutral-300 text-[10px] dark:border-neutral-700" data-testid="y-scale" data-mode={mode} data-window-on-scale={windowOnScale}>
+      <span className="px-1.5 text-neutral-500">y-axis</span>
       {(['auto', 'fit', 'window'] as const).map((m) => (
         <button
           key={m}

@@ -18,5 +18,7 @@ export function dataLossOf(warnings: readonly ImportWarning[]): { count: number;
   const lost = warnings.filter(isDataLoss);
   if (lost.length === 0) return undefined;
   const w = lost[0];
-  return { count: lost.length, first: w.line !== undefined && !/\bline\b/i.test(w.message) ? `line ${w.line}: ${w.message}` : w.message };
+  // Without its closing period: the UI writes it inside a sentence.
+  const message = w.message.replace(/\.\s*$/, '');
+  return { count: lost.length, first: w.line !== undefined && !/\bline\b/i.test(message) ? `line ${w.line}: ${message}` : message };
 }
