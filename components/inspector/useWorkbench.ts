@@ -177,7 +177,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
   const preview = usePreviewQuery(id, version.id, versionStamp, draft, selection, previewEnabled);
   // While the debounce holds a new drag back, or the query runs, the card still holds the previous
   // preview (keepPreviousData): it is the last one's numbers, not this selection's.
-  const previewPending = previewEnabled && (draftNow !== draft || preview.isFetching || preview.isPlaceholderData);
+  const previewPending = previewEnabled && (draftNow !== draft || preview.isFetching);
   const draftLines = draft ? (preview.data?.preview.reducers ?? []).filter((r) => r.stepId === draft.id) : [];
   const draftIsNoop = draft !== null && !previewPending && preview.data !== undefined && draftLines.every((r) => r.saved === 0 && r.events === 0);
 

@@ -375,7 +375,8 @@ export function TimelineChart({
 
 /** The y-axis scale: auto, fit to the turns in view, or the whole window (under the overview strip, right). */
 function YScaleToggle({ mode, onMode, windowOnScale }: { mode: YScaleMode; onMode: (m: YScaleMode) => void; windowOnScale: boolean }) {
-  const label: Record<YScaleMode, string> = { auto: 'auto', fit: 'fit to data', window: 'window' };
+  // Not "auto": the Plan panel's strategy radio is "Auto", and one accessible name must not stand for two controls.
+  const label: Record<YScaleMode, string> = { auto: 'default', fit: 'fit to data', window: 'window' };
   return (
     <div role="radiogroup" aria-label="Y-axis scale" className="ml-auto mt-0.5 flex w-fit items-center rounded border border-neutral-300 text-[10px] dark:border-neutral-700" data-testid="y-scale" data-mode={mode} data-window-on-scale={windowOnScale}>
       <span className="px-1.5 text-neutral-500">y-axis</span>
