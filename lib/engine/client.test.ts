@@ -8,6 +8,8 @@ import { corpusFiles } from '../../tests/corpus';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase, type ImportProgress } from './api';
 import { TIMELINE_SLICE, WorkerBridge } from './client';
+import { LIBRARY_CHANNEL, listenLibrary } from './channel';
+import { ORIGINAL_VERSION } from './versions';
 import { makeLongTranscript } from '../../scripts/make-long-transcript';
 import { buildRows, rowIndexOf } from './rows';
 import { parseQuery, searchRows } from './search';
@@ -168,6 +170,38 @@ describe('WorkerBridge', () => {
     expect((await bridge.listTranscripts(undefined)).map((m) => m.fileName).sort()).toEqual([path.basename(chatFile), path.basename(other)].sort());
     expect(importWorker.terminated).toBe(true);
     bridge.terminate();
+  });
+
+  it('another tab hears of every version written here (BroadcastChannel); this tab does not hear itself', async () => {
+    const file = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker'))!;
+    const { bridge } = channelBridge();
+    const out = await bridge.importFile(undefined, bufferOf(file), path.basename(file), {});
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const id = out.meta.id;
+    const otherTab: unknown[] = [];
+    const ch = new BroadcastChannel(LIBRARY_CHANNEL);
+    ch.onmessage = (ev) => otherTab.push(ev.data);
+    const thisTab: unknown[] = [];
+    const stop = listenLibrary((m) => thisTab.push(m));
+    try {
+      const strip = { id: 's1', range: { kind: 'turns' as const, from: 0, to: out.meta.turns - 2 }, reducers: [{ id: 'strip-tool-results' as const }], keepLast: 0 };
+      const v1 = await bridge.applyStep(undefined, id, ORIGINAL_VERSION, strip);
+      await bridge.renameVersion(undefined, id, v1.id, 'named');
+      const fork = await bridge.forkVersion(undefined, id, v1.id);
+      await bridge.removeVersion(undefined, id, fork.id);
+      await bridge.undoStep(undefined, id, v1.id);
+      await expect.poll(() => otherTab.length).toBe(5);
+      expect(new Set(otherTab.map((m) => JSON.stringify(m)))).toEqual(new Set([JSON.stringify({ kind: 'versions', transcriptId: id })]));
+      // A refused write announces nothing.
+      await expect(bridge.applyStep(undefined, id, ORIGINAL_VERSION, { ...strip, id: 's2', range: { kind: 'turns', from: out.meta.turns - 1, to: out.meta.turns - 1 }, keepLast: 1 })).rejects.toThrow(/changes nothing/);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(otherTab).toHaveLength(5);
+      expect(thisTab).toEqual([]);
+    } finally {
+      stop();
+      ch.close();
+      bridge.terminate();
+    }
   });
 
   it('an abort never terminates a worker with a write in flight (a write is never sent twice)', async () => {

@@ -16,6 +16,7 @@ import type { Row, RowIndex } from './rows';
 import type { ConfigOutcome, ConversionLossesOutcome, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, VersionComparison } from './compaction';
 import type { ToolStat } from './preview';
 import type { Version } from '../compaction/types';
+import { announce } from './channel';
 import type { TriggerPoint } from '../simulate/replay';
 import type { SummaryFailure, SummaryProgress } from '../summarize/run';
 import type { Transcript } from '../model/types';
@@ -65,6 +66,13 @@ export type WorkerFactory = () => Worker;
 
 /** webpack and Turbopack bundle the worker only when `new URL(…)` is written inline here (TOOLCHAIN.md #6). */
 const defaultFactory: WorkerFactory = () => new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module' });
+
+/** Resolve as `write` does, after telling the other tabs that this transcript's versions changed. */
+async function announced<T>(transcriptId: string, write: Promise<T>): Promise<T> {
+  const out = await write;
+  announce({ kind: 'versions', transcriptId });
+  return out;
+}
 
 export class WorkerBridge {
   private lanes = new Map<Lane, LaneState>();
@@ -303,20 +311,21 @@ export class WorkerBridge {
   listVersions(signal: AbortSignal | undefined, id: string): Promise<Version[]> {
     return this.run(signal, 'query', (r) => r.listVersions(id));
   }
+  // Version writes tell the other tabs (lib/engine/channel.ts) once they succeeded.
   forkVersion(signal: AbortSignal | undefined, id: string, parentId: string, name?: string): Promise<Version> {
-    return this.run(signal, 'query', (r) => r.forkVersion(id, parentId, name), 'write');
+    return announced(id, this.run(signal, 'query', (r) => r.forkVersion(id, parentId, name), 'write'));
   }
   renameVersion(signal: AbortSignal | undefined, id: string, versionId: string, name: string): Promise<Version> {
-    return this.run(signal, 'query', (r) => r.renameVersion(id, versionId, name), 'write');
+    return announced(id, this.run(signal, 'query', (r) => r.renameVersion(id, versionId, name), 'write'));
   }
   removeVersion(signal: AbortSignal | undefined, id: string, versionId: string): Promise<void> {
-    return this.run(signal, 'query', (r) => r.removeVersion(id, versionId), 'write');
+    return announced(id, this.run(signal, 'query', (r) => r.removeVersion(id, versionId), 'write'));
   }
   applyStep(signal: AbortSignal | undefined, id: string, versionId: string, step: DraftStep): Promise<Version> {
-    return this.run(signal, 'query', (r) => r.applyStep(id, versionId, step), 'write');
+    return announced(id, this.run(signal, 'query', (r) => r.applyStep(id, versionId, step), 'write'));
   }
   undoStep(signal: AbortSignal | undefined, id: string, versionId: string): Promise<Version> {
-    return this.run(signal, 'query', (r) => r.undoStep(id, versionId), 'write');
+    return announced(id, this.run(signal, 'query', (r) => r.undoStep(id, versionId), 'write'));
   }
   /** Stale previews are cancelled by TanStack Query's signal: the preview worker is terminated. */
   preview(signal: AbortSignal | undefined, id: string, request: PreviewRequest): Promise<PreviewOutcome> {

@@ -11,7 +11,6 @@ import { engine, useEngineDatabase } from './api';
 import type { DraftStep } from './compaction';
 import { SAVED_FATES } from './preview';
 import { ORIGINAL_VERSION } from './versions';
-import { LIBRARY_CHANNEL } from './channel';
 
 const claudeCode = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker_claude_code'))!;
 const codex = corpusFiles('codex-cli').find((f) => f.includes('codex-session-view'))!;
@@ -167,22 +166,6 @@ describe('versions: apply, undo, fork, rename, delete', () => {
     const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns, 'real', [0, turns - 2]));
     await expect(engine.applyStep(id, v1.id, { ...strip(turns, 'again', [0, turns - 2]) })).rejects.toThrow(/changes nothing/);
     expect((await engine.listVersions(id)).find((v) => v.id === v1.id)!.steps).toHaveLength(1);
-  });
-
-  it("another tab hears of a version written here (BroadcastChannel), without polling", async () => {
-    const { id, turns } = await importCorpus(claudeCode);
-    const heard: unknown[] = [];
-    const ch = new BroadcastChannel(LIBRARY_CHANNEL);
-    ch.onmessage = (ev) => heard.push(ev.data);
-    try {
-      const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns));
-      await engine.renameVersion(id, v1.id, 'named');
-      await engine.undoStep(id, v1.id);
-      await expect.poll(() => heard.length).toBe(3);
-      expect(heard).toEqual([{ kind: 'versions', transcriptId: id }, { kind: 'versions', transcriptId: id }, { kind: 'versions', transcriptId: id }]);
-    } finally {
-      ch.close();
-    }
   });
 
   it('fork copies the steps (then both evolve apart); rename and delete; the original refuses both', async () => {

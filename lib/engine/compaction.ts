@@ -30,7 +30,6 @@ import { lookupModel, type ModelInfo } from '../tokens/catalog';
 import { transcriptTotals } from '../tokens/totals';
 import { summarizePreview, toolStats, type PreviewSummary, type ToolStat } from './preview';
 import * as versions from './versions';
-import { announce } from './channel';
 
 export interface CompactionDeps {
   repo: () => Repo;
@@ -126,10 +125,6 @@ function changesAnything(a: Projection, b: Projection): boolean {
   const keys = new Set([...Object.keys(fa), ...Object.keys(fb)]);
   for (const k of keys) if ((fa[k]?.kind ?? 'kept') !== (fb[k]?.kind ?? 'kept')) return true;
   return false;
-}
-
-function announceVersions(transcriptId: string): void {
-  announce({ kind: 'versions', transcriptId });
 }
 
 export function compactionEngine(deps: CompactionDeps) {
@@ -349,18 +344,13 @@ export function compactionEngine(deps: CompactionDeps) {
       return versions.listVersions(repo(), id);
     },
     async forkVersion(id: string, parentId: string, name?: string): Promise<Version> {
-      const v = await versions.forkVersion(repo(), id, parentId, name);
-      announceVersions(id);
-      return v;
+      return versions.forkVersion(repo(), id, parentId, name);
     },
     async renameVersion(id: string, versionId: string, name: string): Promise<Version> {
-      const v = await versions.renameVersion(repo(), id, versionId, name);
-      announceVersions(id);
-      return v;
+      return versions.renameVersion(repo(), id, versionId, name);
     },
     async removeVersion(id: string, versionId: string): Promise<void> {
       await versions.deleteVersion(repo(), id, versionId);
-      announceVersions(id);
     },
     async applyStep(id: string, versionId: string, step: DraftStep): Promise<Version> {
       // A step that changes nothing (a "0 %" preview) is not a version's step: applying it on the
@@ -369,14 +359,10 @@ export function compactionEngine(deps: CompactionDeps) {
       const after = await projectVersion(id, versionId, step);
       if (!changesAnything(before.projection, after.projection))
         throw new versions.VersionError('invalid:version', `This step changes nothing (0 tokens saved, no message changed): nothing was applied. Select other turns, lower keep-last or pick other reducers.`);
-      const next = await versions.applyStep(repo(), id, versionId, step);
-      announceVersions(id);
-      return next;
+      return versions.applyStep(repo(), id, versionId, step);
     },
     async undoStep(id: string, versionId: string): Promise<Version> {
-      const shown = await versions.undoStep(repo(), id, versionId);
-      announceVersions(id);
-      return shown;
+      return versions.undoStep(repo(), id, versionId);
     },
     preview,
     exportVersion,
