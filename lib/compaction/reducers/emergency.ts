@@ -10,6 +10,9 @@ import { ContextEditor, contextTokens, fates, isBool, isEditable, isNum, isStr, 
 import type { Budget } from '../budget';
 import { removeMessagesSafely } from './util';
 
+/** The notice when the full one would not fit the target (a few tokens: the floor of an agent run can sit just under it). */
+export const SHORT_EMERGENCY_NOTICE = '[Context notice] Earlier history ({what}) was dropped.';
+
 export const EMERGENCY_NOTICE =
   '[Context notice] Earlier conversation history ({what}) was dropped to fit the context window. It is no longer available: ask the user or re-read files if something from it is needed.';
 
@@ -36,7 +39,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     else if (m.synthetic !== undefined && m.turn <= windowEnd) synthetic.push(mi);
   });
   const candidates = [...raw, ...synthetic];
-  const attempt = (keep: number): ReduceResult | undefined => {
+  const attempt = (keep: number, notice = template): ReduceResult | undefined => {
     let cut = Math.max(0, candidates.length - keep);
     // Split safety: never start the kept part on a message made only of tool results.
     while (cut > 0 && cut < candidates.length && ctx.messages[candidates[cut]].blocks.some((b) => b.kind === 'tool_result')) cut--;
@@ -46,9 +49,9 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     removeMessagesSafely(editor, drop, fates.removed('emergency', ctx.step.id));
     const first = ctx.messages[drop[0]].span?.[0] ?? ctx.messages[drop[0]].turn;
     const last = ctx.messages[drop[drop.length - 1]].turn;
-    const notice = noticeMessage(ctx, `turns ${first + 1}–${last + 1}, ${drop.length} messages`, first, template);
-    if (notice.blocks[0].tokens >= editor.saved) return undefined;
-    editor.insertBefore(drop[0], notice);
+    const message = noticeMessage(ctx, `turns ${first + 1}–${last + 1}, ${drop.length} messages`, first, notice);
+    if (message.blocks[0].tokens >= editor.saved) return undefined;
+    editor.insertBefore(drop[0], message);
     return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`]);
   };
   if (!untilFits) return attempt(keepN) ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
@@ -56,6 +59,15 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
   // the kept total grows with the count, so binary search (O(n log n)).
   const fits = (r: ReduceResult | undefined) => r !== undefined && contextTokens(r.ctx) <= budget.total;
   let best = attempt(0);
+  // The full notice can be what stands between the floor and the target: say it in a few words then.
+  let notice = template;
+  if (!fits(best) && template === EMERGENCY_NOTICE) {
+    const short = attempt(0, SHORT_EMERGENCY_NOTICE);
+    if (fits(short)) {
+      best = short;
+      notice = SHORT_EMERGENCY_NOTICE;
+    }
+  }
   // Dropping the whole range would not reach the budget either (what lies outside the range, or is
   // protected, alone exceeds it): destroying the range — the user's instructions with it — would
   // buy nothing the target asked for. Nothing is dropped, and the report says why.
@@ -67,7 +79,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
   let hi = candidates.length - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    const r = attempt(mid);
+    const r = attempt(mid, notice);
     if (fits(r)) {
       lo = mid;
       best = r;
