@@ -25,6 +25,7 @@ import { contextTokens, isBool, isNum, isStr, opt, type CompactionContext, type 
 import type { ToolHints } from './hints';
 import { createReducer, type ReducerEnv } from './reducers';
 import { lookupModel } from '../tokens/catalog';
+import { contextFloor } from './calls';
 import type { ReducerId, ReducerReport, ReducerSpec } from './types';
 
 export interface AutoOptions {
@@ -161,7 +162,12 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
   }
   const after = contextTokens(ctx);
   if (after > aim.total) {
-    const why = belowSummarizeThreshold ? 'auto stopped after the free reducers (below summarize_threshold)' : 'the protected turns (keep_last) and system messages alone exceed it';
+    let why = 'auto stopped after the free reducers (below summarize_threshold)';
+    if (!belowSummarizeThreshold) {
+      const f = contextFloor(ctx.log, ctx.messages, ctx.tools);
+      const floor = `the floor (system ${n(f.system)} + user messages ${n(f.user)} + the last model call ${n(f.lastCall)}) is ${n(f.total)} tokens`;
+      why = f.total > aim.total ? `${floor}, above the target` : ctx.step.tail === 'turns' ? `the protected turns (keep_last, tail "turns") and system messages alone exceed it; ${floor}` : `what lies outside the range or is protected alone exceeds it; ${floor}`;
+    }
     reports.push({ ...note(`still ${n(after)} tokens > target ${n(aim.total)}: ${why}`), tokensBefore: after, tokensAfter: after });
   }
   return { ctx, state, reports };
