@@ -166,7 +166,12 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
     if (!belowSummarizeThreshold) {
       const f = contextFloor(ctx.log, ctx.messages, ctx.tools);
       const floor = `the floor (system ${n(f.system)} + user messages ${n(f.user)} + the last model call ${n(f.lastCall)}) is ${n(f.total)} tokens`;
-      why = f.total > aim.total ? `${floor}, above the target` : ctx.step.tail === 'turns' ? `the protected turns (keep_last, tail "turns") and system messages alone exceed it; ${floor}` : `what lies outside the range or is protected alone exceeds it; ${floor}`;
+      why =
+        ctx.step.tail === 'turns' && ctx.step.keepLast > 0
+          ? `the protected turns (keep_last, tail "turns") and system messages alone exceed it; ${floor}`
+          : f.total > aim.total
+            ? `${floor}, above the target`
+            : `what lies outside the range or is protected alone exceeds it; ${floor}`;
     }
     reports.push({ ...note(`still ${n(after)} tokens > target ${n(aim.total)}: ${why}`), tokensBefore: after, tokensAfter: after });
   }

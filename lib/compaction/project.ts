@@ -272,10 +272,8 @@ export function projectTranscript(log: Transcript, steps: readonly Step[], optio
     const budget = makeBudget(total, counter);
     const window = resolveWindow(log, ctx.messages, step, total, ctx.tools);
     ctx = { ...ctx, step, window };
-    if (window?.narrowed) {
-      const now = contextTokens(ctx);
-      reports.push({ stepId: step.id, reducer: step.reducers[0]?.id ?? 'auto', events: 0, tokensBefore: now, tokensAfter: now, notes: [window.narrowed] });
-    }
+    // A narrowed tail is said first, in the step's first report (no row of its own: every row is a reducer's).
+    const firstReport = reports.length;
     for (const spec of step.reducers) {
       const before = ctx.messages;
       if (spec.id === 'auto') {
@@ -291,6 +289,7 @@ export function projectTranscript(log: Transcript, steps: readonly Step[], optio
       }
       if (ctx.messages !== before) assertPairingPreserved(start.messages, ctx.messages, `step ${step.id} / ${spec.id}`);
     }
+    if (window?.narrowed && reports.length > firstReport) reports[firstReport] = { ...reports[firstReport], notes: [window.narrowed, ...reports[firstReport].notes] };
   }
 
   const fatesOut: Record<string, Fate> = {};

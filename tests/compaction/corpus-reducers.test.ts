@@ -14,6 +14,7 @@ import { transcriptTotals } from '../../lib/tokens/totals';
 import { projectTranscript } from '../../lib/compaction/project';
 import { REDUCER_IDS } from '../../lib/compaction/reducers';
 import { proposeTangents } from '../../lib/compaction/tangents';
+import { modelCalls } from '../../lib/compaction/calls';
 import type { Transcript } from '../../lib/model/types';
 
 const logs: Array<{ name: string; t: Transcript }> = [];
@@ -43,8 +44,14 @@ describe('each reducer alone on the corpus', () => {
         expect(r.tokensBefore - r.tokensAfter, id).toBe(p.tokens.start!.total - p.tokens.after.total);
         const last = t.turnCount - 1;
         // The protected turn is untouched unless the source's own compaction marker already covered it.
+        // When the turn alone exceeds the budget (an agent run) the tail narrows to the last model
+        // call(s) and the turn's prompts (issue 10): then those are what stays untouched.
         const coveredBySource = (blockId: string) => p.fates[blockId]?.kind === 'summarized' && (p.fates[blockId] as { stepId: string }).stepId.startsWith('source-marker:');
-        for (const m of t.messages.filter((x) => x.turn === last && !x.sidechain && x.blocks.length > 0 && !coveredBySource(x.blocks[0].id))) {
+        const narrowed = r.notes[0]?.includes('protected the last');
+        const lastCall = modelCalls(t).at(-1);
+        const isPrompt = (x: Transcript['messages'][number]) => x.role === 'user' && !x.meta && x.blocks.some((b) => b.kind !== 'tool_result');
+        const stays = (x: Transcript['messages'][number]) => !narrowed || isPrompt(x) || (lastCall !== undefined && x.index >= lastCall.first && x.index <= lastCall.last);
+        for (const m of t.messages.filter((x) => x.turn === last && !x.sidechain && x.blocks.length > 0 && !coveredBySource(x.blocks[0].id) && stays(x))) {
           expect(p.messages.find((x) => x.sourceId === m.id)?.blocks, `${id} ${m.id}`).toBe(m.blocks);
         }
       }
