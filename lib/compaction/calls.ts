@@ -98,8 +98,8 @@ export interface Floor {
 }
 
 /**
- * The floor of a context (issue 10): system messages, every user message (tool results aside)
- * and the last model call, in the context compaction starts from. Tool schemas are counted
+ * The floor of a context (issue 10): system messages, every user message's text (tool results
+ * and attachments aside) and the last model call, in the context compaction starts from. Tool schemas are counted
  * apart (`tools`): prune-tools drops the ones nothing calls any more.
  */
 export function contextFloor(log: Transcript, messages: readonly { sourceId?: string; role: string; sidechain?: boolean; blocks: readonly { kind: string; tokens: number }[] }[], tools: readonly { tokens: number }[] = log.tools): Floor {
@@ -115,7 +115,8 @@ export function contextFloor(log: Transcript, messages: readonly { sourceId?: st
     for (const b of m.blocks) {
       if (inLast) lastCall += b.tokens;
       else if (m.role === 'system') system += b.tokens;
-      else if (m.role === 'user' && b.kind !== 'tool_result') user += b.tokens;
+      // The user's words: text, not attachments (strip-attachments may replace an image).
+      else if (m.role === 'user' && b.kind === 'text') user += b.tokens;
     }
   }
   const toolTokens = tools.reduce((s, t) => s + t.tokens, 0);
