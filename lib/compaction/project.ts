@@ -272,7 +272,7 @@ export function projectTranscript(log: Transcript, steps: readonly Step[], optio
     const budget = makeBudget(total, counter);
     const window = resolveWindow(log, ctx.messages, step, total, ctx.tools);
     ctx = { ...ctx, step, window };
-    // A narrowed tail is said first, in the step's first report (no row of its own: every row is a reducer's).
+    // A narrowed tail is said first in the step's first report row that changed something (no row of its own: every row is a reducer's).
     const firstReport = reports.length;
     for (const spec of step.reducers) {
       const before = ctx.messages;
@@ -289,7 +289,13 @@ export function projectTranscript(log: Transcript, steps: readonly Step[], optio
       }
       if (ctx.messages !== before) assertPairingPreserved(start.messages, ctx.messages, `step ${step.id} / ${spec.id}`);
     }
-    if (window?.narrowed && reports.length > firstReport) reports[firstReport] = { ...reports[firstReport], notes: [window.narrowed, ...reports[firstReport].notes] };
+    if (window?.narrowed && reports.length > firstReport) {
+      // On the first row that changed something (rows that changed nothing are folded away in the Report tab).
+      let at = firstReport;
+      while (at < reports.length && reports[at].events === 0) at++;
+      if (at === reports.length) at = firstReport;
+      reports[at] = { ...reports[at], notes: [window.narrowed, ...reports[at].notes] };
+    }
   }
 
   const fatesOut: Record<string, Fate> = {};

@@ -47,7 +47,7 @@ describe('each reducer alone on the corpus', () => {
         // When the turn alone exceeds the budget (an agent run) the tail narrows to the last model
         // call(s) and the turn's prompts (issue 10): then those are what stays untouched.
         const coveredBySource = (blockId: string) => p.fates[blockId]?.kind === 'summarized' && (p.fates[blockId] as { stepId: string }).stepId.startsWith('source-marker:');
-        const narrowed = r.notes[0]?.includes('protected the last');
+        const narrowed = p.report.some((x) => x.notes[0]?.includes('protected the last'));
         const lastCall = modelCalls(t).at(-1);
         const isPrompt = (x: Transcript['messages'][number]) => x.role === 'user' && !x.meta && x.blocks.some((b) => b.kind !== 'tool_result');
         const stays = (x: Transcript['messages'][number]) => !narrowed || isPrompt(x) || (lastCall !== undefined && x.index >= lastCall.first && x.index <= lastCall.last);
