@@ -48,12 +48,22 @@ for (const c of CASES)
     await expect(page.getByTestId('selection-summary')).toContainText(`Turns ${last + 1}–${last + 1}`);
 
     const target = await wb.autoHalf();
-    await expect.poll(async () => (await wb.previewTokens()).after, { timeout: 60_000 }).toBeLessThanOrEqual(target);
+    const before = (await wb.contextTokens()).before;
     const report = await wb.tab('Report');
-    await expect(report).toContainText(/protected the last \d model call\(s\)/);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `agent-run-drag-${c.family}.png`) });
+    await expect(report).toContainText(/protected the last \d model call\(s\)/, { timeout: 60_000 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `agent-run-drag-${c.name.replace(/\.\w+$/, '')}.png`) });
     await wb.tab('Plan');
     await wb.apply();
-    await expect.poll(async () => (await wb.contextTokens()).after, { timeout: 60_000 }).toBeLessThanOrEqual(target);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `agent-run-drag-${c.family}-applied.png`) });
+    await expect.poll(async () => (await wb.contextTokens()).after, { timeout: 60_000 }).toBeLessThan(before);
+    // The target is half of the whole context. Where the floor (system + every user message + the
+    // last call: a SWE-agent demonstration and issue text) or what lies before the run keeps the
+    // whole above it, the Report names why; otherwise the compacted whole is at or under it.
+    const after = (await wb.contextTokens()).after;
+    if (after > target) {
+      await wb.tab('Report');
+      await expect(report).toContainText(/the floor \(system [\d,]+ \+ user messages [\d,]+ \+ the last model call [\d,]+\) is [\d,]+ tokens, above the target|what lies outside the range or is protected alone exceeds it/);
+    }
+    // Inside the run, older calls were compacted: the list shows fates on them.
+    await expect(wb.fates.first()).toBeVisible();
+    await page.screenshot({ path: path.join(SCREENSHOTS, `agent-run-drag-${c.name.replace(/\.\w+$/, '')}-applied.png`) });
   });
