@@ -121,6 +121,16 @@ function NumberField({ label, value, onChange, min = 0, testId, width = 'w-24' }
   );
 }
 
+/** The agent tail: what stays untouched when the kept turns alone exceed the target (one turn of many calls). */
+function KeepCallsField({ plan, setPlan }: { plan: Workbench['plan']; setPlan: Workbench['setPlan'] }) {
+  if (plan.tail === 'turns') return <p className="text-xs text-neutral-500">Whole turns are kept, always (the imported config says tail = &quot;turns&quot;).</p>;
+  return (
+    <div title="An agent run is one prompt opening one turn of many model calls: protecting the turn would protect everything. When the kept turns alone exceed the target, only the last N model calls (and the prompt) stay untouched.">
+      <NumberField label="…or, when those exceed the target, the last N model calls" value={plan.keepLastCalls} min={1} onChange={(n) => setPlan((p) => ({ ...p, keepLastCalls: Math.round(n) }))} testId="keep-last-calls" width="w-16" />
+    </div>
+  );
+}
+
 export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb: Workbench; selection: [number, number] | null; selectedTokens: number }) {
   const { plan, setPlan } = wb;
   const preview = wb.preview.data?.preview ?? null;
@@ -191,6 +201,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
           )}
           {context > 0 && <TargetReference target={plan.targetBudget} context={context} selection={selection} selectionTokens={preview?.tokens.selection?.before ?? selectedTokens} />}
           <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
+          <KeepCallsField plan={plan} setPlan={setPlan} />
           <label className="flex items-center gap-2 text-xs">
             <input type="checkbox" checked={plan.autoSummarize} onChange={(e) => setPlan((p) => ({ ...p, autoSummarize: e.target.checked }))} />
             Summarize the overflow when the free reducers are not enough
@@ -243,6 +254,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
           </ul>
           <div className="mt-2">
             <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
+            <KeepCallsField plan={plan} setPlan={setPlan} />
           </div>
           <Tangents id={id} plan={plan} setPlan={setPlan} />
         </section>

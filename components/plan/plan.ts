@@ -39,6 +39,14 @@ export interface PlanState {
   /** Target context in tokens for auto (the whole context, as the model receives it). */
   targetBudget: number;
   keepLast: number;
+  /**
+   * The agent tail (Step.keepLastCalls): when the kept turns alone exceed the target (an agent run
+   * is one turn of many calls), only this many last model calls stay untouched, with the prompt.
+   */
+  keepLastCalls: number;
+  /** Step.keepLastTokens / Step.tail, from an imported config (no field of their own). */
+  keepLastTokens?: number;
+  tail?: 'auto' | 'turns';
   /** Let auto summarize when the free reducers are not enough. */
   autoSummarize: boolean;
   /**
@@ -64,6 +72,7 @@ export function defaultPlan(contextTokens: number): PlanState {
     mode: 'auto',
     targetBudget: Math.max(1, Math.round(contextTokens * 0.5)),
     keepLast: 1,
+    keepLastCalls: 3,
     autoSummarize: true,
     summarizeAbovePct: 0,
     manual: { 'strip-tool-results': { enabled: true, knobs: {} } },
@@ -121,6 +130,9 @@ export function planToDraft(plan: PlanState, stepId: string, selection: [number,
     range: selection ? { kind: 'turns', from: selection[0], to: selection[1] } : { kind: 'all-but-last', n: 0 },
     reducers,
     keepLast: Math.max(0, Math.floor(plan.keepLast)),
+    keepLastCalls: Math.max(1, Math.floor(plan.keepLastCalls || 1)),
+    ...(plan.keepLastTokens !== undefined && { keepLastTokens: plan.keepLastTokens }),
+    ...(plan.tail !== undefined && { tail: plan.tail }),
     ...(plan.mode === 'auto' && { budget: Math.max(1, Math.floor(plan.targetBudget)) }),
     label: plan.mode === 'auto' ? `auto → ${Math.round(plan.targetBudget).toLocaleString('en-US')} tokens` : reducers.map((r) => r.id).join(' + '),
   };
@@ -136,6 +148,9 @@ export function planFromConfig(current: PlanState, config: CompactionPlan): Plan
     ...current,
     mode: auto ? 'auto' : 'manual',
     keepLast: config.keepLast ?? current.keepLast,
+    keepLastCalls: config.keepLastCalls ?? current.keepLastCalls,
+    ...((config.keepLastTokens ?? current.keepLastTokens) !== undefined && { keepLastTokens: config.keepLastTokens ?? current.keepLastTokens }),
+    ...((config.tail ?? current.tail) !== undefined && { tail: config.tail ?? current.tail }),
     summarizeAbovePct: typeof summarizeThreshold === 'number' ? Math.round(summarizeThreshold * 100) : current.summarizeAbovePct,
     manual: auto ? current.manual : manual,
     hints: { ...current.hints, ...config.hints },

@@ -258,7 +258,9 @@ export function TimelineChart({
       if (!g || g.kind === 'pan') return;
       const i = pick(e.clientX);
       if (i < 0) return;
-      if (g.moved && i !== g.from && onSelectRange) requestSelection([turns[Math.min(g.from, i)].turn, turns[Math.max(g.from, i)].turn]);
+      // A drag that ends in the bar it started in selects that turn (an agent run is one or two
+      // bars: a drag inside one used to select nothing, silently).
+      if (g.moved && onSelectRange) requestSelection([turns[Math.min(g.from, i)].turn, turns[Math.max(g.from, i)].turn]);
       else if (!g.moved && inPlot(e.clientX)) onSelectTurn(turns[i].turn);
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps

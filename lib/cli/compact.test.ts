@@ -37,6 +37,18 @@ describe('compact CLI', () => {
     expect(() => parseCompactArgs(['--budget', '-3'])).toThrow(/needs a value|whole number/);
     expect(parseCompactArgs(['--tangents', '2,4']).tangents).toEqual([1, 3]);
     expect(parseCompactArgs(['--model', 'gpt-4o']).model).toBe('gpt-4o');
+    expect(parseCompactArgs(['--keep-last-calls', '5', '--keep-last-tokens=2000', '--tail', 'turns'])).toMatchObject({ keepLastCalls: 5, keepLastTokens: 2000, tail: 'turns' });
+    expect(() => parseCompactArgs(['--tail', 'calls'])).toThrow(/--tail takes auto or turns/);
+    expect(() => parseCompactArgs(['--keep-last-calls', '0'])).toThrow(/whole number ≥ 1/);
+    expect(stepFromArgs(parseCompactArgs(['f', '--keep-last-calls', '2', '--tail', 'auto']), undefined, 100)).toMatchObject({ keepLast: 1, keepLastCalls: 2, tail: 'auto' });
+  });
+
+  it('--help documents the agent tail', async () => {
+    const io = capture();
+    const code = await run(['--help']);
+    io.restore();
+    expect(code).toBe(0);
+    expect(io.out()).toMatch(/--keep-last-calls C[\s\S]*default 3[\s\S]*--keep-last-tokens T[\s\S]*a quarter of the budget[\s\S]*--tail auto\|turns/);
   });
 
   it('compacts a real Claude Code session to the budget; inspect of the output agrees', async () => {

@@ -24,6 +24,7 @@ import { buildAudit } from '../compaction/audit';
 import { parseCompactionConfig, planToStep, type CompactionPlan } from '../compaction/config';
 import { lostIdentifiers } from '../compaction/lost';
 import { modelViewTotals, projectTranscript, startingContext } from '../compaction/project';
+import { contextFloor } from '../compaction/calls';
 import { isReducerId } from '../compaction/reducers';
 import { formatReport } from '../compaction/report';
 import { proposeTangents } from '../compaction/tangents';
@@ -33,6 +34,7 @@ import { projectWithProviderSummaries, providerFromEnvOrFlags, type CliProvider 
 export const summary = 'Compact a transcript to a token budget and export it in its own format (auto, or --strategy …)';
 
 const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]… [--keep-last K] [--config F]
+                              [--keep-last-calls C] [--keep-last-tokens T] [--tail auto|turns]
                               --out OUT [--report-json R] [--conversation K] [--dry-run]
 
   --budget N        target tokens, counted like \`inspect\` (default: the model's input budget
@@ -43,6 +45,12 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]�
                     truncate-tool-results, strip-tool-results, strip-attachments, prune-tools,
                     sliding-window, summarize, classify-tangents, emergency
   --keep-last K     turns at the end never touched (default 1, or the config's keep_last)
+  --keep-last-calls C   when those turns alone exceed the budget (an agent run: one prompt, one
+                    turn of many calls), protect the last C model calls instead (default 3) …
+  --keep-last-tokens T  … at most T tokens of them (default a quarter of the budget; the last call
+                    is always kept), and the prompt that opened the turn; if still too much, the
+                    last call alone
+  --tail auto|turns auto (default): narrow keep_last as above when needed; turns: never
   --config F        JP TOML or sven YAML compaction settings
   --retention R     tool-retention for tools without a lifespan in the hints table (and for the
                     tool-retention strategy): age:N (results live N turns, default age:5) or
@@ -65,6 +73,9 @@ export interface CompactArgs {
   budget?: number;
   strategies: ReducerId[];
   keepLast?: number;
+  keepLastCalls?: number;
+  keepLastTokens?: number;
+  tail?: 'auto' | 'turns';
   config?: string;
   out?: string;
   reportJson?: string;
@@ -115,6 +126,18 @@ export function parseCompactArgs(args: string[]): CompactArgs {
       case '--keep-last':
         out.keepLast = int(next(), '--keep-last', 0);
         break;
+      case '--keep-last-calls':
+        out.keepLastCalls = int(next(), '--keep-last-calls', 1);
+        break;
+      case '--keep-last-tokens':
+        out.keepLastTokens = int(next(), '--keep-last-tokens', 0);
+        break;
+      case '--tail': {
+        const v = next();
+        if (v !== 'auto' && v !== 'turns') throw new Error(`--tail takes auto or turns (got "${v}").`);
+        out.tail = v;
+        break;
+      }
       case '--config':
         out.config = next();
         break;
@@ -175,7 +198,17 @@ export interface CompactOutcome {
 export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, budget: number): Step {
   const base: CompactionPlan = plan ?? { source: 'jp-toml', strategies: [{ id: 'auto' }], hints: {}, auto: {}, warnings: [] };
   const strategies = a.strategies.length ? a.strategies.map((id) => ({ id })) : base.strategies;
-  const step = planToStep({ ...base, strategies }, { id: 'cli', budget, ...(a.keepLast !== undefined && { keepLast: a.keepLast }) });
+  const step = planToStep(
+    { ...base, strategies },
+    {
+      id: 'cli',
+      budget,
+      ...(a.keepLast !== undefined && { keepLast: a.keepLast }),
+      ...(a.keepLastCalls !== undefined && { keepLastCalls: a.keepLastCalls }),
+      ...(a.keepLastTokens !== undefined && { keepLastTokens: a.keepLastTokens }),
+      ...(a.tail !== undefined && { tail: a.tail }),
+    },
+  );
   const { label, ...rest } = step;
   // The config's summarize_threshold is a fraction of the window of the model the plan targets:
   // --model names it here (else the pipeline looks up the transcript's model).
@@ -268,6 +301,7 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
   const sourceFatal = fatalIssues(t);
   let conservative = false;
   const notes: string[] = [];
+  let best: CompactOutcome | undefined;
   for (let attempt = 1; ; attempt++) {
     // Nothing to do (the budget is already met, or no reducer changed anything): the original file,
     // byte for byte — not a re-serialization that drops history or re-links records.
@@ -297,11 +331,28 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
       continue;
     }
     // Re-aiming cannot help when the projection itself does not fit (protected turns too big).
-    if (total <= budget || autoIdx < 0 || attempt >= 6 || projection.tokens.after.total > aim) return done();
+    // When nothing fits, the smallest file of the attempts is the answer (a content-only retry or a
+    // lower aim can do worse than the first try).
+    const outcome = done();
+    if (total > budget && (!best || total < best.reimportedTokens!)) best = outcome;
+    if (total <= budget || autoIdx < 0 || attempt >= 6 || projection.tokens.after.total > aim) return total <= budget ? outcome : best!;
     aim = Math.max(1, aim - (total - budget) - Math.ceil(budget * 0.01));
     steps = [withAim(current, aim)];
     projection = projectTranscript(t, steps, projectOptions);
   }
+}
+
+/**
+ * Why a compaction does not fit, naming the floor: system messages + every user message + the
+ * last model call (lib/compaction/calls.ts contextFloor), which no strategy that keeps the user's
+ * words goes below.
+ */
+export function whyNotFit(t: Transcript, projectedTokens: number, outputTokens: number, budget: number): string {
+  const f = contextFloor(t, startingContext(t, 'model-view').messages);
+  const floor = `the floor is ${f.total} tokens (system ${f.system} + user messages ${f.user} + the last model call ${f.lastCall}${f.tools ? `; tool schemas ${f.tools} more` : ''})`;
+  if (f.total > budget) return `${floor} > budget ${budget}: raise --budget`;
+  if (projectedTokens > budget) return `${floor} ≤ budget ${budget}, but the protected tail and what the strategies could not reduce hold ${projectedTokens}: lower --keep-last / --keep-last-calls, or use --tail auto`;
+  return `${floor} ≤ budget ${budget}; the compaction fits (${projectedTokens}) but the ${t.format} export adds ${outputTokens - projectedTokens} tokens of its own records`;
 }
 
 export async function run(args: string[]): Promise<number> {
@@ -368,6 +419,7 @@ export async function run(args: string[]): Promise<number> {
     if (a.dryRun) {
       const fits = outcome.projection.tokens.after.total <= budget;
       process.stdout.write(`dry run: ${fits ? 'fits' : 'does NOT fit'} the budget of ${budget}; nothing written\n`);
+      if (!fits) process.stderr.write(`does not fit: ${whyNotFit(t, outcome.projection.tokens.after.total, outcome.projection.tokens.after.total, budget)}.\n`);
       return fits ? 0 : 1;
     }
     fs.writeFileSync(a.out!, outcome.bytes ?? outcome.text!);
@@ -381,7 +433,7 @@ export async function run(args: string[]): Promise<number> {
       return 1;
     }
     if (total > budget) {
-      process.stderr.write(`verification failed: the output holds ${total} tokens > budget ${budget}${outcome.projection.tokens.after.total > budget ? ' (the protected turns alone exceed it: lower --keep-last or raise --budget)' : ''}.\n`);
+      process.stderr.write(`verification failed: the output holds ${total} tokens > budget ${budget}: ${whyNotFit(t, outcome.projection.tokens.after.total, total, budget)}.\n`);
       return 1;
     }
     return 0;

@@ -91,6 +91,27 @@ describe('config import', () => {
   });
 });
 
+describe('the agent tail in JP TOML (keep_last_calls, keep_last_tokens, tail)', () => {
+  const file = corpusFiles('codex-cli').find((f) => f.includes('vibecodingtracker'))!;
+  const run = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
+  const budget = Math.floor(transcriptTotals(run).total / 2);
+  it('reaches the step, and tail = "turns" keeps whole turns on a Codex run', () => {
+    const plan = parseJpToml('[conversation.compaction]\nstrategy = "auto"\nkeep_last = 1\nkeep_last_calls = 5\nkeep_last_tokens = 900\ntail = "turns"\n');
+    expect(plan.warnings).toEqual([]);
+    const step = planToStep(plan, { budget });
+    expect(step).toMatchObject({ keepLast: 1, keepLastCalls: 5, keepLastTokens: 900, tail: 'turns' });
+    expect(projectTranscript(run, [step]).tokens.after.total).toBeGreaterThan(budget);
+    const narrowing = planToStep(parseJpToml('[conversation.compaction]\nkeep_last_calls = 5\nkeep_last_tokens = 900\n'), { budget });
+    const p = projectTranscript(run, [narrowing]);
+    expect(p.tokens.after.total).toBeLessThanOrEqual(budget);
+    expect(p.report.flatMap((r) => r.notes).join('\n')).toMatch(/protected the last [1-5] model call\(s\)/);
+  });
+  it('rejects a tail that is neither auto nor turns, with the key', () => {
+    expect(() => parseJpToml('[conversation.compaction]\ntail = "calls"')).toThrow(/conversation\.compaction\.tail/);
+    expect(() => parseJpToml('[conversation.compaction]\nkeep_last_calls = 0')).toThrow(/conversation\.compaction\.keep_last_calls/);
+  });
+});
+
 describe('summarize_threshold round trip (JP TOML → plan → step → auto)', () => {
   const file = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
   const real = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;

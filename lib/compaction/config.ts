@@ -36,6 +36,10 @@ export interface CompactionPlan {
   /** Strategies in order; `auto` alone when the config says auto (the default). */
   strategies: ReducerSpec[];
   keepLast?: number;
+  /** The finer tail for agent runs (Step.keepLastCalls / keepLastTokens / tail). */
+  keepLastCalls?: number;
+  keepLastTokens?: number;
+  tail?: 'auto' | 'turns';
   hints: ToolHints;
   auto: AutoOptions & { enabled?: boolean; profile?: string };
   /** RFD 036: fraction of the window above which auto summarizes. */
@@ -64,6 +68,9 @@ const jpAuto = z.looseObject({ enabled: z.boolean().optional(), trigger_ratio: f
 const jpCompaction = z.looseObject({
   strategy: z.union([z.string(), z.array(z.string())]).optional(),
   keep_last: z.number().int().min(0).optional(),
+  keep_last_calls: z.number().int().min(1).optional(),
+  keep_last_tokens: z.number().int().min(0).optional(),
+  tail: z.enum(['auto', 'turns']).optional(),
   model: z.string().optional(),
   summarize_model: z.string().optional(),
   summarize_threshold: fraction.optional(),
@@ -115,7 +122,7 @@ export function parseJpToml(text: string): CompactionPlan {
   if (isObj(doc)) unknownKeys(doc, ['conversation'], '', warnings);
   unknownKeys(conv, ['compaction', 'tools'], 'conversation', warnings);
   const c = check(jpCompaction, conv.compaction ?? {}, 'conversation.compaction');
-  unknownKeys(c, ['strategy', 'keep_last', 'model', 'summarize_model', 'summarize_threshold', 'fork', 'auto'], 'conversation.compaction', warnings);
+  unknownKeys(c, ['strategy', 'keep_last', 'keep_last_calls', 'keep_last_tokens', 'tail', 'model', 'summarize_model', 'summarize_threshold', 'fork', 'auto'], 'conversation.compaction', warnings);
   if (c.auto) unknownKeys(c.auto, ['enabled', 'trigger_ratio', 'profile', 'min_turns'], 'conversation.compaction.auto', warnings);
   const hints: ToolHints = {};
   const tools = isObj(conv.tools) ? conv.tools : {};
@@ -156,6 +163,9 @@ export function parseJpToml(text: string): CompactionPlan {
     strategies,
     ...(c.keep_last !== undefined && { keepLast: c.keep_last }),
     ...(c.fork !== undefined && { fork: c.fork }),
+    ...(c.keep_last_calls !== undefined && { keepLastCalls: c.keep_last_calls }),
+    ...(c.keep_last_tokens !== undefined && { keepLastTokens: c.keep_last_tokens }),
+    ...(c.tail !== undefined && { tail: c.tail }),
     hints,
     auto: {
       ...(c.auto?.enabled !== undefined && { enabled: c.auto.enabled }),
@@ -210,7 +220,10 @@ export function parseCompactionConfig(fileName: string, text: string): Compactio
 }
 
 /** The plan as one step over `after-last-compaction` (RFD D17: from the last compaction to keep_last). */
-export function planToStep(plan: CompactionPlan, opts: { id?: string; budget?: number; keepLast?: number; createdAt?: string } = {}): Step {
+export function planToStep(
+  plan: CompactionPlan,
+  opts: { id?: string; budget?: number; keepLast?: number; keepLastCalls?: number; keepLastTokens?: number; tail?: 'auto' | 'turns'; createdAt?: string } = {},
+): Step {
   const reducers: ReducerSpec[] = plan.strategies.map((s) => {
     if (s.id === 'auto') return { id: 'auto', options: { ...plan.auto } as Record<string, unknown> };
     const withHints: ReducerId[] = ['tool-hints', 'strip-tool-results', 'dedup-tools', 'truncate-tool-results', 'tool-retention'];
@@ -225,6 +238,9 @@ export function planToStep(plan: CompactionPlan, opts: { id?: string; budget?: n
     range: { kind: 'after-last-compaction' },
     reducers,
     keepLast: opts.keepLast ?? plan.keepLast ?? 1,
+    ...((opts.keepLastCalls ?? plan.keepLastCalls) !== undefined && { keepLastCalls: opts.keepLastCalls ?? plan.keepLastCalls }),
+    ...((opts.keepLastTokens ?? plan.keepLastTokens) !== undefined && { keepLastTokens: opts.keepLastTokens ?? plan.keepLastTokens }),
+    ...((opts.tail ?? plan.tail) !== undefined && { tail: opts.tail ?? plan.tail }),
     ...(opts.budget !== undefined && { budget: opts.budget }),
     createdAt: opts.createdAt ?? new Date(0).toISOString(),
     label: `from ${plan.source}`,

@@ -10,6 +10,7 @@ import type { Block, Message, ToolSchema, Transcript } from '../model/types';
 import { countBlock, type TokenCounter } from '../tokens/count';
 import { contextTotals } from '../tokens/totals';
 import type { Budget } from './budget';
+import { sourceIndex } from './calls';
 import type { Fate, ProjectedBlock, ProjectedMessage, ReducerId, ReducerReport, Step, SummaryArtifact, SummaryRequest } from './types';
 
 export interface TurnWindow {
@@ -17,6 +18,16 @@ export interface TurnWindow {
   from: number;
   /** Last source turn the step may edit (inclusive): never inside keep_last. */
   to: number;
+  /**
+   * Message-granular bounds (log message indices, inclusive) when the window starts or ends
+   * inside a turn: a `calls` range, or a protected tail narrowed to the last model calls.
+   */
+  firstMessage?: number;
+  lastMessage?: number;
+  /** Log messages inside the bounds that stay untouched (the prompts of a narrowed turn). */
+  keep?: ReadonlySet<number>;
+  /** Why and how the protected tail was narrowed (for the report). */
+  narrowed?: string;
 }
 
 export interface CompactionContext {
@@ -87,8 +98,21 @@ export function wrapMessage(m: Message): ProjectedMessage {
 
 /** May this step's reducers edit this message? (Inside the window, from the log, not a side chain.) */
 export function isEditable(ctx: CompactionContext, m: ProjectedMessage): boolean {
-  const w = ctx.window;
-  return w !== null && m.sourceId !== undefined && !m.sidechain && !m.synthetic && m.turn >= w.from && m.turn <= w.to;
+  return inWindow(ctx.log, ctx.window, m);
+}
+
+/** Is this message inside window `w` (and from the log, not a side chain, not synthetic)? */
+export function inWindow(log: Transcript, w: TurnWindow | null, m: ProjectedMessage): boolean {
+  if (w === null || m.sourceId === undefined || m.sidechain || m.synthetic || m.turn < w.from || m.turn > w.to) return false;
+  if (w.firstMessage === undefined && w.lastMessage === undefined && w.keep === undefined) return true;
+  const i = sourceIndex(log, m.sourceId);
+  if (i === undefined) return false;
+  return (w.firstMessage === undefined || i >= w.firstMessage) && (w.lastMessage === undefined || i <= w.lastMessage) && !w.keep?.has(i);
+}
+
+/** Is the window finer than whole turns? (Reducers that group by turn group by model call then.) */
+export function isMessageGranular(w: TurnWindow | null): boolean {
+  return w !== null && (w.firstMessage !== undefined || w.lastMessage !== undefined);
 }
 
 /** The log block a projected block stands for. */

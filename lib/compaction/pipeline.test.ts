@@ -56,12 +56,27 @@ describe('auto pipeline', () => {
     const noop = projectTranscript(log, [auto(total * 2)]);
     expect(noop.tokens.after.total).toBe(noop.tokens.start!.total);
     const short = projectTranscript(log, [auto(1000, { minTurns: 50 })]);
-    expect(short.report[0].notes[0]).toContain('min_turns');
+    // (The tail narrows first — 2 turns of a 1,000-token budget are too much — and auto then leaves the log alone.)
+    expect(short.report.flatMap((r) => r.notes).some((x) => x.includes('min_turns'))).toBe(true);
+    expect(short.tokens.after.total).toBe(short.tokens.start!.total);
   });
-  it('keeps keep_last turns byte-identical and reports when they alone exceed the budget', () => {
-    const p = projectTranscript(log, [auto(50, {}, 3)]);
+  it("tail 'turns': keeps keep_last turns byte-identical and reports when they alone exceed the budget", () => {
+    const p = projectTranscript(log, [{ ...auto(50, {}, 3), tail: 'turns' }]);
     for (const m of p.messages.filter((x) => x.turn >= log.turnCount - 3)) expect(m.blocks).toBe(log.messages.find((s) => s.id === m.sourceId)!.blocks);
     expect(p.report.at(-1)!.notes[0]).toContain('keep_last');
+  });
+  it('by default, when keep_last turns exceed the budget, protects the last model calls and the prompts of those turns instead', () => {
+    const budget = 2000;
+    const strict = projectTranscript(log, [{ ...auto(budget, {}, 3), tail: 'turns' }]);
+    expect(strict.tokens.after.total).toBeGreaterThan(budget);
+    const p = projectTranscript(log, [auto(budget, {}, 3)]);
+    expect(p.report.flatMap((r) => r.notes).find((x) => x.includes('protected the last'))).toMatch(/keep_last 3 turn\(s\) and what else the step may not touch exceed the budget of 2,000: protected the last \d model call\(s\)/);
+    expect(p.tokens.after.total).toBeLessThanOrEqual(budget);
+    // The prompts of the protected turns and the last model call stay byte-identical.
+    const kept = new Map(p.messages.filter((m) => m.sourceId).map((m) => [m.sourceId!, m]));
+    for (const m of log.messages.filter((x) => x.turn >= log.turnCount - 3 && x.role === 'user' && x.blocks.some((b) => b.kind === 'text'))) expect(kept.get(m.id)?.blocks).toBe(m.blocks);
+    const last = log.messages.at(-1)!;
+    expect(kept.get(last.id)?.blocks).toBe(last.blocks);
   });
   it('lists its stages in order and honours skip', () => {
     expect(autoStages().map((s) => s.id)).toEqual(['strip-reasoning', 'dedup-tools', 'tool-retention', 'truncate-tool-results', 'tool-hints', 'strip-tool-results', 'strip-attachments', 'prune-tools', 'summarize', 'emergency']);

@@ -26,6 +26,7 @@ import { contextTokens, ReducerOptionError, isBool, isNum, isStr, opt, type Comp
 import type { ToolHints } from './hints';
 import { createReducer, type ReducerEnv } from './reducers';
 import { lookupModel } from '../tokens/catalog';
+import { contextFloor } from './calls';
 import type { ReducerId, ReducerReport, ReducerSpec } from './types';
 
 export interface AutoOptions {
@@ -230,7 +231,11 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
   }
   const after = contextTokens(ctx);
   if (after > aim.total) {
-    const why = belowSummarizeThreshold ? 'auto stopped after the free reducers (below summarize_threshold)' : overTargetReason(ctx, aim.total);
+    let why = belowSummarizeThreshold ? 'auto stopped after the free reducers (below summarize_threshold)' : overTargetReason(ctx, aim.total);
+    if (!belowSummarizeThreshold) {
+      const f = contextFloor(ctx.log, ctx.messages, ctx.tools);
+      why += `; the floor (system ${n(f.system)} + user messages ${n(f.user)} + the last model call ${n(f.lastCall)}) is ${n(f.total)} tokens${f.total > aim.total ? ', above the target' : ''}`;
+    }
     reports.push({ ...note(`still ${n(after)} tokens > target ${n(aim.total)}: ${why}`), tokensBefore: after, tokensAfter: after });
   }
   return { ctx, state, reports };

@@ -18,13 +18,14 @@
  * already have (an orphan made by a reducer) throws CompactionInvariantError — a bug, never a
  * user error.
  */
-import type { Message, Transcript } from '../model/types';
+import type { Message, ToolSchema, Transcript } from '../model/types';
 import { newPairingIssues, validatePairing, type PairingIssue } from '../model/pairing';
 import type { SyncSummarizer } from '../summarize/types';
 import { blockText } from '../tokens/count';
 import { contextTotals, transcriptTotals, type Totals } from '../tokens/totals';
 import { counterFor, makeBudget } from './budget';
-import { ContextEditor, emptyState, fates as fateOf, isEditable, wrapMessage, type CompactionContext, type TurnWindow } from './context';
+import { modelCalls, promptsOf, sourceIndex, type ModelCall } from './calls';
+import { ContextEditor, contextTokens, emptyState, fates as fateOf, inWindow, isEditable, wrapMessage, type CompactionContext, type TurnWindow } from './context';
 import { parseAutoOptions, runAuto } from './pipeline';
 import { createReducer } from './reducers';
 import type { Fate, ProjectedBlock, ProjectedMessage, Projection, ReducerReport, Step, SummaryKey, TokenTotals } from './types';
@@ -108,11 +109,35 @@ function afterLastCompaction(log: Transcript, messages: readonly ProjectedMessag
   return from;
 }
 
-export function resolveWindow(log: Transcript, messages: readonly ProjectedMessage[], step: Step): TurnWindow | null {
-  const lastEditable = log.turnCount - 1 - Math.max(0, step.keepLast);
+const n = (tokens: number) => tokens.toLocaleString('en-US');
+
+/** Tokens of the context the window leaves untouched: what no reducer of the step can reduce. */
+function outsideTokens(log: Transcript, messages: readonly ProjectedMessage[], tools: readonly ToolSchema[], w: TurnWindow | null): number {
+  let editable = 0;
+  if (w) for (const m of messages) if (inWindow(log, w, m)) for (const b of m.blocks) editable += b.tokens;
+  return contextTokens({ messages, tools }) - editable;
+}
+
+/**
+ * The window a step edits: its range, minus the protected tail.
+ *
+ * The tail is `keepLast` whole turns — unless (tail 'auto', the default) what the step may not
+ * touch then alone exceeds the budget: an agent run is one prompt opening one turn of hundreds of
+ * calls, and protecting that turn protects everything. The tail then narrows to the last
+ * `keepLastCalls` model calls (default 3) within `keepLastTokens` (default a quarter of the
+ * budget; the last call always), plus the prompts of the protected turns; if that still leaves
+ * too much outside the window, to the last call alone. A `calls` range is always protected at
+ * call granularity. The window's message bounds never cut a call from its result (calls.ts).
+ */
+export function resolveWindow(log: Transcript, messages: readonly ProjectedMessage[], step: Step, budget = Infinity, tools: readonly ToolSchema[] = log.tools): TurnWindow | null {
+  const keepLast = Math.max(0, step.keepLast);
+  const lastTurn = log.turnCount - 1;
+  const lastEditable = lastTurn - keepLast;
   const r = step.range;
   let from: number;
   let to: number;
+  let firstMessage: number | undefined;
+  let lastMessage: number | undefined;
   switch (r.kind) {
     case 'turns':
       from = r.from;
@@ -126,10 +151,62 @@ export function resolveWindow(log: Transcript, messages: readonly ProjectedMessa
       from = afterLastCompaction(log, messages);
       to = log.turnCount - 1;
       break;
+    case 'calls': {
+      const calls = modelCalls(log);
+      const a = Math.max(0, r.from);
+      const b = Math.min(calls.length - 1, r.to);
+      if (a > b) return null;
+      firstMessage = calls[a].first;
+      lastMessage = calls[b].last;
+      from = calls[a].turn;
+      to = log.messages[lastMessage].turn;
+      break;
+    }
   }
   from = Math.max(0, from);
-  to = Math.min(to, lastEditable);
-  return from <= to ? { from, to } : null;
+  to = Math.min(to, lastTurn);
+  const bounds = { ...(firstMessage !== undefined && { firstMessage }), ...(lastMessage !== undefined && { lastMessage }) };
+  const byTurns: TurnWindow | null = from <= Math.min(to, lastEditable) ? { from, to: Math.min(to, lastEditable), ...bounds } : null;
+  if (step.tail === 'turns' || keepLast === 0 || to <= lastEditable) return byTurns;
+  if (r.kind !== 'calls' && !(Number.isFinite(budget) && outsideTokens(log, messages, tools, byTurns) > budget)) return byTurns;
+
+  // Narrow the tail to the last model calls of the protected turns.
+  const calls = modelCalls(log).filter((c) => c.turn > lastEditable);
+  if (calls.length === 0) return byTurns;
+  const tokensAt = new Float64Array(log.messages.length);
+  for (const m of messages) {
+    const i = sourceIndex(log, m.sourceId);
+    if (i !== undefined && !m.sidechain) for (const b of m.blocks) tokensAt[i] += b.tokens;
+  }
+  const callTokens = (c: ModelCall) => {
+    let t = 0;
+    for (let i = c.first; i <= c.last; i++) t += tokensAt[i];
+    return t;
+  };
+  const keepCalls = Math.max(1, Math.floor(step.keepLastCalls ?? 3));
+  const cap = step.keepLastTokens ?? (Number.isFinite(budget) ? Math.floor(budget / 4) : Infinity);
+  const keep = new Set(promptsOf(log, lastEditable + 1, lastTurn));
+  const tailOf = (maxCalls: number): { window: TurnWindow | null; count: number; tokens: number } => {
+    let count = 0;
+    let tokens = 0;
+    let start = log.messages.length;
+    for (let k = calls.length - 1; k >= 0 && count < maxCalls; k--) {
+      const t = callTokens(calls[k]);
+      if (count > 0 && tokens + t > cap) break;
+      count++;
+      tokens += t;
+      start = calls[k].first;
+    }
+    const last = Math.min(lastMessage ?? Infinity, start - 1);
+    const toTurn = last >= 0 ? Math.min(to, log.messages[last].turn) : -1;
+    const window = from <= toTurn && last >= (firstMessage ?? 0) ? { from, to: toTurn, ...(firstMessage !== undefined && { firstMessage }), lastMessage: last, keep } : null;
+    return { window, count, tokens };
+  };
+  let tail = tailOf(keepCalls);
+  if (tail.count > 1 && Number.isFinite(budget) && outsideTokens(log, messages, tools, tail.window) > budget) tail = tailOf(1);
+  if (!tail.window) return null;
+  const why = r.kind === 'calls' ? 'a range of model calls' : `keep_last ${keepLast} turn(s) and what else the step may not touch exceed the budget of ${n(budget)}`;
+  return { ...tail.window, narrowed: `${why}: protected the last ${tail.count} model call(s) (${n(tail.tokens)} tokens) and the prompt(s) of the protected turn(s) instead` };
 }
 
 function mainLine(messages: readonly ProjectedMessage[]): ProjectedMessage[] {
@@ -239,9 +316,12 @@ export function projectTranscript(log: Transcript, steps: readonly Step[], optio
   let state = emptyState();
   const reports: ReducerReport[] = [];
   for (const step of steps) {
-    ctx = { ...ctx, step, window: resolveWindow(log, ctx.messages, step) };
     const total = step.budget ?? options.budget ?? Infinity;
     const budget = makeBudget(total, counter);
+    const window = resolveWindow(log, ctx.messages, step, total, ctx.tools);
+    ctx = { ...ctx, step, window };
+    // A narrowed tail is said first in the step's first report row that changed something (no row of its own: every row is a reducer's).
+    const firstReport = reports.length;
     for (const spec of step.reducers) {
       const before = ctx.messages;
       if (spec.id === 'auto') {
@@ -262,6 +342,13 @@ export function projectTranscript(log: Transcript, steps: readonly Step[], optio
       ctx = repaired.ctx;
       reports.push(repaired.report);
       assertPairingPreserved(start.messages, ctx.messages, `step ${step.id} / pairing repair`);
+    }
+    if (window?.narrowed && reports.length > firstReport) {
+      // On the first row that changed something (rows that changed nothing are folded away in the Report tab).
+      let at = firstReport;
+      while (at < reports.length && reports[at].events === 0) at++;
+      if (at === reports.length) at = firstReport;
+      reports[at] = { ...reports[at], notes: [window.narrowed, ...reports[at].notes] };
     }
   }
 

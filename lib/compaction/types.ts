@@ -12,7 +12,9 @@ export type TurnRange =
   /** From just after the last compaction (a source marker or an earlier step's summary) up to `keepLast`. */
   | { kind: 'after-last-compaction' }
   /** Every turn but the last N. */
-  | { kind: 'all-but-last'; n: number };
+  | { kind: 'all-but-last'; n: number }
+  /** Model calls `from`..`to` (0-based, inclusive; lib/compaction/calls.ts): a range inside an agent run. */
+  | { kind: 'calls'; from: number; to: number };
 
 export type ReducerId =
   | 'strip-reasoning'
@@ -41,6 +43,17 @@ export interface Step {
   reducers: ReducerSpec[];
   /** Turns at the end never touched by this step (RFD 036 `--keep-last`). */
   keepLast: number;
+  /**
+   * The finer tail an agent run needs (DESIGN-NOTES "A protected tail that fits agents"): when
+   * what the step may not touch alone exceeds the budget, `keep_last` narrows to the last
+   * `keepLastCalls` model calls (default 3), at most `keepLastTokens` tokens of them (default a
+   * quarter of the budget; the last call is always kept), and the prompts of the narrowed turns.
+   * A `calls` range is always protected this way.
+   */
+  keepLastCalls?: number;
+  keepLastTokens?: number;
+  /** 'auto' (default): narrow as above when needed; 'turns': keep_last protects whole turns, always. */
+  tail?: 'auto' | 'turns';
   /** Target input budget in tokens for `auto` (and the budget threaded through the reducers). */
   budget?: number;
   createdAt: string;

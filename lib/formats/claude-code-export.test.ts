@@ -61,8 +61,12 @@ function checkExport(t: Transcript, p: Projection): { summaries: number } {
   const history = new Set(outLines.slice(0, Math.max(0, lastBoundary)));
   // Where the history ends in the source: the source's own boundary, or the first source line
   // written after ours.
-  const sourceIndex = new Map(t.records.map((r, i) => [r.text, i]));
-  const after = outLines.slice(lastBoundary + 1).map((l) => sourceIndex.get(l)).find((i) => i !== undefined);
+  // (By uuid: a line written after the boundary may be re-parented, so its text changed. A summary
+  // of a middle span goes before the kept prefix that precedes the span, which must follow the
+  // boundary; the span's own lines cannot be both before the boundary and in source order, so
+  // the history ends at the prefix.)
+  const sourceIndex = new Map(t.records.map((r, i) => [(r.value as Line)?.uuid, i]));
+  const after = values.slice(lastBoundary + 1).map((v) => (typeof v.uuid === 'string' ? sourceIndex.get(v.uuid) : undefined)).find((i) => i !== undefined);
   const ownBoundary = t.records.findIndex((r) => (r.value as Line)?.uuid === values[lastBoundary]?.uuid);
   const historyEnd = lastBoundary < 0 ? 0 : ownBoundary >= 0 ? ownBoundary : (after ?? t.records.length);
   const messageOfRecord = new Map<number, string>();

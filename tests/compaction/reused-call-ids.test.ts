@@ -94,7 +94,8 @@ describe('reused tool-call ids (issue #17)', () => {
     expect(p.fates[log.messages[2].blocks[0].id]).toMatchObject({ kind: 'removed', stepId: 's' });
     expect(p.report.flatMap((r) => r.notes).find((n) => n.startsWith('pairing repair'))).toMatch(/call\(s\) without a result: call_1\b/);
     // Outside the step's range (keep_last) the input's broken pair stays as it is.
-    const protectedSteps: Step[] = [{ ...steps[0], range: whole, keepLast: 3 }];
+    // (tail 'turns': whole turns, even when they exceed the budget; by default the tail would narrow to the last call.)
+    const protectedSteps: Step[] = [{ ...steps[0], range: whole, keepLast: 3, tail: 'turns' }];
     const q = projectTranscript(log, protectedSteps);
     expect(q.fates[log.messages[2].blocks[0].id]).toEqual({ kind: 'kept' });
     expect(q.report.flatMap((r) => r.notes).some((n) => n.startsWith('pairing repair'))).toBe(false);

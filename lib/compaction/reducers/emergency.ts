@@ -15,6 +15,9 @@ import { outputCategoryFor } from '../hints';
 import { errorLinesOf } from '../signal';
 import { isHarnessText } from '../../summarize/facts';
 
+/** The notice when the full one would not fit the target (a few tokens: the floor of an agent run can sit just under it). */
+export const SHORT_EMERGENCY_NOTICE = '[Context notice] Earlier history ({what}) was dropped.';
+
 export const EMERGENCY_NOTICE =
   '[Context notice] Earlier conversation history ({what}) was dropped to fit the context window. It is no longer available: ask the user or re-read files if something from it is needed.';
 
@@ -93,7 +96,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     else if (m.synthetic !== undefined && m.turn <= windowEnd) synthetic.push(mi);
   });
   const candidates = [...raw, ...synthetic];
-  const attempt = (keep: number): ReduceResult | undefined => {
+  const attempt = (keep: number, notice = template, withErrors = true): ReduceResult | undefined => {
     let cut = Math.max(0, candidates.length - keep);
     // Split safety: never start the kept part on a message made only of tool results.
     while (cut > 0 && cut < candidates.length && ctx.messages[candidates[cut]].blocks.some((b) => b.kind === 'tool_result')) cut--;
@@ -104,11 +107,11 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     const first = ctx.messages[drop[0]].span?.[0] ?? ctx.messages[drop[0]].turn;
     const last = ctx.messages[drop[drop.length - 1]].turn;
     const what = `turns ${first + 1}–${last + 1}, ${drop.length} messages`;
-    let notice = noticeMessage(ctx, what, first, template, droppedErrorLines(ctx, drop));
+    let message = noticeMessage(ctx, what, first, notice, withErrors ? droppedErrorLines(ctx, drop) : []);
     // The error lines only while they cost less than the drop saves.
-    if (notice.blocks[0].tokens >= editor.saved) notice = noticeMessage(ctx, what, first, template);
-    if (notice.blocks[0].tokens >= editor.saved) return undefined;
-    editor.insertBefore(drop[0], notice);
+    if (message.blocks[0].tokens >= editor.saved) message = noticeMessage(ctx, what, first, notice);
+    if (message.blocks[0].tokens >= editor.saved) return undefined;
+    editor.insertBefore(drop[0], message);
     const typed = droppedUserMessages(ctx, drop);
     const named = typed.length ? [`user messages not kept (${typed.length}): ${typed.slice(0, 20).join('; ')}${typed.length > 20 ? `; … ${typed.length - 20} more` : ''}`] : [];
     return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`, ...named]);
@@ -118,6 +121,20 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
   // the kept total grows with the count, so binary search (O(n log n)).
   const fits = (r: ReduceResult | undefined) => r !== undefined && contextTokens(r.ctx) <= budget.total;
   let best = attempt(0);
+  // The full notice can be what stands between the floor and the target: say it in a few words then.
+  let notice = template;
+  let withErrors = true;
+  // The error lines go last: what failed is worth more than the notice's wording.
+  if (!fits(best) && template === EMERGENCY_NOTICE) {
+    for (const errors of [true, false]) {
+      const short = attempt(0, SHORT_EMERGENCY_NOTICE, errors);
+      if (!fits(short)) continue;
+      best = short;
+      notice = SHORT_EMERGENCY_NOTICE;
+      withErrors = errors;
+      break;
+    }
+  }
   // Dropping the whole range would not reach the budget either (what lies outside the range, or is
   // protected, alone exceeds it): destroying the range — the user's instructions with it — would
   // buy nothing the target asked for. Nothing is dropped, and the report says why.
@@ -129,7 +146,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
   let hi = candidates.length - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    const r = attempt(mid);
+    const r = attempt(mid, notice, withErrors);
     if (fits(r)) {
       lo = mid;
       best = r;

@@ -1,6 +1,7 @@
 /** Helpers shared by the reducers: walking the editable window, pairs, stubs. */
 import type { ToolCallBlock, ToolResultBlock } from '../../model/types';
-import { ContextEditor, indexPairs, isEditable, type CompactionContext, type PairIndex } from '../context';
+import { ContextEditor, indexPairs, isEditable, isMessageGranular, type CompactionContext, type PairIndex } from '../context';
+import { callOfMessage, sourceIndex } from '../calls';
 import type { Budget } from '../budget';
 import type { Fate, ProjectedBlock } from '../types';
 import { clipLine, pickSignal, resultStatus, signalLines, STUB_SIGNAL } from '../signal';
@@ -123,15 +124,26 @@ export function removeMessagesSafely(editor: ContextEditor, indices: readonly nu
   return keptForPairs;
 }
 
-/** Editable messages grouped by source turn, oldest first. */
+/**
+ * Editable messages grouped by source turn, oldest first. When the window is finer than whole
+ * turns (it starts or ends inside a turn: an agent run), groups are model calls instead (a prompt
+ * on its own), so a summary or a sliding window takes the oldest calls of the run, not all of it.
+ */
 export function editableTurns(ctx: CompactionContext): Array<{ turn: number; indices: number[]; tokens: number }> {
-  const byTurn = new Map<number, { turn: number; indices: number[]; tokens: number }>();
+  const granular = isMessageGranular(ctx.window);
+  const callOf = granular ? callOfMessage(ctx.log) : undefined;
+  const groups = new Map<string | number, { turn: number; indices: number[]; tokens: number; first: number }>();
   ctx.messages.forEach((m, mi) => {
     if (!isEditable(ctx, m)) return;
-    let t = byTurn.get(m.turn);
-    if (!t) byTurn.set(m.turn, (t = { turn: m.turn, indices: [], tokens: 0 }));
+    let key: string | number = m.turn;
+    if (callOf) {
+      const i = sourceIndex(ctx.log, m.sourceId)!;
+      key = callOf[i] >= 0 ? `c${callOf[i]}` : `m${i}`;
+    }
+    let t = groups.get(key);
+    if (!t) groups.set(key, (t = { turn: m.turn, indices: [], tokens: 0, first: mi }));
     t.indices.push(mi);
     for (const b of m.blocks) t.tokens += b.tokens;
   });
-  return [...byTurn.values()].sort((a, b) => a.turn - b.turn);
+  return [...groups.values()].sort((a, b) => a.turn - b.turn || a.first - b.first).map(({ turn, indices, tokens }) => ({ turn, indices, tokens }));
 }
