@@ -27,11 +27,11 @@ export const HEAP_BYTES_PER_INPUT_BYTE = 5;
 
 let limitsForTests: { maxInputBytes?: number; heapLimit?: number } | null = null;
 /** Test-only: small limits, so the guards are tested without gigabytes. */
-export function withCliLimits<T>(limits: { maxInputBytes?: number; heapLimit?: number }, fn: () => T): T {
+export async function withCliLimits<T>(limits: { maxInputBytes?: number; heapLimit?: number }, fn: () => Promise<T>): Promise<T> {
   const prev = limitsForTests;
   limitsForTests = { ...prev, ...limits };
   try {
-    return fn();
+    return await fn();
   } finally {
     limitsForTests = prev;
   }

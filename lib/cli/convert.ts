@@ -48,6 +48,10 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\nTargets: ${conversionTargets().map((t) => t.id).join(', ')}\n`);
     return 2;
   }
+  if (!conversionTargets().some((t) => t.id === to)) {
+    process.stderr.write(`convert failed: Unknown format "${to}". Targets: ${conversionTargets().map((t) => t.id).join(', ')}\n`);
+    return EXIT.badInput;
+  }
   try {
     checkOutPath(out);
     const { transcript } = importFile(readSource(file), { ...(conversation !== undefined && { conversation }), ...(format && { format }) });
