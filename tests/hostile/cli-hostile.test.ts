@@ -238,3 +238,26 @@ describe('the CLI as a process', () => {
     expect(r.stderr.trim()).toBe(`${tmp}: FILE is a directory, not a file. Expected the path of a transcript file (for many files: roundtrip FILE...).`);
   });
 });
+
+describe('messages', () => {
+  it('a session after 2 million blank lines imports (not "only white space")', () => {
+    const session = fs.readFileSync(path.join(CORPUS_DIR, 'claude-code', 'simonw_sample_session.jsonl'));
+    const bytes = new Uint8Array(2_000_000 + session.length);
+    bytes.fill(10, 0, 2_000_000);
+    bytes.set(session, 2_000_000);
+    const t = importBytes('blank-first.jsonl', bytes).transcript;
+    expect(t.format).toBe('claude-code');
+    expect(t.messages.length).toBe(importBytes('s.jsonl', new Uint8Array(session)).transcript.messages.length);
+  });
+
+  it('a plain JSON object no importer recognises is called a JSON object, with its keys (not a "JSONL file")', () => {
+    let err: unknown;
+    try {
+      importBytes('o.json', enc('{"foo": 1, "bar": [1, 2]}\n'));
+    } catch (e) {
+      err = e;
+    }
+    expect((err as ImportError).code).toBe('unsupported:format');
+    expect((err as ImportError).message).toBe('No importer recognises this JSON object (keys: foo, bar).');
+  });
+});
