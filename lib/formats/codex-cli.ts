@@ -10,7 +10,7 @@ import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftMessage } from '../model/builder';
 import type { Transcript, UsageRecord } from '../model/types';
 import { pathText, stringifyLike, withPlace, type JsonPath } from '../read/json-doc';
-import { readJsonl, type RecordSet } from '../read/jsonl';
+import { foreignLinesWarning, isClaudeCodeLine, readJsonl, type RecordSet } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
 import { againstSource, assertProjectionPairing, baseName, cloneJson, getAt, isObject, num, setAt, str, syntheticText, verbatim, writeJsonl, type MessageSite } from './api-projection';
 import { convertItem, lineStyle, rewriteItem, summaryItem } from './openai-responses';
@@ -169,7 +169,7 @@ function parse(file: SourceFile, _options?: ParseOptions): ParseResult {
     records: set.records,
     frame: set.frame,
     style: set.style,
-    warnings: set.warnings,
+    warnings: [...set.warnings, ...foreignLinesWarning(set.records, isClaudeCodeLine, 'Claude Code lines', 'Codex rollout lines')],
     extra: { duplicateTokenCounts: layout.duplicateUsage },
   });
   return { transcript, warnings: [] };

@@ -261,3 +261,34 @@ describe('messages', () => {
     expect((err as ImportError).message).toBe('No importer recognises this JSON object (keys: foo, bar).');
   });
 });
+
+describe('mixed-format JSONL', () => {
+  const claude = fs.readFileSync(path.join(CORPUS_DIR, 'claude-code', 'simonw_sample_session.jsonl'), 'utf8');
+  const codexFile = fs.readdirSync(path.join(CORPUS_DIR, 'codex-cli')).find((f) => f.endsWith('.jsonl'))!;
+  const codex = fs.readFileSync(path.join(CORPUS_DIR, 'codex-cli', codexFile), 'utf8');
+  const codexLines = codex.split('\n').filter((l) => l.trim()).slice(0, 5);
+
+  it('Codex lines in a Claude Code session are named in a warning, not dropped silently', () => {
+    const mixed = claude.replace(/\n?$/, '\n') + codexLines.join('\n') + '\n';
+    const t = importBytes('mixed.jsonl', enc(mixed)).transcript;
+    expect(t.format).toBe('claude-code');
+    const w = t.warnings.find((x) => x.code === 'skipped:foreign-lines');
+    expect(w?.message).toMatch(/^\d line\(s\) are Codex rollout lines, not Claude Code lines \(first: line \d+\)/);
+  });
+
+  it('Claude Code lines in a Codex rollout are named in a warning', () => {
+    const claudeLines = claude.split('\n').filter((l) => /"type":\s*"(user|assistant)"/.test(l)).slice(0, 3);
+    const mixed = codex.replace(/\n?$/, '\n') + claudeLines.join('\n') + '\n';
+    const t = importBytes('rollout.jsonl', enc(mixed)).transcript;
+    expect(t.format).toBe('codex-cli');
+    expect(t.warnings.find((x) => x.code === 'skipped:foreign-lines')?.message).toMatch(/^3 line\(s\) are Claude Code lines, not Codex rollout lines/);
+  });
+
+  it('no such warning on any real Claude Code or Codex session', () => {
+    for (const dir of ['claude-code', 'codex-cli'])
+      for (const f of fs.readdirSync(path.join(CORPUS_DIR, dir)).filter((x) => x.endsWith('.jsonl'))) {
+        const t = importBytes(f, new Uint8Array(fs.readFileSync(path.join(CORPUS_DIR, dir, f)))).transcript;
+        expect(t.warnings.map((w) => w.code), f).not.toContain('skipped:foreign-lines');
+      }
+  });
+});
