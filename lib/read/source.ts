@@ -144,7 +144,7 @@ const mb = formatBytes;
 function gunzipAll(name: string, input: Uint8Array): Uint8Array {
   const limits = readLimits();
   // 10 bytes of header + an empty deflate block + 8 bytes of trailer.
-  if (input.length < 18) throw new ImportError('malformed:gzip', `The file looks gzip-compressed but is only ${input.length} bytes long.`, { file: name }, 'a valid .gz file');
+  if (input.length < 18) throw new ImportError('malformed:gzip', `The file looks gzip-compressed but does not decompress: it is only ${input.length} bytes long.`, { file: name }, 'a valid .gz file');
   const parts: Uint8Array[] = [];
   let total = 0;
   let consumed = 0;
