@@ -292,3 +292,46 @@ describe('mixed-format JSONL', () => {
       }
   });
 });
+
+describe('a compacted .eval keeps every zip entry', () => {
+  it('an entry named __proto__ survives compaction (it used to vanish)', async () => {
+    const { Unzip, UnzipInflate, UnzipPassThrough, Zip, ZipDeflate } = await import('fflate');
+    const original = new Uint8Array(fs.readFileSync(path.join(CORPUS_DIR, 'inspect-ai', 'inspect_popularity.eval')));
+    const entriesOf = (bytes: Uint8Array): Map<string, Uint8Array> => {
+      const got = new Map<string, Uint8Array>();
+      const u = new Unzip();
+      u.register(UnzipInflate);
+      u.register(UnzipPassThrough);
+      u.onfile = (f) => {
+        const parts: number[] = [];
+        f.ondata = (_e, d, final) => {
+          parts.push(...d);
+          if (final) got.set(f.name, new Uint8Array(parts));
+        };
+        f.start();
+      };
+      u.push(bytes, true);
+      return got;
+    };
+    // The corpus archive plus one entry named __proto__ (written through the streaming writer:
+    // fflate's zipSync takes an object and would drop that key itself).
+    const chunks: Uint8Array[] = [];
+    const zip = new Zip((_e, c) => chunks.push(c));
+    for (const [name, data] of [...entriesOf(original), ['__proto__', enc('{"kept": true}')] as [string, Uint8Array]]) {
+      const f = new ZipDeflate(name, { level: 6 });
+      zip.add(f);
+      f.push(data, true);
+    }
+    zip.end();
+    const withProto = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    chunks.reduce((o, c) => (withProto.set(c, o), o + c.length), 0);
+    const file = path.join(tmp, 'proto.eval');
+    fs.writeFileSync(file, withProto);
+    const out = path.join(tmp, 'proto.compacted.eval');
+    const r = await capture(() => compact([file, '--budget', '1000', '--strategy', 'strip-tool-results', '--out', out, '--keep-failed']));
+    expect(r.err).not.toMatch(/TypeError|RangeError/);
+    const written = entriesOf(new Uint8Array(fs.readFileSync(out)));
+    expect(new TextDecoder().decode(written.get('__proto__'))).toBe('{"kept": true}');
+    expect([...written.keys()].sort()).toEqual([...entriesOf(withProto).keys()].sort());
+  });
+});
