@@ -153,3 +153,22 @@ export function writeOutput(out: string, data: string | Uint8Array, flag = '--ou
     throw fileError(out, `${flag} cannot be written (${why}).`, 'a writable path', 'unwritable:out');
   }
 }
+
+/** V8's longest string (2^29 − 24 UTF-16 units on 64-bit): an export as one string cannot be longer. */
+export const MAX_STRING_CHARS = 2 ** 29 - 24;
+
+/**
+ * An export that outgrew one JavaScript string dies with V8's bare "Invalid string length": said
+ * with the limit, and what to do, instead.
+ */
+export function explainExportError(e: unknown, what: string): unknown {
+  if (e instanceof RangeError && /Invalid string length|Array buffer allocation failed/i.test(e.message)) {
+    return new ImportError(
+      'too-large:export',
+      `The ${what} is longer than one string can hold here (V8's limit is ${MAX_STRING_CHARS.toLocaleString('en-US')} characters, about 512 MB of text); nothing was written.`,
+      {},
+      'a smaller file (compact or split it first, e.g. one conversation with --conversation)',
+    );
+  }
+  return e;
+}

@@ -15,7 +15,7 @@ import { formatById } from '../formats/registry';
 import type { SerializeResult } from '../formats/types';
 import { encodeExport, textEncodingOf, type TextEncodingOf } from '../read/encode';
 import { sourceFromBytes } from '../read/source';
-import { EXIT, EXIT_CODES_HELP, checkOutPath, readInputFile, readSource, writeOutput } from './_files';
+import { EXIT, EXIT_CODES_HELP, checkOutPath, explainExportError, readInputFile, readSource, writeOutput } from './_files';
 import { isFatalForExport, validatePairing, type PairingIssue } from '../model/pairing';
 import type { Transcript } from '../model/types';
 import { transcriptTotals } from '../tokens/totals';
@@ -326,7 +326,12 @@ export async function run(args: string[]): Promise<number> {
     }
     // --provider: answer the projection's summary requests with the LLM before the final projection.
     const summaries = cli.provider ? (await projectWithProviderSummaries({ log: t, steps: [step], cli, onLine: (l) => process.stderr.write(`${l}\n`) })).lookup : undefined;
-    const outcome = compactTranscript(t, step, budget, { write: !a.dryRun, encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }) });
+    let outcome: CompactOutcome;
+    try {
+      outcome = compactTranscript(t, step, budget, { write: !a.dryRun, encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }) });
+    } catch (e) {
+      throw explainExportError(e, 'compacted export');
+    }
     const lost = lostIdentifiers(t, outcome.projection);
     process.stdout.write(formatReport(t, outcome.steps, outcome.projection, lost) + '\n');
     for (const n of outcome.notes ?? []) process.stdout.write(`note: ${n}\n`);

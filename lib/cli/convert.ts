@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ImportError, userMessage } from '../errors';
 import { conversionTargets, convertTranscript } from '../formats/convert';
 import { importFile } from '../formats/import';
-import { EXIT, EXIT_CODES_HELP, checkOutPath, readSource, writeOutput } from './_files';
+import { EXIT, EXIT_CODES_HELP, checkOutPath, explainExportError, readSource, writeOutput } from './_files';
 
 export const summary = 'Convert FILE to another format (--to openai-chat|anthropic-messages|…) and validate the result';
 
@@ -55,7 +55,12 @@ export async function run(args: string[]): Promise<number> {
   try {
     checkOutPath(out);
     const { transcript } = importFile(readSource(file), { ...(conversation !== undefined && { conversation }), ...(format && { format }) });
-    const result = convertTranscript(transcript, to);
+    let result: ReturnType<typeof convertTranscript>;
+    try {
+      result = convertTranscript(transcript, to);
+    } catch (e) {
+      throw explainExportError(e, 'converted file');
+    }
     writeOutput(out, result.bytes ?? result.text);
     process.stdout.write(`${path.basename(file)} (${transcript.format}, ${transcript.messages.length} messages) → ${out} (${result.format}, ${result.messages} messages, validated)\n`);
     if (result.dropped.length === 0) process.stdout.write('Nothing dropped.\n');

@@ -362,3 +362,21 @@ describe('many tiny records on one line', () => {
     expect(r.err).toMatch(/The file is \d+ KB and 20,001 JSON objects; importing it takes about \d+ MB of memory, more than Node's heap limit here \(10 MB\)/);
   });
 });
+
+describe('an export past one string', () => {
+  it('V8\'s "Invalid string length" becomes a message naming the limit (exit 2, nothing written)', async () => {
+    const { formatById } = await import('../../lib/formats/registry');
+    const gemini = formatById('gemini-api')!;
+    // The real RangeError V8 throws when a string would pass its limit (thrown before allocating).
+    const spy = vi.spyOn(gemini, 'serialize').mockImplementation(() => ({ text: 'x'.repeat(2 ** 29), fileName: 'x', mimeType: 'application/json', dropped: [] }));
+    try {
+      const out = path.join(tmp, 'huge.json');
+      const r = await capture(() => compact([GEMINI, '--budget', '10000000', '--out', out]));
+      expect(r.code).toBe(2);
+      expect(r.err).toContain("The compacted export is longer than one string can hold here (V8's limit is 536,870,888 characters, about 512 MB of text); nothing was written.");
+      expect(fs.existsSync(out)).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
