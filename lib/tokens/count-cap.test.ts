@@ -15,18 +15,20 @@ const raw = (t: string) => countTokens(t, { disallowedSpecial: new Set<string>()
 function letters(n: number, seed: number): string {
   const r = seededRandom(seed);
   let s = '';
-  for (let i = 0; i < n; i++) s += String.fromCharCode(97 + Math.floor(r() * 26) - (r() < 0.5 ? 32 : 0));
+  // Lower case only: a change of case starts a new pre-tokenized piece, and one long piece is the case.
+  for (let i = 0; i < n; i++) s += String.fromCharCode(97 + Math.floor(r() * 26));
   return s;
 }
 
 describe('token counting with a capped piece length', () => {
   const o200k = counterById('o200k');
 
-  it('counts 200k letters in one run in well under a second (gpt-tokenizer alone: minutes)', () => {
+  it('counts 200k letters in one run in under 3 s of CPU (0.3 s measured) (gpt-tokenizer alone: 1.5 s for 60k, over 100 s for 120k)', () => {
     const blob = `result: ${letters(200_000, 7)} done`;
-    const t0 = performance.now();
+    const c0 = process.cpuUsage(); // CPU time: the shared machine's load does not count
     const n = o200k.count(blob);
-    expect(performance.now() - t0).toBeLessThan(3000);
+    const c = process.cpuUsage(c0);
+    expect((c.user + c.system) / 1e6).toBeLessThan(3);
     expect(n).toBeGreaterThan(200_000 / 8);
   });
 

@@ -101,7 +101,7 @@ describe('what the CLI reads', () => {
     for (const [file, kind] of [['/dev/zero', 'a character device'], [fifo, 'a FIFO']] as const) {
       const t0 = performance.now();
       const r = await capture(() => compact([file, '--budget', '10', '--out', path.join(tmp, 'o')]));
-      expect(performance.now() - t0).toBeLessThan(2000);
+      expect(performance.now() - t0).toBeLessThan(10_000); // before: never returned
       expect(r.code).toBe(2);
       expect(r.err).toContain(`FILE is ${kind}`);
       const c = await capture(() => convert([file, '--to', 'openai-chat', '--out', path.join(tmp, 'o')]));
@@ -171,7 +171,7 @@ describe('gzip', () => {
 
   it('a gzip bomb is refused while decompressing, after a few MB, not after its gigabytes', () => {
     const bomb = gzipSync(new Uint8Array(12 * 1024 * 1024)); // 12 MB of zeros → ~12 KB
-    const t0 = performance.now();
+    const c0 = process.cpuUsage();
     let err: unknown;
     withReadLimits({ ratioCheckAfter: 256 * 1024 }, () => {
       try {
@@ -183,7 +183,8 @@ describe('gzip', () => {
     expect(err).toBeInstanceOf(ImportError);
     expect((err as ImportError).code).toBe('malformed:gzip-bomb');
     expect((err as ImportError).message).toMatch(/expands more than 300×/);
-    expect(performance.now() - t0).toBeLessThan(1500);
+    const cpu = process.cpuUsage(c0);
+    expect((cpu.user + cpu.system) / 1e6).toBeLessThan(1.5);
   });
 
   it('a gzip file past the decompression cap is refused with the cap named', () => {
@@ -209,7 +210,7 @@ describe('guards that could be walked around', () => {
     fs.writeFileSync(file, JSON.stringify(doc));
     const t0 = performance.now();
     const r = await capture(() => inspect([file]));
-    expect(performance.now() - t0).toBeLessThan(3000);
+    expect(performance.now() - t0).toBeLessThan(10_000);
     expect(r.code).toBe(2);
     expect(r.err).toContain('deep.json, line 1, at $.messages[1].tool_calls[0].function.arguments: The tool-call arguments (JSON in a string) nest more than 1000 levels deep');
   });
