@@ -19,17 +19,15 @@ export const EXIT_CODES_HELP = `Exit codes: 0 success, 1 the compaction (or chec
 /** Largest file any verb reads (compressed size on disk; gzip has its own cap on what it expands to). */
 export const MAX_INPUT_BYTES = 2 * 1024 * 1024 * 1024;
 /**
- * Importing takes about this many bytes of JS heap per byte of (decompressed) input: measured
- * 5.2× on a 206 MB Claude Code session (1.1 GB resident). A file past heap limit / this is refused
- * with a message naming the limit, instead of V8's "heap out of memory" abort minutes later.
+ * What an import needs of the JS heap, estimated from two measured shapes (V8's "heap out of
+ * memory" is an abort, not an error, so the estimate is checked before the import starts):
+ * large records cost ~2 bytes of heap per byte (a 216 MB Claude Code session: 344 MB heap used,
+ * fails at --max-old-space-size=300, works at 450), tiny records ~1 KB per JSON object (300k
+ * two-field messages on one line, 9.75 MB: 383–473 MB heap). The larger of the two is used;
+ * objects are counted as "{" bytes.
  */
-export const HEAP_BYTES_PER_INPUT_BYTE = 5;
-/**
- * And about this many per JSON object: tiny records cost far more than their bytes (300k
- * two-field messages, 9.75 MB on one line, took 636 MB resident; 10 million such records would
- * need ~20 GB). Objects are counted as "{" bytes (strings included: an over-estimate, never under).
- */
-export const HEAP_BYTES_PER_OBJECT = 1800;
+export const HEAP_BYTES_PER_INPUT_BYTE = 2;
+export const HEAP_BYTES_PER_OBJECT = 1000;
 
 /** "{" bytes in the file (native byte search; ~0.1 s per 200 MB). */
 function countOpenBraces(bytes: Uint8Array): number {
@@ -101,17 +99,17 @@ export function checkFitsInMemory(source: SourceFile): void {
   const bytesNeed = source.bytes.length * HEAP_BYTES_PER_INPUT_BYTE;
   if (bytesNeed > limit) throw tooBig(source, bytesNeed, limit, '');
   const objects = source.encoding === 'utf-8' ? countOpenBraces(source.bytes) : 0;
-  const need = bytesNeed + objects * HEAP_BYTES_PER_OBJECT;
-  if (need > limit) throw tooBig(source, need, limit, ` and ${objects.toLocaleString('en-US')} JSON objects`);
+  const objectsNeed = objects * HEAP_BYTES_PER_OBJECT;
+  if (objectsNeed > limit) throw tooBig(source, objectsNeed, limit, ` and ${objects.toLocaleString('en-US')} JSON objects`);
 }
 
 function tooBig(source: SourceFile, need: number, limit: number, objects: string): ImportError {
   return new ImportError(
     'too-large:memory',
     `The file is ${formatBytes(source.bytes.length)}${source.gzip ? ' uncompressed' : ''}${objects}; importing it takes about ${formatBytes(need)} of memory, more than Node's heap limit here (${formatBytes(limit)}). ` +
-      `Raise the limit (NODE_OPTIONS=--max-old-space-size=${Math.ceil((need * 1.2) / (1024 * 1024))}) or split the file.`,
+      `Raise the limit (NODE_OPTIONS=--max-old-space-size=${Math.ceil((need * 1.5) / (1024 * 1024))}) or split the file.`,
     { file: source.name },
-    `a file under ${formatBytes(Math.floor(limit / HEAP_BYTES_PER_INPUT_BYTE))} at this heap limit`,
+    objects ? `at most about ${Math.floor(limit / HEAP_BYTES_PER_OBJECT).toLocaleString('en-US')} JSON objects at this heap limit` : `a file under ${formatBytes(Math.floor(limit / HEAP_BYTES_PER_INPUT_BYTE))} at this heap limit`,
   );
 }
 

@@ -357,7 +357,7 @@ describe('many tiny records on one line', () => {
   it('refused before import when its objects would need more than the heap, naming the count and the limit', async () => {
     const file = path.join(tmp, 'tiny.json');
     fs.writeFileSync(file, oneLine(20_000));
-    // 650 KB × 5 fits a 10 MB heap; 20,001 objects × 1,800 bytes do not.
+    // 650 KB × 2 fits a 10 MB heap; 20,001 objects × 1,000 bytes do not.
     const r = await withCliLimits({ heapLimit: 10 * 1024 * 1024 }, () => capture(() => inspect([file])));
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/The file is \d+ KB and 20,001 JSON objects; importing it takes about \d+ MB of memory, more than Node's heap limit here \(10 MB\)/);
