@@ -4,10 +4,12 @@
  */
 import { runCompactionBench } from './compaction';
 import { runImportBench } from './import';
+import { runMinifiedBench } from './minified';
 
 const SECTIONS: Record<string, () => Promise<unknown>> = {
   import: runImportBench,
   compaction: () => runCompactionBench(),
+  minified: () => runMinifiedBench(),
 };
 
 async function main(): Promise<void> {

@@ -16,7 +16,7 @@ import type { SerializeResult } from '../formats/types';
 import { encodeExport, textEncodingOf, type TextEncodingOf } from '../read/encode';
 import { sourceFromBytes } from '../read/source';
 import { EXIT, EXIT_CODES_HELP, checkOutPath, explainExportError, readInputFile, readSource, writeOutput } from './_files';
-import { isFatalForExport, validatePairing, type PairingIssue } from '../model/pairing';
+import { isFatalForExport, newPairingIssues, validatePairing, type PairingIssue } from '../model/pairing';
 import type { Transcript } from '../model/types';
 import { transcriptTotals } from '../tokens/totals';
 import { lookupModel, inputBudgetOf } from '../tokens/catalog';
@@ -188,26 +188,16 @@ function fileBytes(out: SerializeResult, encoding?: TextEncodingOf): Uint8Array 
   return encodeExport(out, encoding);
 }
 
-const issueKey = (i: PairingIssue) => `${i.kind} ${i.callId}`;
-
 /**
  * The output's fatal pairing issues, split into those the source already had (same kind, same
- * call id: a call the source never answered stays unanswered) and those the compaction added.
- * Only added ones fail the check: the engine counts the same way.
+ * source call id: a call the source never answered stays unanswered) and those the compaction
+ * added (newPairingIssues, as the engine counts). Only added ones fail the check.
  */
 export function pairingBlame(source: Pick<Transcript, 'messages'>, output: Pick<Transcript, 'messages'>): { inherited: PairingIssue[]; added: PairingIssue[] } {
-  const had = new Map<string, number>();
-  for (const i of validatePairing(source.messages.filter((m) => !m.sidechain))) had.set(issueKey(i), (had.get(issueKey(i)) ?? 0) + 1);
-  const inherited: PairingIssue[] = [];
-  const added: PairingIssue[] = [];
-  for (const i of validatePairing(output.messages.filter((m) => !m.sidechain)).filter((x) => isFatalForExport(x, output.messages.length))) {
-    const left = had.get(issueKey(i)) ?? 0;
-    if (left > 0) {
-      had.set(issueKey(i), left - 1);
-      inherited.push(i);
-    } else added.push(i);
-  }
-  return { inherited, added };
+  const fatal = validatePairing(output.messages.filter((m) => !m.sidechain)).filter((x) => isFatalForExport(x, output.messages.length));
+  const added = newPairingIssues(validatePairing(source.messages.filter((m) => !m.sidechain)), fatal, { bySourceId: true });
+  const fresh = new Set(added);
+  return { inherited: fatal.filter((i) => !fresh.has(i)), added };
 }
 
 function describeIssues(issues: PairingIssue[], max = 3): string {

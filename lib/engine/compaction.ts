@@ -16,7 +16,7 @@ import { ExportError, serializeError, userMessage, type SerializedError } from '
 import { conversionTargets, convertTranscript } from '../formats/convert';
 import { importBytes } from '../formats/import';
 import { formatById } from '../formats/registry';
-import { isFatalForExport, validatePairing, type PairingIssue } from '../model/pairing';
+import { isFatalForExport, newPairingIssues, validatePairing } from '../model/pairing';
 import type { Transcript } from '../model/types';
 import { encodeExport, sniffTextEncoding, UTF8, type TextEncodingOf } from '../read/encode';
 import { triggersFor, type TriggerPoint } from '../simulate/replay';
@@ -107,10 +107,6 @@ function mimeOf(fileName: string, fallback: string): string {
 
 function baseName(fileName: string): string {
   return fileName.replace(/\.gz$/i, '').replace(/\.[^.]+$/, '') || 'transcript';
-}
-
-function issueKey(i: PairingIssue): string {
-  return `${i.kind}:${i.callId}`;
 }
 
 export function compactionEngine(deps: CompactionDeps) {
@@ -218,9 +214,9 @@ export function compactionEngine(deps: CompactionDeps) {
       } catch (e) {
         throw new ExportError('invalid:export', `The ${format.label} file written does not import back: ${userMessage(e)}`, { cause: e });
       }
-      const known = new Set(validatePairing(log.messages.filter((m) => !m.sidechain)).map(issueKey));
+      // Compared per source id and counted: the file read back numbers re-used ids afresh.
       const backMain = back.messages.filter((m) => !m.sidechain);
-      const fresh = validatePairing(backMain).filter((i) => isFatalForExport(i, backMain.length) && !known.has(issueKey(i)));
+      const fresh = newPairingIssues(validatePairing(log.messages.filter((m) => !m.sidechain)), validatePairing(backMain), { bySourceId: true }).filter((i) => isFatalForExport(i, backMain.length));
       if (fresh.length > 0) throw new ExportError('invalid:export', `The exported file has ${fresh.length} unpaired tool call(s)/result(s) (first: ${fresh[0].kind} ${fresh[0].callId}); nothing was downloaded.`);
 
       const reimported = transcriptTotals(back).total;
