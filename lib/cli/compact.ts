@@ -18,12 +18,11 @@ import { sourceFromBytes } from '../read/source';
 import { EXIT, EXIT_CODES_HELP, checkOutPath, explainExportError, readInputFile, readSource, writeOutput } from './_files';
 import { isFatalForExport, newPairingIssues, validatePairing, type PairingIssue } from '../model/pairing';
 import type { Transcript } from '../model/types';
-import { transcriptTotals } from '../tokens/totals';
 import { lookupModel, inputBudgetOf } from '../tokens/catalog';
 import { buildAudit } from '../compaction/audit';
 import { parseCompactionConfig, planToStep, type CompactionPlan } from '../compaction/config';
 import { lostIdentifiers } from '../compaction/lost';
-import { projectTranscript } from '../compaction/project';
+import { modelViewTotals, projectTranscript, startingContext } from '../compaction/project';
 import { isReducerId } from '../compaction/reducers';
 import { formatReport } from '../compaction/report';
 import { proposeTangents } from '../compaction/tangents';
@@ -189,13 +188,17 @@ function fileBytes(out: SerializeResult, encoding?: TextEncodingOf): Uint8Array 
 }
 
 /**
- * The output's fatal pairing issues, split into those the source already had (same kind, same
+/**
+ * The output's fatal pairing issues, in what the model is sent on resume (history a file keeps
+ * before a compaction is never sent), split into those the source already had (same kind, same
  * source call id: a call the source never answered stays unanswered) and those the compaction
  * added (newPairingIssues, as the engine counts). Only added ones fail the check.
  */
-export function pairingBlame(source: Pick<Transcript, 'messages'>, output: Pick<Transcript, 'messages'>): { inherited: PairingIssue[]; added: PairingIssue[] } {
-  const fatal = validatePairing(output.messages.filter((m) => !m.sidechain)).filter((x) => isFatalForExport(x, output.messages.length));
-  const added = newPairingIssues(validatePairing(source.messages.filter((m) => !m.sidechain)), fatal, { bySourceId: true });
+export function pairingBlame(source: Transcript, output: Transcript): { inherited: PairingIssue[]; added: PairingIssue[] } {
+  const view = (t: Transcript) => startingContext(t, 'model-view').messages.filter((m) => !m.sidechain);
+  const out = view(output);
+  const fatal = validatePairing(out).filter((x) => isFatalForExport(x, out.length));
+  const added = newPairingIssues(validatePairing(view(source)), fatal, { bySourceId: true });
   const fresh = new Set(added);
   return { inherited: fatal.filter((i) => !fresh.has(i)), added };
 }
@@ -203,6 +206,15 @@ export function pairingBlame(source: Pick<Transcript, 'messages'>, output: Pick<
 function describeIssues(issues: PairingIssue[], max = 3): string {
   const shown = issues.slice(0, max).map((i) => `${i.kind} ${i.callId}`);
   return shown.join(', ') + (issues.length > max ? `, … ${issues.length - max} more` : '');
+}
+
+/**
+ * True when a projection leaves the context the model resumes with as it is: no block changed,
+ * no summary added, no tool schema pruned (the source's own compactions stay where they are).
+ */
+export function changesNothing(t: Pick<Transcript, 'tools'>, projection: Projection): boolean {
+  if (projection.tools.length !== t.tools.length || projection.messages.some((m) => m.synthetic)) return false;
+  return Object.values(projection.fates).every((f) => f.kind === 'kept' || (f.kind === 'summarized' && f.stepId.startsWith('source-marker:')));
 }
 
 /**
@@ -227,10 +239,12 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
   let conservative = false;
   const notes: string[] = [];
   for (let attempt = 1; ; attempt++) {
-    const out = format.serialize(t, projection);
+    // Nothing to do (the budget is already met, or no reducer changed anything): the original file,
+    // byte for byte — not a re-serialization that drops history or re-links records.
+    const out = changesNothing(t, projection) ? format.serialize(t) : format.serialize(t, projection);
     const written = fileBytes(out, opts.encoding);
     const re = importFile(sourceFromBytes(out.fileName, written), { format: t.format, ...(opts.conversation !== undefined && { conversation: opts.conversation }) }).transcript;
-    const total = transcriptTotals(re).total;
+    const total = modelViewTotals(re).total;
     const pairsBroken = pairingBlame(t, re).added.length > 0;
     const notCarried = pairsBroken || total > Math.max(aim, projection.tokens.after.total) + Math.ceil(budget * 0.05);
     const done = (extra: string[] = []): CompactOutcome => {
@@ -340,7 +354,7 @@ export async function run(args: string[]): Promise<number> {
     // The check runs on the very bytes that would be written, before anything is written at --out.
     const bytes = outcome.bytes ?? new TextEncoder().encode(outcome.text!);
     const re = importFile(sourceFromBytes(path.basename(a.out!), bytes), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
-    const total = transcriptTotals(re).total;
+    const total = modelViewTotals(re).total;
     const { inherited, added } = pairingBlame(t, re);
     const failures: string[] = [];
     if (added.length) failures.push(`${added.length} tool pairing issue(s) added by the compaction (${describeIssues(added)})`);

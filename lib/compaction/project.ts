@@ -87,6 +87,16 @@ export function startingContext(log: Transcript, baseline: 'log' | 'model-view')
   return { messages, fates };
 }
 
+/**
+ * Tokens of what the model sees when the agent resumes this log: every message but those the
+ * source's own compactions took out of view (Claude Code's compact_boundary, Codex's `compacted`
+ * replacement_history …). `compact --budget N` holds this number to N; the file may keep more
+ * (history before a compaction, as the agents themselves keep it).
+ */
+export function modelViewTotals(log: Transcript): Totals {
+  return contextTotals(startingContext(log, 'model-view').messages, log.tools);
+}
+
 /** The first turn after the latest compaction: a source marker's summary or an earlier step's summary. */
 function afterLastCompaction(log: Transcript, messages: readonly ProjectedMessage[]): number {
   let from = 0;
