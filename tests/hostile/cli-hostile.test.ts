@@ -54,11 +54,14 @@ describe('compact blames only itself', () => {
   });
 
   it('pairingBlame: an issue in the source is inherited, one the output adds is the compaction\'s', () => {
-    const call = (id: string) => ({ role: 'assistant' as const, blocks: [{ kind: 'tool_call' as const, callId: id }] });
-    const result = (id: string) => ({ role: 'tool' as const, blocks: [{ kind: 'tool_result' as const, callId: id }] });
-    const user = { role: 'user' as const, blocks: [{ kind: 'text' as const }] };
-    const source = { messages: [user, call('a'), user, call('b'), result('b'), user] } as never;
-    const output = { messages: [user, call('a'), user, call('b'), user] } as never;
+    let n = 0;
+    const msg = (role: string, blocks: object[]) => ({ id: `m${n}`, index: n++, turn: 0, role, blocks: blocks.map((b, i) => ({ id: `b${n}.${i}`, ...b })) });
+    const call = (id: string) => msg('assistant', [{ kind: 'tool_call', callId: id, name: 'f', input: {} }]);
+    const result = (id: string) => msg('tool', [{ kind: 'tool_result', callId: id, content: '' }]);
+    const user = () => msg('user', [{ kind: 'text', text: 'go' }]);
+    const transcript = (messages: object[]) => ({ messages, markers: [], tools: [] }) as never;
+    const source = transcript([user(), call('a'), user(), call('b'), result('b'), user()]);
+    const output = transcript([user(), call('a'), user(), call('b'), user()]);
     const { inherited, added } = pairingBlame(source, output);
     expect(inherited.map((i) => `${i.kind} ${i.callId}`)).toEqual(['missing-result a']);
     expect(added.map((i) => `${i.kind} ${i.callId}`)).toEqual(['missing-result b']);
