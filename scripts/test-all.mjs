@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { findOrInstallBrowser } from './find-browser.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const reports = path.join(root, 'reports');
@@ -88,8 +89,16 @@ const build = run('build', bin('next'), ['build']);
 build.ok ? passed++ : failed++;
 lines.push(`build: ${build.ok ? 'passed' : 'FAILED'} (${build.seconds}s)`);
 
-// 5. End-to-end in headless Chromium against the build.
-if (build.ok) {
+// 5. End-to-end in headless Chromium against the build. The browser is found (or, as root,
+// installed from apt) here, so `npm install && npm test` works on a fresh machine.
+const browser = build.ok ? findOrInstallBrowser() : null;
+if (browser?.error) {
+  failed += 1;
+  console.log(browser.error);
+  lines.push(`e2e: not run. ${browser.error}`);
+} else if (build.ok) {
+  env.CHROMIUM_PATH = browser.path;
+  if (browser.how !== 'CHROMIUM_PATH') console.log(`e2e browser: ${browser.path}${browser.how === 'installed' ? ' (installed by apt-get)' : ''}`);
   const pwJson = path.join(reports, 'playwright.json');
   fs.rmSync(pwJson, { force: true });
   const e2e = run('e2e', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });

@@ -38,7 +38,7 @@ const cases: Case[] = [
   { name: '"Hello world"', file: 'hello.txt', text: 'Hello world', code: 'malformed:not-json', line: 1, says: /does not start with "\{" or "\["/ },
   { name: 'binary garbage', file: 'x.bin', text: new Uint8Array([0, 1, 2, 255, 254, 10, 3]), code: 'malformed:not-json', line: 1, says: /not JSON or JSONL/ },
   { name: 'not JSON (a syntax error)', file: 'bad.json', text: '{\n  "messages": [\n    {"role": "user",, "content": "hi"}\n  ]\n}', code: 'malformed:json', line: 3, says: /not valid JSON.*Expected a complete JSON document/ },
-  { name: 'JSON of another shape: {"foo":1}', file: 'foo.json', text: '{\n  "foo": 1\n}\n', code: 'unsupported:format', says: /No importer recognises this JSON file.*Expected a Claude Code, Codex, OpenAI/ },
+  { name: 'JSON of another shape: {"foo":1}', file: 'foo.json', text: '{\n  "foo": 1\n}\n', code: 'unsupported:format', says: /No importer recognises this JSON object \(keys: foo\).*Expected a Claude Code, Codex, OpenAI/ },
   { name: 'JSON of another shape: [1,2,3]', file: 'nums.json', text: '[1, 2, 3]', code: 'unsupported:format', says: /No importer recognises/ },
   { name: 'JSONL of another shape', file: 'other.jsonl', text: '{"foo":1}\n{"foo":2}\n', code: 'unsupported:format', says: /JSONL file/ },
   { name: 'a truncated JSON document', file: 'cut.json', text: '{\n  "messages": [\n    {"role": "user", "content": "hi"},\n    {"role": "assis', code: 'truncated:json', line: 4, says: /ends before it is complete/ },

@@ -8,15 +8,15 @@
  * exits 1. With no --strategy, `auto`. Formats write a summary their own way, so the re-imported
  * count can differ a little from the projection's; auto then re-aims below N and tries again.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { userMessage } from '../errors';
+import { ImportError, userMessage } from '../errors';
 import { importFile } from '../formats/import';
 import { formatById } from '../formats/registry';
 import type { SerializeResult } from '../formats/types';
 import { encodeExport, textEncodingOf, type TextEncodingOf } from '../read/encode';
 import { sourceFromBytes } from '../read/source';
-import { isFatalForExport, validatePairing } from '../model/pairing';
+import { EXIT, EXIT_CODES_HELP, checkOutPath, explainExportError, readInputFile, readSource, writeOutput } from './_files';
+import { isFatalForExport, newPairingIssues, validatePairing, type PairingIssue } from '../model/pairing';
 import type { Transcript } from '../model/types';
 import { lookupModel, inputBudgetOf, type ModelInfo } from '../tokens/catalog';
 import { fileBudgetFor, modelViewOf, type ModelView } from '../compaction/budget';
@@ -60,13 +60,19 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]â€
   --report-json R   write the audit record (steps, fates, tokens, lost identifiers)
   --conversation K  which conversation of a container file (0-based)
   --dry-run         show what would change; write nothing
+  --keep-failed     write OUT even when the check fails (over budget, or tool pairing broken by
+                    the compaction); without it a failed check writes nothing at OUT
   --provider P      summaries by an LLM: openai|anthropic|gemini (with --summary-model, --base-url, --timeout,
                     --summary-style, --prompt-file; key from CONTEXTSCOPE_API_KEY or the provider's
                     own variable); default: the offline summarizer. --summary-model defaults to the
                     config's summarize_model/model. A transient failure (rate limit, 5xx, network,
                     timeout) is retried once, after the server's Retry-After (else 1 s; no retry
                     when it asks for more than 30 s); a summary that still fails falls back to
-                    emergency`;
+                    emergency
+
+Tool-pairing issues already in FILE (a call the source never answered) are named in the report and
+do not fail the check; only issues the compaction adds do.
+${EXIT_CODES_HELP}`;
 
 export interface CompactArgs {
   file?: string;
@@ -81,6 +87,7 @@ export interface CompactArgs {
   reportJson?: string;
   conversation?: number;
   dryRun: boolean;
+  keepFailed?: boolean;
   tangents?: number[];
   model?: string;
   retention?: { mode: 'age' | 'count'; n: number };
@@ -159,6 +166,9 @@ export function parseCompactArgs(args: string[]): CompactArgs {
         break;
       case '--dry-run':
         out.dryRun = true;
+        break;
+      case '--keep-failed':
+        out.keepFailed = true;
         break;
       case '--retention': {
         const v = next();
@@ -262,21 +272,33 @@ function fileBytes(out: SerializeResult, encoding?: TextEncodingOf): Uint8Array 
 }
 
 /**
+/**
+ * The output's fatal pairing issues, in what the model is sent on resume (history a file keeps
+ * before a compaction is never sent), split into those the source already had (same kind, same
+ * source call id: a call the source never answered stays unanswered) and those the compaction
+ * added (newPairingIssues, as the engine counts). Only added ones fail the check.
+ */
+export function pairingBlame(source: Transcript, output: Transcript): { inherited: PairingIssue[]; added: PairingIssue[] } {
+  const view = (t: Transcript) => startingContext(t, 'model-view').messages.filter((m) => !m.sidechain);
+  const out = view(output);
+  const fatal = validatePairing(out).filter((x) => isFatalForExport(x, out.length));
+  const added = newPairingIssues(validatePairing(view(source)), fatal, { bySourceId: true });
+  const fresh = new Set(added);
+  return { inherited: fatal.filter((i) => !fresh.has(i)), added };
+}
+
+function describeIssues(issues: PairingIssue[], max = 3): string {
+  const shown = issues.slice(0, max).map((i) => `${i.kind} ${i.callId}`);
+  return shown.join(', ') + (issues.length > max ? `, â€¦ ${issues.length - max} more` : '');
+}
+
+/**
  * True when a projection leaves the context the model resumes with as it is: no block changed,
  * no summary added, no tool schema pruned (the source's own compactions stay where they are).
  */
 export function changesNothing(t: Pick<Transcript, 'tools'>, projection: Projection): boolean {
   if (projection.tools.length !== t.tools.length || projection.messages.some((m) => m.synthetic)) return false;
   return Object.values(projection.fates).every((f) => f.kind === 'kept' || (f.kind === 'summarized' && f.stepId.startsWith('source-marker:')));
-}
-
-/**
- * Pairing issues an API would reject (a call in flight at the very end is tolerated), in what the
- * model is sent on resume: history a file keeps before a compaction is never sent.
- */
-function fatalIssues(t: Transcript): number {
-  const view = startingContext(t, 'model-view').messages.filter((m) => !m.sidechain);
-  return validatePairing(view).filter((i) => isFatalForExport(i, view.length)).length;
 }
 
 /**
@@ -298,7 +320,6 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
   if (!opts.write) return { projection, steps, attempts: 1 };
   if (!format) throw new Error(`No exporter for format "${t.format}".`);
   const autoIdx = step.reducers.findIndex((r) => r.id === 'auto');
-  const sourceFatal = fatalIssues(t);
   let conservative = false;
   const notes: string[] = [];
   let best: CompactOutcome | undefined;
@@ -309,7 +330,7 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
     const written = fileBytes(out, opts.encoding);
     const re = importFile(sourceFromBytes(out.fileName, written), { format: t.format, ...(opts.conversation !== undefined && { conversation: opts.conversation }) }).transcript;
     const total = modelViewTotals(re).total;
-    const pairsBroken = fatalIssues(re) > sourceFatal;
+    const pairsBroken = pairingBlame(t, re).added.length > 0;
     const notCarried = pairsBroken || total > Math.max(aim, projection.tokens.after.total) + Math.ceil(budget * 0.05);
     const done = (extra: string[] = []): CompactOutcome => {
       // The projection fits but the file does not: the format writes summaries and stubs with
@@ -364,25 +385,35 @@ export async function run(args: string[]): Promise<number> {
     a = parseCompactArgs(cli.rest);
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
-    return 2;
+    return EXIT.badInput;
   }
   if (a.help) {
     process.stdout.write(USAGE + '\n');
-    return 0;
+    return EXIT.ok;
   }
   if (!a.file) {
     process.stderr.write(`compact needs a FILE.\n\n${USAGE}\n`);
-    return 2;
+    return EXIT.badInput;
   }
   if (!a.dryRun && !a.out) {
     process.stderr.write(`compact needs --out OUT (or --dry-run).\n\n${USAGE}\n`);
-    return 2;
+    return EXIT.badInput;
+  }
+  let t: Transcript;
+  let source: ReturnType<typeof readSource>;
+  let plan: CompactionPlan | undefined;
+  try {
+    // Everything the command line names is checked before any work: a bad --out is said now.
+    if (a.out && !a.dryRun) checkOutPath(a.out);
+    if (a.reportJson) checkOutPath(a.reportJson, '--report-json');
+    source = readSource(a.file);
+    t = importFile(source, { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
+    plan = a.config ? parseCompactionConfig(a.config, new TextDecoder().decode(readInputFile(a.config, '--config'))) : undefined;
+  } catch (e) {
+    process.stderr.write(userMessage(e) + '\n');
+    return EXIT.badInput;
   }
   try {
-    const bytes = fs.readFileSync(a.file);
-    const source = sourceFromBytes(path.basename(a.file), new Uint8Array(bytes));
-    const t = importFile(source, { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
-    const plan = a.config ? parseCompactionConfig(a.config, fs.readFileSync(a.config, 'utf8')) : undefined;
     for (const w of plan?.warnings ?? []) process.stderr.write(`config: ${w}\n`);
     // JP summarize_model / model: the summarizing model when --provider is given and no --summary-model.
     if (plan?.summaryModel && cli.config) {
@@ -395,7 +426,7 @@ export async function run(args: string[]): Promise<number> {
       const info = lookupModel(a.model ?? t.model);
       if (!info) {
         process.stderr.write(`No --budget given and the model (${a.model ?? t.model ?? 'not recorded'}) is not in the catalog: pass --budget N or --model M.\n`);
-        return 2;
+        return EXIT.badInput;
       }
       const d = defaultBudget(t, info);
       budget = d.budget;
@@ -408,37 +439,51 @@ export async function run(args: string[]): Promise<number> {
     }
     // --provider: answer the projection's summary requests with the LLM before the final projection.
     const summaries = cli.provider ? (await projectWithProviderSummaries({ log: t, steps: [step], cli, onLine: (l) => process.stderr.write(`${l}\n`) })).lookup : undefined;
-    const outcome = compactTranscript(t, step, budget, { write: !a.dryRun, encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }) });
+    let outcome: CompactOutcome;
+    try {
+      outcome = compactTranscript(t, step, budget, { write: !a.dryRun, encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }) });
+    } catch (e) {
+      throw explainExportError(e, 'compacted export');
+    }
     const lost = lostIdentifiers(t, outcome.projection);
     process.stdout.write(formatReport(t, outcome.steps, outcome.projection, lost) + '\n');
     for (const n of outcome.notes ?? []) process.stdout.write(`note: ${n}\n`);
-    if (a.reportJson) {
+    const writeReport = () => {
+      if (!a.reportJson) return;
       const audit = buildAudit({ log: t, steps: outcome.steps, projection: outcome.projection, lost, budget, ...(a.out && outcome.fileName && { output: { fileName: path.basename(a.out), format: t.format, tokens: outcome.reimportedTokens } }) });
-      fs.writeFileSync(a.reportJson, JSON.stringify(audit, null, 2) + '\n');
-    }
+      writeOutput(a.reportJson, JSON.stringify(audit, null, 2) + '\n', '--report-json');
+      process.stdout.write(`wrote the audit record to ${a.reportJson}\n`);
+    };
     if (a.dryRun) {
+      writeReport();
       const fits = outcome.projection.tokens.after.total <= budget;
-      process.stdout.write(`dry run: ${fits ? 'fits' : 'does NOT fit'} the budget of ${budget}; nothing written\n`);
+      process.stdout.write(`dry run: ${fits ? 'fits' : 'does NOT fit'} the budget of ${budget}; nothing written${a.reportJson ? ' but the audit record' : ''}\n`);
       if (!fits) process.stderr.write(`does not fit: ${whyNotFit(t, outcome.projection.tokens.after.total, outcome.projection.tokens.after.total, budget)}.\n`);
-      return fits ? 0 : 1;
+      return fits ? EXIT.ok : EXIT.missedTarget;
     }
-    fs.writeFileSync(a.out!, outcome.bytes ?? outcome.text!);
-    const re = importFile(sourceFromBytes(path.basename(a.out!), new Uint8Array(fs.readFileSync(a.out!))), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
+    // The check runs on the very bytes that would be written, before anything is written at --out.
+    const bytes = outcome.bytes ?? new TextEncoder().encode(outcome.text!);
+    const re = importFile(sourceFromBytes(path.basename(a.out!), bytes), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
     const total = modelViewTotals(re).total;
-    const view = startingContext(re, 'model-view').messages.filter((m) => !m.sidechain);
-    const fatal = validatePairing(view).filter((i) => isFatalForExport(i, view.length));
-    process.stdout.write(`wrote ${a.out}: re-imported as ${re.format}, ${total} tokens (budget ${budget})${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}\n`);
-    if (fatal.length) {
-      process.stderr.write(`verification failed: ${fatal.length} tool pairing issue(s) in the output (first: ${fatal[0].kind} ${fatal[0].callId}).\n`);
-      return 1;
+    const { inherited, added } = pairingBlame(t, re);
+    const failures: string[] = [];
+    if (added.length) failures.push(`${added.length} tool pairing issue(s) added by the compaction (${describeIssues(added)})`);
+    if (total > budget) failures.push(`the output holds ${total} tokens > budget ${budget}: ${whyNotFit(t, outcome.projection.tokens.after.total, total, budget)}`);
+    if (inherited.length) process.stdout.write(`inherited: ${inherited.length} tool pairing issue(s) already in ${path.basename(a.file)} are kept as they were, not counted against the compaction (${describeIssues(inherited)})\n`);
+    writeReport();
+    if (failures.length === 0 || a.keepFailed) {
+      writeOutput(a.out!, outcome.bytes ?? outcome.text!);
+      process.stdout.write(`wrote ${a.out}: re-imported as ${re.format}, ${total} tokens (budget ${budget})${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}${failures.length ? ', although it failed the check (--keep-failed)' : ''}\n`);
+    } else {
+      process.stdout.write(`nothing written to ${a.out}: the output failed the check (pass --keep-failed to write it anyway)\n`);
     }
-    if (total > budget) {
-      process.stderr.write(`verification failed: the output holds ${total} tokens > budget ${budget}: ${whyNotFit(t, outcome.projection.tokens.after.total, total, budget)}.\n`);
-      return 1;
+    if (failures.length) {
+      process.stderr.write(`verification failed: ${failures.join('; ')}.\n`);
+      return EXIT.missedTarget;
     }
-    return 0;
+    return EXIT.ok;
   } catch (e) {
     process.stderr.write(userMessage(e) + '\n');
-    return 1;
+    return e instanceof ImportError ? EXIT.badInput : EXIT.missedTarget;
   }
 }

@@ -36,13 +36,13 @@ describe('cli convert', () => {
     expect(out.join('')).toMatch(/Dropped \(\d+\):[\s\S]*reasoning/);
   });
 
-  it('fails with exit 1 on an unknown target or an unreadable file, 2 on bad usage', async () => {
+  it('fails with exit 2 (bad input) on an unknown target, a malformed file or bad usage, and writes nothing', async () => {
     const file = corpusFiles('swe-agent')[0];
-    expect(await run([file, '--to', 'nope', '--out', path.join(dir, 'x')])).toBe(1);
+    expect(await run([file, '--to', 'nope', '--out', path.join(dir, 'x')])).toBe(2);
     expect(out.join('')).toMatch(/Unknown format "nope"/);
     const bad = path.join(dir, 'bad.json');
     fs.writeFileSync(bad, '{"messages": [');
-    expect(await run([bad, '--to', 'openai-chat', '--out', path.join(dir, 'y')])).toBe(1);
+    expect(await run([bad, '--to', 'openai-chat', '--out', path.join(dir, 'y')])).toBe(2);
     expect(fs.existsSync(path.join(dir, 'y'))).toBe(false);
     expect(await run([file, '--to', 'openai-chat'])).toBe(2);
   });

@@ -3,11 +3,11 @@
  * Import FILE (any format), write it as FORMAT (an API format with a converter), validated by
  * re-importing the output. Prints what the target could not carry; exit 1 on failure.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { userMessage } from '../errors';
+import { ImportError, userMessage } from '../errors';
 import { conversionTargets, convertTranscript } from '../formats/convert';
-import { importBytes } from '../formats/import';
+import { importFile } from '../formats/import';
+import { EXIT, EXIT_CODES_HELP, checkOutPath, explainExportError, readSource, writeOutput } from './_files';
 
 export const summary = 'Convert FILE to another format (--to openai-chat|anthropic-messages|…) and validate the result';
 
@@ -22,7 +22,7 @@ export async function run(args: string[]): Promise<number> {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--help' || a === '-h') {
-      process.stdout.write(`${USAGE}\nTargets: ${conversionTargets().map((t) => t.id).join(', ')}\n`);
+      process.stdout.write(`${USAGE}\nTargets: ${conversionTargets().map((t) => t.id).join(', ')}\n${EXIT_CODES_HELP}\n`);
       return 0;
     }
     if (a === '--to') to = args[++i];
@@ -48,11 +48,20 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\nTargets: ${conversionTargets().map((t) => t.id).join(', ')}\n`);
     return 2;
   }
+  if (!conversionTargets().some((t) => t.id === to)) {
+    process.stderr.write(`convert failed: Unknown format "${to}". Targets: ${conversionTargets().map((t) => t.id).join(', ')}\n`);
+    return EXIT.badInput;
+  }
   try {
-    const bytes = new Uint8Array(fs.readFileSync(file));
-    const { transcript } = importBytes(path.basename(file), bytes, { ...(conversation !== undefined && { conversation }), ...(format && { format }) });
-    const result = convertTranscript(transcript, to);
-    fs.writeFileSync(out, result.bytes ?? result.text);
+    checkOutPath(out);
+    const { transcript } = importFile(readSource(file), { ...(conversation !== undefined && { conversation }), ...(format && { format }) });
+    let result: ReturnType<typeof convertTranscript>;
+    try {
+      result = convertTranscript(transcript, to);
+    } catch (e) {
+      throw explainExportError(e, 'converted file');
+    }
+    writeOutput(out, result.bytes ?? result.text);
     process.stdout.write(`${path.basename(file)} (${transcript.format}, ${transcript.messages.length} messages) → ${out} (${result.format}, ${result.messages} messages, validated)\n`);
     if (result.dropped.length === 0) process.stdout.write('Nothing dropped.\n');
     else {
@@ -64,6 +73,6 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   } catch (e) {
     process.stderr.write(`convert failed: ${userMessage(e)}\n`);
-    return 1;
+    return e instanceof ImportError ? EXIT.badInput : EXIT.missedTarget;
   }
 }

@@ -11,7 +11,7 @@ import { importFile } from '../formats/import';
 import { formatById } from '../formats/registry';
 import type { ConversationInfo } from '../formats/types';
 import type { Transcript } from '../model/types';
-import { sourceFromBytes } from '../read/source';
+import { EXIT_CODES_HELP, readSource } from './_files';
 import { contextTotals, transcriptTotals, type Totals } from '../tokens/totals';
 import { isContextSample, usageCalls } from '../tokens/calibration';
 
@@ -173,16 +173,12 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   if (parsed.help || !parsed.file) {
-    (parsed.help ? process.stdout : process.stderr).write('Usage: npm run -s cli -- inspect FILE [--json] [--conversation K] [--format ID]\n');
+    (parsed.help ? process.stdout : process.stderr).write(`Usage: npm run -s cli -- inspect FILE [--json] [--conversation K] [--format ID]\n${EXIT_CODES_HELP}\n`);
     return parsed.help ? 0 : 2;
   }
   const file = parsed.file;
   try {
-    if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      process.stderr.write(`${file}: no such file.\n`);
-      return 2;
-    }
-    const source = sourceFromBytes(path.basename(file), new Uint8Array(fs.readFileSync(file)));
+    const source = readSource(file);
     const { transcript, detection } = importFile(source, { ...(parsed.format && { format: parsed.format }), ...(parsed.conversation !== undefined && { conversation: parsed.conversation }) });
     const report = inspectTranscript(transcript, file);
     const mod = formatById(transcript.format);

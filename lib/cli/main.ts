@@ -43,7 +43,7 @@ async function help(): Promise<string> {
     }
     lines.push(`  ${verb.padEnd(12)} ${summary}`);
   }
-  lines.push('', 'Run `npm run -s cli -- <verb> --help` for a verb\'s options.');
+  lines.push('', 'Run `npm run -s cli -- <verb> --help` for a verb\'s options.', '', 'Exit codes: 0 success, 1 the compaction missed its target (over budget, tool pairing broken, a roundtrip', '            that is not identical), 2 bad input (unreadable or malformed file, unknown option).');
   return lines.join('\n');
 }
 

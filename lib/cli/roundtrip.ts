@@ -12,6 +12,7 @@ import { importFile } from '../formats/import';
 import { formatById } from '../formats/registry';
 import type { Transcript } from '../model/types';
 import { sourceFromBytes, type SourceFile } from '../read/source';
+import { EXIT_CODES_HELP, readInputFile } from './_files';
 
 export const summary = 'Import and re-export each FILE with no compaction; check records and bytes are identical';
 
@@ -54,6 +55,9 @@ export function roundtripBytes(name: string, bytes: Uint8Array, options: { conve
   for (let i = 0; i < t.records.length; i++) {
     if (back.records[i].text !== t.records[i].text) return { kind: 'fail', reason: `record ${i} differs (line ${t.records[i].line})` };
   }
+  // Invalid UTF-8 was decoded as U+FFFD: the text matches, the bytes an export writes do not.
+  const bad = t.warnings.find((w) => w.code === 'decoding:invalid-utf8');
+  if (bad) return { kind: 'fail', reason: `not byte-identical: ${bad.message}` };
   if (back.messages.length !== t.messages.length) return { kind: 'fail', reason: `${back.messages.length} messages after round-trip, ${t.messages.length} before` };
   // Byte for byte: the archive itself for binary formats, else the decoded text.
   if (outBytes) {
@@ -82,12 +86,18 @@ export function roundtripFile(file: string): RoundtripOutcome {
   if (!fs.existsSync(file)) return { kind: 'fail', reason: 'no such file' };
   if (fs.statSync(file).isDirectory()) return { kind: 'skip', reason: 'a directory' };
   if (NOT_TRANSCRIPTS.test(base) || NOT_TRANSCRIPT_NAMES.test(base)) return { kind: 'skip', reason: 'not a transcript' };
-  return roundtripBytes(base, new Uint8Array(fs.readFileSync(file)));
+  let bytes: Uint8Array;
+  try {
+    bytes = readInputFile(file);
+  } catch (e) {
+    return { kind: 'fail', reason: userMessage(e) };
+  }
+  return roundtripBytes(base, bytes);
 }
 
 export async function run(args: string[]): Promise<number> {
   if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
-    (args.length ? process.stdout : process.stderr).write('Usage: npm run -s cli -- roundtrip FILE...\n');
+    (args.length ? process.stdout : process.stderr).write(`Usage: npm run -s cli -- roundtrip FILE...\n${EXIT_CODES_HELP}\n`);
     return args.length ? 0 : 2;
   }
   let passed = 0;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { userMessage } from '../errors';
 import { importFile } from '../formats/import';
-import { sourceFromBytes } from '../read/source';
+import { readSource } from './_files';
 import { simulate, type Simulation } from '../simulate/calls';
 import { REPLAY_POLICIES, replayPolicyById } from '../simulate/policies/replay';
 import { recordedError, REPLAY_COLUMNS, replayCsv, replayRows } from '../simulate/table';
@@ -98,11 +98,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const file = parsed.file;
   try {
-    if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      process.stderr.write(`${file}: no such file.\n`);
-      return 2;
-    }
-    const source = sourceFromBytes(path.basename(file), new Uint8Array(fs.readFileSync(file)));
+    const source = readSource(file);
     const { transcript } = importFile(source, { ...(parsed.conversation !== undefined && { conversation: parsed.conversation }) });
     const policies = parsed.policies.length ? parsed.policies.map((p) => replayPolicyById(p)!) : REPLAY_POLICIES;
     const sim = simulate(transcript, policies, { ...(parsed.model && { model: parsed.model }), ...(parsed.cacheTtl && { cacheTtl: parsed.cacheTtl }) });

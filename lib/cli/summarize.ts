@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { ProjectedMessage } from '../compaction/types';
 import { userMessage } from '../errors';
 import { importFile } from '../formats/import';
-import { sourceFromBytes } from '../read/source';
+import { readSource } from './_files';
 import { CliProviderError, providerFromEnvOrFlags } from '../summarize/cli-provider';
 import { summarizeOffline } from '../summarize/offline';
 import { testConnection } from '../summarize/providers';
@@ -114,7 +114,7 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    const t = importFile(sourceFromBytes(path.basename(a.file), new Uint8Array(fs.readFileSync(a.file))), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
+    const t = importFile(readSource(a.file), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
     const [from, to] = a.turns ?? [0, Math.max(0, t.turnCount - 1)];
     if (from >= t.turnCount) {
       process.stderr.write(`The transcript has ${t.turnCount} turn(s): --turns starts past the end.\n`);

@@ -7,7 +7,7 @@ import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock } from '../model/builder';
 import type { Block, ImportWarning, Transcript } from '../model/types';
-import { parseJsonText, readJsonDocument, stringifyLike } from '../read/json-doc';
+import { depthExceededAt, parseJsonText, readJsonDocument, stringifyLike, tooDeepInString } from '../read/json-doc';
 import { looksLikeJsonl, readJsonl } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
 import {
@@ -227,6 +227,7 @@ export function assembleStream(values: readonly unknown[], lines: readonly numbe
         const idx = num(v.index);
         const json = partialJson.get(idx);
         if (json !== undefined && content[idx]) {
+          if (depthExceededAt(json) >= 0) throw tooDeepInString({ file: fileName, line, path: `content_block ${idx}: input_json_delta` });
           try {
             content[idx].input = json === '' ? {} : JSON.parse(json);
           } catch {

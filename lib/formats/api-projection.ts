@@ -5,11 +5,11 @@
  * onto the source items. Owned by formats-api; no format logic lives here.
  */
 import type { ProjectedBlock, ProjectedMessage } from '../compaction/types';
-import { ExportError } from '../errors';
+import { ExportError, type ErrorWhere } from '../errors';
 import { isFatalForExport, newPairingIssues, validatePairing } from '../model/pairing';
 import type { Block, JsonStyle, Message, Transcript } from '../model/types';
 import { joinRecords } from '../read/jsonl';
-import type { JsonPath } from '../read/json-doc';
+import { parseJsonString, type JsonPath } from '../read/json-doc';
 
 /** Where one canonical message came from: a JSON value at `path` inside record `record`. */
 export interface MessageSite {
@@ -58,12 +58,8 @@ export function setAt(root: unknown, path: JsonPath, value: unknown): void {
 }
 
 /** Parse a JSON argument string for display; the raw string is kept beside it. */
-export function parseArgs(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
+export function parseArgs(raw: string, where?: ErrorWhere): unknown {
+  return parseJsonString(raw, where);
 }
 
 /** Text of a value the model was shown: strings as-is, anything else as compact JSON. */

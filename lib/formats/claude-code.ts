@@ -20,7 +20,7 @@ import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/
 import type { ImportWarning, JsonStyle, Marker, Message, SourceRecord, Transcript, UsageRecord } from '../model/types';
 import { stringifyLike } from '../read/json-doc';
 import { isJsonlFile } from '../read/head';
-import { readJsonl, type RecordSet } from '../read/jsonl';
+import { foreignLinesWarning, isCodexLine, readJsonl, type RecordSet } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
 import {
   addedBlocks,
@@ -211,6 +211,7 @@ export class ClaudeSessionReader {
       if (onProgress && i % 2000 === 0) onProgress(i / records.length);
       this.add(r.value, i, r.line);
     });
+    this.warnings.push(...foreignLinesWarning(records, isCodexLine, 'Codex rollout lines', 'Claude Code lines'));
   }
 
   /** Read one record (line / logline / SDK message). */

@@ -9,8 +9,8 @@ import type { Projection } from '../compaction/types';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftMessage } from '../model/builder';
 import type { Transcript, UsageRecord } from '../model/types';
-import { stringifyLike, type JsonPath } from '../read/json-doc';
-import { readJsonl, type RecordSet } from '../read/jsonl';
+import { pathText, stringifyLike, withPlace, type JsonPath } from '../read/json-doc';
+import { foreignLinesWarning, isClaudeCodeLine, readJsonl, type RecordSet } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
 import { againstSource, assertProjectionPairing, baseName, cloneJson, getAt, isObject, num, setAt, str, syntheticText, verbatim, writeJsonl, type MessageSite } from './api-projection';
 import { convertItem, lineStyle, rewriteItem, summaryItem } from './openai-responses';
@@ -53,7 +53,12 @@ function layoutOf(set: RecordSet, fileName: string): Layout {
   let lastAssistant = -1;
 
   const addItem = (item: unknown, record: number, path: JsonPath, time: string | undefined, summaryText?: string) => {
-    const c = convertItem(item);
+    let c: ReturnType<typeof convertItem>;
+    try {
+      c = convertItem(item);
+    } catch (e) {
+      throw withPlace(e, { file: fileName, line: set.records[record]?.line, path: pathText(path) });
+    }
     if (!c) return;
     let meta = c.role === 'system';
     if (c.role === 'user' && c.blocks.length > 0 && c.blocks.every((b) => b.kind === 'text' && isInjectedUserText(b.text))) meta = true;
@@ -164,7 +169,7 @@ function parse(file: SourceFile, _options?: ParseOptions): ParseResult {
     records: set.records,
     frame: set.frame,
     style: set.style,
-    warnings: set.warnings,
+    warnings: [...set.warnings, ...foreignLinesWarning(set.records, isClaudeCodeLine, 'Claude Code lines', 'Codex rollout lines')],
     extra: { duplicateTokenCounts: layout.duplicateUsage },
   });
   return { transcript, warnings: [] };

@@ -7,6 +7,7 @@ import { unzipSync } from 'fflate';
 import { ImportError } from '../errors';
 import { looksLikeJsonl, readJsonl } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
+import { decodeHeadAfterBlanks } from '../read/head';
 import { formats } from './registry';
 import type { DetectInput, FormatModule } from './types';
 
@@ -40,6 +41,8 @@ export function makeDetectInput(file: SourceFile): DetectInput {
     throw new ImportError('empty:file', 'The file is empty.', { file: file.name }, 'a transcript in JSON or JSONL');
   }
   // Head only for the JSONL test; large JSONL files are never decoded whole here.
+  // The head starts at the first byte that is not white space: 20 million blank lines before a
+  // session are blank lines, not a file of only white space.
   const head = decodeHead(file);
   if (head.trim() === '') throw new ImportError('empty:file', 'The file holds only white space.', { file: file.name }, 'a transcript in JSON or JSONL');
   if (looksLikeJsonl(head) || firstLinesLookLikeJsonl(file, head)) {
@@ -85,9 +88,7 @@ function firstLinesLookLikeJsonl(file: SourceFile, head: string): boolean {
 }
 
 function decodeHead(file: SourceFile): string {
-  const max = 64 * 1024;
-  const slice = file.bytes.subarray(file.bom ? (file.encoding === 'utf-8' ? 3 : 2) : 0, max);
-  return new TextDecoder(file.encoding, { fatal: false }).decode(slice);
+  return decodeHeadAfterBlanks(file);
 }
 
 export function detect(file: SourceFile): Detection {
@@ -110,7 +111,7 @@ export function detect(file: SourceFile): Detection {
   if (scored.length === 0) {
     throw new ImportError(
       'unsupported:format',
-      `No importer recognises this ${input.container === 'jsonl' ? 'JSONL' : input.container === 'zip' ? 'zip archive' : 'JSON'} file.`,
+      `No importer recognises this ${describeContainer(input)}.`,
       { file: file.name },
       'a Claude Code, Codex, OpenAI, Anthropic, Gemini, OpenHands, SWE-agent or Inspect transcript',
     );
@@ -123,6 +124,19 @@ export function detect(file: SourceFile): Detection {
     alternatives: scored.filter((s) => s.f !== best.f).map((s) => ({ id: s.f.id, label: s.f.label, confidence: s.c })),
     input,
   };
+}
+
+/**
+ * What the file is, in words, for "no importer recognises …": a single object on one line is a JSON
+ * file (JSONL needs more than one line to be told apart), and the top-level keys say what it holds.
+ */
+function describeContainer(input: DetectInput): string {
+  if (input.container === 'zip') return 'zip archive';
+  const first = input.values[0];
+  const keys = first && typeof first === 'object' && !Array.isArray(first) ? Object.keys(first) : [];
+  const keyText = keys.length ? ` (keys: ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''})` : Array.isArray(first) ? ` (an array of ${first.length})` : '';
+  if (input.container === 'jsonl' && input.values.length > 1) return `JSONL file${keys.length ? ` (first line's keys: ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''})` : ''}`;
+  return `JSON ${Array.isArray(first) ? 'array' : 'object'}${keyText}`;
 }
 
 export function extensionOf(name: string): string | undefined {

@@ -2,8 +2,8 @@
  * Bytes → Transcript: the one entry point used by the worker, the CLI and the tests.
  */
 import { ImportError } from '../errors';
-import type { Transcript } from '../model/types';
-import { sourceFromBytes, type SourceFile } from '../read/source';
+import type { ImportWarning, Transcript } from '../model/types';
+import { firstInvalidUtf8, sourceFromBytes, type SourceFile } from '../read/source';
 import { detect, type Detection } from './detect';
 import { formatById } from './registry';
 import type { ParseOptions } from './types';
@@ -33,8 +33,22 @@ export function importFile(file: SourceFile, options: ImportOptions = {}): Impor
     throw new ImportError('empty:transcript', 'The file holds no messages: there is nothing to inspect.', { file: file.name }, 'at least one message');
   }
   const id = options.id ?? contentId(file);
-  const merged = warnings.length ? { ...transcript, warnings: [...transcript.warnings, ...warnings] } : transcript;
+  const all = [...warnings, ...decodingWarning(file, [...transcript.warnings, ...warnings])];
+  const merged = all.length ? { ...transcript, warnings: [...transcript.warnings, ...all] } : transcript;
   return { transcript: Object.freeze({ ...merged, id }) as Transcript, detection };
+}
+
+/**
+ * Invalid UTF-8 is decoded as U+FFFD, so an export writes U+FFFD where the file had other bytes:
+ * said once for every format (the trajectory formats already say it their own way).
+ */
+function decodingWarning(file: SourceFile, have: readonly ImportWarning[]): ImportWarning[] {
+  if (file.encoding !== 'utf-8' || file.isZip || have.some((w) => w.code === 'decoding:invalid-utf8')) return [];
+  const at = firstInvalidUtf8(file.bytes);
+  if (at < 0) return [];
+  let line = 1;
+  for (let i = 0; i < at; i++) if (file.bytes[i] === 10) line++;
+  return [{ code: 'decoding:invalid-utf8', message: `The file holds bytes that are not valid UTF-8 (first at byte ${at}, line ${line}); they are shown as \uFFFD and an export writes \uFFFD there.`, line }];
 }
 
 export function importBytes(name: string, bytes: Uint8Array, options: ImportOptions = {}): ImportResult {

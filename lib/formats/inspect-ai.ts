@@ -9,7 +9,7 @@
  * Long strings appear as `attachment://<hash>` references into `sample.attachments`: resolved for
  * display and token counts, never in the records (an export re-emits the reference).
  */
-import { unzipSync, zipSync } from 'fflate';
+import { Unzip, UnzipInflate, UnzipPassThrough, Zip, ZipDeflate, unzipSync } from 'fflate';
 import type { ProjectedMessage, Projection } from '../compaction/types';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock } from '../model/builder';
@@ -37,10 +37,12 @@ function inflateEntries(bytes: Uint8Array, fileName: string, want: (name: string
   let total = 0;
   let refused: ImportError | null = null;
   let out: Record<string, Uint8Array>;
+  const names: string[] = [];
   try {
     out = unzipSync(bytes, {
       filter: (f) => {
         if (refused || !want(f.name)) return false;
+        names.push(f.name);
         const where = { file: fileName, path: f.name };
         if (f.originalSize > MAX_ZIP_TOTAL_BYTES || total + f.originalSize > MAX_ZIP_TOTAL_BYTES) {
           refused = new ImportError('too-large:zip', `The archive entry "${f.name.slice(0, 120)}" declares ${(f.originalSize / 1e6).toFixed(0)} MB uncompressed, past the ${MAX_ZIP_TOTAL_BYTES / 1024 / 1024} MB limit.`, where, `an archive under ${MAX_ZIP_TOTAL_BYTES / 1024 / 1024} MB uncompressed`);
@@ -59,7 +61,62 @@ function inflateEntries(bytes: Uint8Array, fileName: string, want: (name: string
     throw new ImportError('malformed:zip', `The zip archive cannot be read (${(e as Error).message}).`, { file: fileName }, 'a valid zip archive (.eval)', { cause: e });
   }
   if (refused) throw refused;
-  return new Map(Object.entries(out));
+  // fflate returns a plain object: an entry named "__proto__" sets its prototype instead of a key
+  // and vanishes. Such entries are read again by name through the streaming reader.
+  const result = new Map<string, Uint8Array>();
+  const missing = names.filter((n) => !Object.prototype.hasOwnProperty.call(out, n));
+  const streamed = missing.length ? streamEntries(bytes, new Set(missing)) : new Map<string, Uint8Array>();
+  for (const n of names) {
+    const data = Object.prototype.hasOwnProperty.call(out, n) ? out[n] : streamed.get(n);
+    if (data && !n.endsWith('/')) result.set(n, data);
+  }
+  return result;
+}
+
+/** Entries by name through fflate's streaming reader (names never become object keys). */
+function streamEntries(bytes: Uint8Array, wanted: ReadonlySet<string>): Map<string, Uint8Array> {
+  const got = new Map<string, Uint8Array>();
+  const unzip = new Unzip();
+  unzip.register(UnzipInflate);
+  unzip.register(UnzipPassThrough);
+  unzip.onfile = (file) => {
+    if (!wanted.has(file.name)) return;
+    const parts: Uint8Array[] = [];
+    file.ondata = (err, data, final) => {
+      if (err) throw err;
+      parts.push(data);
+      if (final) {
+        const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+        let o = 0;
+        for (const p of parts) (all.set(p, o), (o += p.length));
+        got.set(file.name, all);
+      }
+    };
+    file.start();
+  };
+  unzip.push(bytes, true);
+  return got;
+}
+
+/** A zip from (name, bytes) pairs in order, through fflate's streaming writer (any name, "__proto__" too). */
+function zipEntries(entries: Iterable<[string, Uint8Array]>, level: 6): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let failed: Error | null = null;
+  const zip = new Zip((err, chunk) => {
+    if (err) failed = err;
+    else chunks.push(chunk);
+  });
+  for (const [name, data] of entries) {
+    const f = new ZipDeflate(name, { level });
+    zip.add(f);
+    f.push(data, true);
+  }
+  zip.end();
+  if (failed) throw failed;
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let o = 0;
+  for (const c of chunks) (out.set(c, o), (o += c.length));
+  return out;
 }
 
 function decodeUtf8(b: Uint8Array): string {
@@ -510,9 +567,7 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
   if (!projection) return { text: joinRecords(t.frame, t.records.map((r) => r.text)), bytes: archive, fileName: t.fileName, mimeType: 'application/zip', dropped: [] };
   const sampleText = serializeSample(t, projection, extra);
   const entries = inflateEntries(archive, t.fileName, () => true);
-  const files: Record<string, Uint8Array> = {};
-  for (const [name, data] of entries) files[name] = name === extra.entry ? new TextEncoder().encode(sampleText) : data;
-  const bytes = zipSync(files, { level: 6 });
+  const bytes = zipEntries([...entries].map(([name, data]): [string, Uint8Array] => [name, name === extra.entry ? new TextEncoder().encode(sampleText) : data]), 6);
   return { text: sampleText, bytes, fileName: t.fileName.replace(/(\.eval)?$/, '.compacted.eval'), mimeType: 'application/zip', dropped: [] };
 }
 

@@ -12,12 +12,12 @@
  * export re-writes only that record (its other elements stay byte-identical).
  */
 import type { ProjectedMessage, Projection } from '../compaction/types';
-import { ImportError } from '../errors';
+import { ImportError, type ErrorWhere } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
 import type { ImportWarning, JsonStyle, Message, Role, SourceRecord, Transcript } from '../model/types';
 import { CallOccurrences, validatePairing } from '../model/pairing';
 import { isJsonlFile } from '../read/head';
-import { lineAt, readJsonDocument, spanAt, stringifyLike, type JsonPath } from '../read/json-doc';
+import { lineAt, parseJsonString, readJsonDocument, spanAt, stringifyLike, type JsonPath } from '../read/json-doc';
 import { readJsonl, type RecordSet } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
 import { parsedRoot } from '../read/json-root';
@@ -223,13 +223,9 @@ function contentBlocks(content: unknown, path: string, ctx: ConvertContext): Dra
   fail(ctx, path, `The message content is ${describeType(content)}.`, 'a string, null, or an array of content parts');
 }
 
-function parseArguments(args: unknown): { input: unknown; rawInput?: string } {
+function parseArguments(args: unknown, where: ErrorWhere): { input: unknown; rawInput?: string } {
   if (typeof args !== 'string') return { input: args ?? {} };
-  try {
-    return { input: JSON.parse(args), rawInput: args };
-  } catch {
-    return { input: args, rawInput: args };
-  }
+  return { input: parseJsonString(args, where), rawInput: args };
 }
 
 /** Chat message → draft message (or null when the element is skipped with a warning). */
@@ -282,7 +278,7 @@ export function chatMessageToDraft(v: unknown, index: number, recordRefs: number
             callId = `call_missing_${ctx.syntheticIds++}`;
             ctx.warnings.push({ code: 'missing:tool_call.id', message: `Tool call ${tcPath} has no id; results cannot be paired with it.`, path: tcPath, line: ctx.line });
           }
-          blocks.push({ kind: 'tool_call', callId, name: fn.name, ...parseArguments(fn.arguments) });
+          blocks.push({ kind: 'tool_call', callId, name: fn.name, ...parseArguments(fn.arguments, { file: ctx.file, line: ctx.line, path: `${tcPath}.function.arguments` }) });
         });
       }
       if (isRecord(v.function_call) && typeof v.function_call.name === 'string') {
@@ -291,7 +287,7 @@ export function chatMessageToDraft(v: unknown, index: number, recordRefs: number
         const queue = ctx.pendingFunctionCalls.get(name) ?? [];
         queue.push(callId);
         ctx.pendingFunctionCalls.set(name, queue);
-        blocks.push({ kind: 'tool_call', callId, name, ...parseArguments(v.function_call.arguments) });
+        blocks.push({ kind: 'tool_call', callId, name, ...parseArguments(v.function_call.arguments, { file: ctx.file, line: ctx.line, path: `${path}.function_call.arguments` }) });
       }
     }
   }

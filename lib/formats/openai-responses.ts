@@ -8,7 +8,7 @@ import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
 import type { JsonStyle, Role, Transcript } from '../model/types';
-import { detectJsonStyle, parseJsonText, readJsonDocument, spanAt, stringifyLike, type JsonPath } from '../read/json-doc';
+import { detectJsonStyle, parseJsonText, pathText, withPlace, readJsonDocument, spanAt, stringifyLike, type JsonPath } from '../read/json-doc';
 import { looksLikeJsonl, readJsonl, type RecordSet } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
 import {
@@ -165,7 +165,7 @@ export function convertItem(item: unknown): ConvertedItem | null {
   if (type === 'custom_tool_call') {
     return { role: 'assistant', blocks: [{ kind: 'tool_call', callId: str(item.call_id) ?? str(item.id) ?? '', name: str(item.name) ?? '', input: str(item.input) ?? asText(item.input) }], parts: [-1] };
   }
-  if (type in CALL_TYPES) {
+  if (Object.prototype.hasOwnProperty.call(CALL_TYPES, type)) {
     return { role: 'assistant', blocks: [{ kind: 'tool_call', callId: str(item.call_id) ?? str(item.id) ?? '', name: CALL_TYPES[type], input: item.action ?? item.input ?? item.operation ?? {} }], parts: [-1] };
   }
   if (OUTPUT_TYPES.has(type)) {
@@ -234,7 +234,12 @@ interface Conversation {
 function conversationOf(r: Read, index: number, fileName: string): Conversation {
   const drafts: Conversation['drafts'] = [];
   const addItem = (item: unknown, record: number, path: JsonPath) => {
-    const c = convertItem(item);
+    let c: ReturnType<typeof convertItem>;
+    try {
+      c = convertItem(item);
+    } catch (e) {
+      throw withPlace(e, { file: fileName, line: r.set.records[record]?.line, path: pathText(path) });
+    }
     if (!c) return;
     drafts.push({ draft: { role: c.role, blocks: c.blocks, recordRefs: [record], ...(c.meta && { meta: true }) }, site: { record, path, parts: c.parts }, ...(c.compaction && { compaction: c.compaction }) });
   };

@@ -164,7 +164,7 @@ function buildFromEvents(src: EventSource, file: string, builder: TranscriptBuil
         }
         const rawArgs = meta && toolId ? toolCallArguments(meta, toolId) : undefined;
         const { thought: _thought, ...restArgs } = args;
-        const input = rawArgs !== undefined ? parseArgs(rawArgs) : action === 'think' ? { thought: args.thought } : restArgs;
+        const input = rawArgs !== undefined ? parseArgs(rawArgs, { file, path, ...(line !== undefined && { line }) }) : action === 'think' ? { thought: args.thought } : restArgs;
         const blocks: DraftBlock[] = [];
         // Model reasoning (non-OpenAI servers put it in reasoning_content), once per response.
         const respId = resp ? str(resp.id) : undefined;

@@ -86,7 +86,7 @@ export function toolCallBlocks(v: unknown, file: string, path: string, line: num
     if (id === undefined) throw structureError(file, `${path}[${i}].id`, 'a tool call id string', c.id, line);
     const name = str(fn.name) ?? str(c.name) ?? '(unnamed)';
     const args = own(fn, 'arguments') ?? own(c, 'arguments');
-    if (typeof args === 'string') return { kind: 'tool_call', callId: id, name, input: parseArgs(args), rawInput: args };
+    if (typeof args === 'string') return { kind: 'tool_call', callId: id, name, input: parseArgs(args, { file, path: `${path}[${i}].function.arguments`, ...(line !== undefined && { line }) }), rawInput: args };
     return { kind: 'tool_call', callId: id, name, input: args ?? {} };
   });
 }

@@ -3,11 +3,11 @@
  * untrusted-value guards that throw located ImportErrors, OpenAI-like message content reading,
  * and the projection export for documents whose records each carry (at most) one message.
  */
-import { ImportError } from '../errors';
+import { ImportError, type ErrorWhere } from '../errors';
 import type { DraftBlock } from '../model/builder';
 import type { Message, SourceRecord, Transcript } from '../model/types';
 import type { ProjectedMessage, Projection } from '../compaction/types';
-import { stringifyLike } from '../read/json-doc';
+import { parseJsonString, stringifyLike } from '../read/json-doc';
 import { countReplacementChars } from '../read/source';
 import type { ImportWarning } from '../model/types';
 
@@ -87,12 +87,8 @@ export function contentText(content: unknown, file: string, path: string, line?:
 }
 
 /** Parsed arguments when they parse as JSON, else the raw string (FORMATS.md §1: keep verbatim). */
-export function parseArgs(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
+export function parseArgs(raw: string, where?: ErrorWhere): unknown {
+  return parseJsonString(raw, where);
 }
 
 /** The projected message is the log message untouched: every block is the very same object. */

@@ -8,8 +8,22 @@ import type { SourceFile } from './source';
 export const HEAD_BYTES = 64 * 1024;
 
 export function decodeHead(file: SourceFile, maxBytes = HEAD_BYTES): string {
-  const bomLength = file.bom ? (file.encoding === 'utf-8' ? 3 : 2) : 0;
-  return new TextDecoder(file.encoding, { fatal: false }).decode(file.bytes.subarray(bomLength, bomLength + maxBytes));
+  return decodeHeadAfterBlanks(file, maxBytes);
+}
+
+/** Bytes of white space (space, tab, CR, LF) at the start of a UTF-8 file, after its BOM. */
+export function leadingBlankBytes(file: SourceFile): number {
+  if (file.encoding !== 'utf-8') return 0;
+  const b = file.bytes;
+  let i = file.bom ? 3 : 0;
+  while (i < b.length && (b[i] === 0x20 || b[i] === 0x0a || b[i] === 0x0d || b[i] === 0x09)) i++;
+  return i - (file.bom ? 3 : 0);
+}
+
+/** The head from the first byte that is not white space (leading blank lines say nothing about the format). */
+export function decodeHeadAfterBlanks(file: SourceFile, maxBytes = HEAD_BYTES): string {
+  const start = (file.bom ? (file.encoding === 'utf-8' ? 3 : 2) : 0) + leadingBlankBytes(file);
+  return new TextDecoder(file.encoding, { fatal: false }).decode(file.bytes.subarray(start, start + maxBytes));
 }
 
 /**
@@ -19,7 +33,7 @@ export function decodeHead(file: SourceFile, maxBytes = HEAD_BYTES): string {
 export function isJsonlFile(file: SourceFile): boolean {
   const head = decodeHead(file);
   const firstNl = head.indexOf('\n');
-  if (firstNl >= 0 || file.bytes.length <= HEAD_BYTES) return looksLikeJsonl(head);
+  if (firstNl >= 0 || file.bytes.length - leadingBlankBytes(file) <= HEAD_BYTES) return looksLikeJsonl(head);
   if (!head.trimStart().startsWith('{')) return false;
   const firstTwo: string[] = [];
   for (const line of file.lines()) {

@@ -4,7 +4,7 @@
  * everything around them is kept verbatim in the frame, so an untouched export is byte-identical
  * and a changed record is re-written in the document's own style (indent, separators, escapes).
  */
-import { ImportError } from '../errors';
+import { ImportError, type ErrorWhere } from '../errors';
 import type { JsonStyle, SourceRecord } from '../model/types';
 import type { RecordSet } from './jsonl';
 
@@ -34,6 +34,39 @@ export function depthExceededAt(text: string, max = MAX_JSON_DEPTH): number {
 
 export function tooDeepError(fileName: string, line: number): ImportError {
   return new ImportError('too-deep:json', `The JSON nests more than ${MAX_JSON_DEPTH} levels deep.`, { file: fileName, line }, `JSON nested at most ${MAX_JSON_DEPTH} levels deep`);
+}
+
+/**
+ * JSON held in a string (tool-call `arguments`): parsed for display when it is JSON, else kept as
+ * the raw string. JSON.parse alone would accept 50,000 levels and leave the stack overflow to the
+ * first recursive walk after it ("Maximum call stack size exceeded", no file, no place), so the
+ * depth limit of whole documents applies here too, and the error names the place it is given.
+ */
+export function parseJsonString(raw: string, where: ErrorWhere = {}): unknown {
+  const at = depthExceededAt(raw);
+  if (at >= 0) throw tooDeepInString(where);
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+export function tooDeepInString(where: ErrorWhere = {}): ImportError {
+  return new ImportError('too-deep:json', `The tool-call arguments (JSON in a string) nest more than ${MAX_JSON_DEPTH} levels deep.`, where, `arguments nested at most ${MAX_JSON_DEPTH} levels deep`);
+}
+
+/** The same error with a place added where it had none (helpers that see one item; their caller knows the line). */
+export function withPlace(e: unknown, where: ErrorWhere): unknown {
+  if (!(e instanceof ImportError)) return e;
+  if (e.where.line !== undefined && e.where.file !== undefined && e.where.path !== undefined) return e;
+  const merged: ErrorWhere = { ...where, ...Object.fromEntries(Object.entries(e.where).filter(([, v]) => v !== undefined)) };
+  return new ImportError(e.code, e.message, merged, e.expected, { cause: e.cause });
+}
+
+/** `$.a[0].b` for error messages. */
+export function pathText(path: JsonPath): string {
+  return '$' + path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
 }
 
 /** Parse the whole document, with the error located by line and column. */

@@ -108,3 +108,26 @@ export function looksLikeJsonl(head: string): boolean {
   const rest = s.slice(nl + 1).trimStart();
   return rest === '' || rest.startsWith('{');
 }
+
+/**
+ * Lines of another format in a JSONL file (a Claude Code session and a Codex rollout pasted into
+ * one file): the importer keeps them as records for export but shows nothing of them, so they are
+ * said, once, with the first line and the count, instead of vanishing without a word.
+ */
+export function foreignLinesWarning(records: readonly SourceRecord[], isForeign: (v: Record<string, unknown>) => boolean, what: string, ours: string): ImportWarning[] {
+  let n = 0;
+  let first = 0;
+  for (const r of records) {
+    const v = r.value;
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || !isForeign(v as Record<string, unknown>)) continue;
+    if (n++ === 0) first = r.line;
+  }
+  if (n === 0) return [];
+  return [{ code: 'skipped:foreign-lines', message: `${n} line(s) are ${what}, not ${ours} (first: line ${first}); they are kept for export but not shown or counted.`, line: first }];
+}
+
+const CODEX_LINE_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+/** A Codex rollout line: {timestamp, type: session_meta|response_item|…, payload}. */
+export const isCodexLine = (v: Record<string, unknown>) => typeof v.type === 'string' && CODEX_LINE_TYPES.has(v.type) && 'payload' in v;
+/** A Claude Code transcript line: {type: user|assistant, message, uuid?}. */
+export const isClaudeCodeLine = (v: Record<string, unknown>) => (v.type === 'user' || v.type === 'assistant') && typeof v.message === 'object' && v.message !== null && !('payload' in v);

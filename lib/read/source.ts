@@ -2,11 +2,44 @@
  * The file seam (STYLE.md §2): importers receive a SourceFile, never a browser `File`.
  * Gzip, BOM / UTF-16, and chunked decoding past V8's string limit are handled here, once.
  */
-import { gunzipSync } from 'fflate';
+import { Gunzip } from 'fflate';
 import { ImportError } from '../errors';
 
 /** V8's maximum string length is ~2^29-24 chars on 64-bit; stay well below it. */
 export const MAX_TEXT_BYTES = 480 * 1024 * 1024;
+
+/**
+ * Cap on what one gzip file may decompress to. Past it the file is refused while decompressing
+ * (a bomb never gets to allocate its gigabytes). 2 GiB is more than any session we have seen
+ * and what lines() can still walk through.
+ */
+export const MAX_GUNZIP_BYTES = 2 * 1024 * 1024 * 1024;
+/**
+ * Past this much output, a gzip file whose output/input ratio is above GUNZIP_BOMB_RATIO is
+ * refused as a bomb: JSON logs compress 5–30×, deflate's ceiling is ~1030× (runs of one byte).
+ */
+export const GUNZIP_RATIO_CHECK_AFTER = 64 * 1024 * 1024;
+export const GUNZIP_BOMB_RATIO = 300;
+
+export interface ReadLimits {
+  maxGunzipBytes: number;
+  ratioCheckAfter: number;
+  bombRatio: number;
+}
+let limitsForTests: Partial<ReadLimits> | null = null;
+/** Test-only: small limits so the guards run on small fixtures (nobody allocates gigabytes in a test). */
+export function withReadLimits<T>(limits: Partial<ReadLimits>, fn: () => T): T {
+  const prev = limitsForTests;
+  limitsForTests = { ...prev, ...limits };
+  try {
+    return fn();
+  } finally {
+    limitsForTests = prev;
+  }
+}
+function readLimits(): ReadLimits {
+  return { maxGunzipBytes: MAX_GUNZIP_BYTES, ratioCheckAfter: GUNZIP_RATIO_CHECK_AFTER, bombRatio: GUNZIP_BOMB_RATIO, ...limitsForTests };
+}
 
 let chunkSizeForTests: number | null = null;
 /** Test-only: force a small decode chunk so the chunked paths run on small fixtures (speedscope's trick). */
@@ -61,12 +94,8 @@ export function sourceFromBytes(name: string, input: Uint8Array): SourceFile {
   let bytes = input;
   let gzip = false;
   if (startsWith(bytes, [0x1f, 0x8b])) {
-    try {
-      bytes = gunzipSync(bytes);
-      gzip = true;
-    } catch (e) {
-      throw new ImportError('malformed:gzip', 'The file looks gzip-compressed but does not decompress.', { file: name }, 'a valid .gz file', { cause: e });
-    }
+    bytes = gunzipAll(name, bytes);
+    gzip = true;
   }
   const isZip = startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06]);
   const { encoding, bomLength } = detectTextEncoding(bytes);
@@ -98,6 +127,72 @@ export function sourceFromBytes(name: string, input: Uint8Array): SourceFile {
       return iterateLines(body, encoding);
     },
   };
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 * 1024) return `${(n / (1024 * 1024 * 1024)).toFixed(1).replace(/\.0$/, '')} GB`;
+  if (n >= 1024 * 1024) return `${Math.round(n / (1024 * 1024))} MB`;
+  return n >= 1024 ? `${Math.round(n / 1024)} KB` : `${n} bytes`;
+}
+const mb = formatBytes;
+
+/**
+ * Every member of a gzip file (`cat a.gz b.gz` is one valid .gz), decompressed in a stream:
+ * the ISIZE trailer is never trusted to size the output (a wrong one used to cut the text short),
+ * and the output is capped as it grows, so a bomb is refused after a few MB of input.
+ */
+function gunzipAll(name: string, input: Uint8Array): Uint8Array {
+  const limits = readLimits();
+  // 10 bytes of header + an empty deflate block + 8 bytes of trailer.
+  if (input.length < 18) throw new ImportError('malformed:gzip', `The file looks gzip-compressed but does not decompress: it is only ${input.length} bytes long.`, { file: name }, 'a valid .gz file');
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let consumed = 0;
+  let refused: ImportError | undefined;
+  const stream = new Gunzip((chunk) => {
+    if (refused) return;
+    total += chunk.length;
+    if (total > limits.maxGunzipBytes) {
+      refused = new ImportError(
+        'too-large:gzip',
+        `The gzip file decompresses to more than ${mb(limits.maxGunzipBytes)} (the limit for one file); it was refused after ${mb(consumed)} of its ${mb(input.length)}.`,
+        { file: name },
+        `a file under ${mb(limits.maxGunzipBytes)} uncompressed`,
+      );
+      return;
+    }
+    if (total > limits.ratioCheckAfter && total / Math.max(1, consumed) > limits.bombRatio) {
+      refused = new ImportError(
+        'malformed:gzip-bomb',
+        `The gzip file expands more than ${limits.bombRatio}× (${mb(total)} from ${mb(consumed)} so far), which no transcript does; it is refused as a possible gzip bomb.`,
+        { file: name },
+        'a gzip file of a transcript (JSON compresses 5–30×)',
+      );
+      return;
+    }
+    parts.push(chunk);
+  });
+  // Small input steps: the checks above run after every step, before the output gets large.
+  const step = 64 * 1024;
+  try {
+    for (let off = 0; off < input.length && !refused; off += step) {
+      const end = Math.min(off + step, input.length);
+      consumed = end;
+      stream.push(input.subarray(off, end), end === input.length);
+    }
+  } catch (e) {
+    if (refused) throw refused;
+    throw new ImportError('malformed:gzip', `The file looks gzip-compressed but does not decompress (${(e as Error).message} after ${consumed} of ${input.length} bytes).`, { file: name }, 'a valid .gz file', { cause: e });
+  }
+  if (refused) throw refused;
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
 }
 
 /**
@@ -181,4 +276,28 @@ export function countReplacementChars(text: string): number {
   let n = 0;
   for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) n++;
   return n;
+}
+
+/**
+ * Byte offset of the first byte sequence that is not valid UTF-8, or -1. Decoding replaces such
+ * bytes with U+FFFD (a literal U+FFFD in the file is valid and not counted): the native decoder in
+ * fatal mode answers the common case; the offset is looked for only when it fails.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  const size = chunkSize();
+  const fatal = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for (let off = 0; off < bytes.length; off += size) fatal.decode(bytes.subarray(off, Math.min(off + size, bytes.length)), { stream: off + size < bytes.length });
+    return -1;
+  } catch {
+    // Find the first bad sequence: a lead byte with the wrong number of continuation bytes.
+    for (let i = 0; i < bytes.length; ) {
+      const b = bytes[i];
+      const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+      if (need < 0) return i;
+      for (let k = 1; k <= need; k++) if (i + k >= bytes.length || (bytes[i + k] & 0xc0) !== 0x80) return i;
+      i += need + 1;
+    }
+    return 0;
+  }
 }

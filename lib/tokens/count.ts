@@ -18,8 +18,37 @@ export interface TokenCounter {
 }
 
 const chars4: TokenCounter = { id: 'chars4', count: (t) => Math.ceil(t.length / 4) };
-const o200k: TokenCounter = { id: 'o200k', count: (t) => (t.length === 0 ? 0 : countO200k(t, ENCODE_OPTIONS)) };
-const cl100k: TokenCounter = { id: 'cl100k', count: (t) => (t.length === 0 ? 0 : countCl100k(t, ENCODE_OPTIONS)) };
+/**
+ * Longest run of one character class (letters, punctuation, white space) handed to the BPE in one
+ * piece. gpt-tokenizer merges a pre-tokenized piece in time quadratic in its length (a 100k-letter
+ * run of a base64 blob: 24 s; 300k: 227 s), so, as other BPE users do, longer runs are cut into
+ * pieces of this length. No word of real text comes near it, so normal text is counted exactly
+ * (one call, the same text); a cut run may count a token or two more than an uncut one would.
+ */
+export const MAX_BPE_PIECE = 400;
+const LONG_RUN = new RegExp(`\\p{L}{${MAX_BPE_PIECE},}|[^\\s\\p{L}\\p{N}]{${MAX_BPE_PIECE},}|\\s{${MAX_BPE_PIECE},}`, 'gu');
+
+export function countCapped(text: string, count: (t: string) => number): number {
+  if (text.length < MAX_BPE_PIECE) return count(text);
+  LONG_RUN.lastIndex = 0;
+  let m = LONG_RUN.exec(text);
+  if (!m) return count(text);
+  let total = 0;
+  let from = 0;
+  for (; m; m = LONG_RUN.exec(text)) {
+    if (m.index > from) total += count(text.slice(from, m.index));
+    const run = m[0];
+    for (let i = 0; i < run.length; i += MAX_BPE_PIECE) total += count(run.slice(i, i + MAX_BPE_PIECE));
+    from = m.index + run.length;
+  }
+  if (from < text.length) total += count(text.slice(from));
+  return total;
+}
+
+const rawO200k = (t: string) => countO200k(t, ENCODE_OPTIONS);
+const rawCl100k = (t: string) => countCl100k(t, ENCODE_OPTIONS);
+const o200k: TokenCounter = { id: 'o200k', count: (t) => (t.length === 0 ? 0 : countCapped(t, rawO200k)) };
+const cl100k: TokenCounter = { id: 'cl100k', count: (t) => (t.length === 0 ? 0 : countCapped(t, rawCl100k)) };
 
 export function counterById(id: TokenizerId): TokenCounter {
   return id === 'o200k' ? o200k : id === 'cl100k' ? cl100k : chars4;

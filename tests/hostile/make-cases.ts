@@ -28,7 +28,7 @@ export interface HostileCase {
   format?: string;
   /** The import must also export back to the same text (BOM stripped), byte for byte. */
   roundtrip?: boolean;
-  /** Wall-clock bound for a result (default 20 s): a hang detector, generous for the shared CI cores. */
+  /** CPU-time bound for a result (default 20 s): a hang / quadratic-path detector, generous for the shared CI cores. */
   timeLimitMs?: number;
 }
 
@@ -402,5 +402,62 @@ export function makeCases(): HostileCase[] {
   add({ name: 'whitespace only', fileName: 'blank.jsonl', what: 'spaces and newlines', bytes: () => enc('  \n\n \r\n'), expect: { kind: 'error', code: 'empty:file' } });
   add({ name: 'a JSON scalar', fileName: 'n.json', what: 'the document is 42', bytes: () => enc('42'), expect: { kind: 'error', code: 'malformed:not-json' } });
   add({ name: 'plain text', fileName: 'notes.json', what: 'Hello world', bytes: () => enc('Hello world\n'), expect: { kind: 'error', code: 'malformed:not-json', where: ['line'] } });
+
+  // Issue 18 / 13: gzip members, JSON inside strings, leading blank lines, mixed formats.
+  const claudeSession = () => corpus('claude-code', 'simonw_sample_session.jsonl');
+  add({
+    name: 'multi-member gzip (cat a.gz b.gz)',
+    fileName: 'session.jsonl.gz',
+    what: 'a Claude Code session gzipped in two members',
+    bytes: () => {
+      const b = claudeSession();
+      const cut = b.indexOf(10, b.length >> 1) + 1;
+      return new Uint8Array([...gzipSync(b.subarray(0, cut)), ...gzipSync(b.subarray(cut))]);
+    },
+    expect: { kind: 'import', format: 'claude-code' },
+  });
+  add({
+    name: 'gzip with a wrong ISIZE trailer',
+    fileName: 'session.jsonl.gz',
+    what: 'the last 4 bytes claim 7 bytes uncompressed',
+    bytes: () => {
+      const gz = gzipSync(claudeSession());
+      gz.set([7, 0, 0, 0], gz.length - 4);
+      return gz;
+    },
+    expect: { kind: 'import', format: 'claude-code' },
+  });
+  add({
+    name: 'tool-call arguments: JSON nested 50,000 deep in a string',
+    fileName: 'deep-args.json',
+    what: 'OpenAI Chat arguments "[[[[…]]]]" 50,000 levels',
+    bytes: () => json({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '['.repeat(50_000) + ']'.repeat(50_000) } }] }, { role: 'tool', tool_call_id: 'c1', content: 'ok' }] }),
+    expect: { kind: 'error', code: 'too-deep:json', where: ['path'], path: '$.messages[1].tool_calls[0].function.arguments' },
+    timeLimitMs: 10_000,
+  });
+  add({
+    name: 'swe-agent arguments nested 50,000 deep in a string',
+    fileName: 'x.traj',
+    what: 'function.arguments a string of 50,000 levels',
+    bytes: swe((d) => (d.history[2].tool_calls[0].function.arguments = '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000))),
+    expect: { kind: 'error', code: 'too-deep:json', where: ['path'] },
+    timeLimitMs: 10_000,
+  });
+  add({
+    name: 'a session after 1 MB of blank lines',
+    fileName: 'late.jsonl',
+    what: 'a million newlines, then a Claude Code session',
+    bytes: () => new Uint8Array([...new Uint8Array(1_000_000).fill(10), ...claudeSession()]),
+    expect: { kind: 'import', format: 'claude-code' },
+    roundtrip: true,
+  });
+  add({
+    name: 'Codex lines inside a Claude Code session',
+    fileName: 'mixed.jsonl',
+    what: 'a Claude Code session followed by three Codex rollout lines',
+    bytes: () => enc(new TextDecoder().decode(claudeSession()).replace(/\n?$/, '\n') + [1, 2, 3].map((i) => JSON.stringify({ timestamp: 't', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `codex ${i}` }] } })).join('\n') + '\n'),
+    expect: { kind: 'import', format: 'claude-code', warnings: ['skipped:foreign-lines'] },
+    roundtrip: true,
+  });
   return cases;
 }

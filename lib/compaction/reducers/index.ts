@@ -36,7 +36,8 @@ export const REDUCERS: Readonly<Record<Exclude<ReducerId, 'auto'>, Factory>> = {
 export const REDUCER_IDS = Object.keys(REDUCERS) as Array<Exclude<ReducerId, 'auto'>>;
 
 export function isReducerId(id: string): id is ReducerId {
-  return id === 'auto' || id in REDUCERS;
+  // Own properties only: `in` also accepts toString, constructor, __proto__… (Object.prototype's names).
+  return id === 'auto' || Object.prototype.hasOwnProperty.call(REDUCERS, id);
 }
 
 export function createReducer(spec: ReducerSpec, env: ReducerEnv = {}): Reducer {
