@@ -3,11 +3,13 @@
  * turn. With no argument every section runs; `npm run bench -- compaction` runs one.
  */
 import { runCompactionBench } from './compaction';
+import { runGrowthBench } from './growth';
 import { runImportBench } from './import';
 
 const SECTIONS: Record<string, () => Promise<unknown>> = {
   import: runImportBench,
   compaction: () => runCompactionBench(),
+  growth: () => runGrowthBench(),
 };
 
 async function main(): Promise<void> {

@@ -560,7 +560,11 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
   // In a sub-agent's own file every line is a side chain, and that chain is the conversation.
   const subAgentFile = t.warnings.some((w) => w.code === 'subagent:file');
   const messageOfRecord = new Map<number, Message>();
-  for (const m of t.messages) for (const r of m.recordRefs) messageOfRecord.set(r, m);
+  const messageById = new Map<string, Message>();
+  for (const m of t.messages) {
+    messageById.set(m.id, m);
+    for (const r of m.recordRefs) messageOfRecord.set(r, m);
+  }
   // Synthetic messages are written just before the first kept main-chain message since the last
   // summary (the kept prefix, see above), else before the next projected source message.
   const before = new Map<string, ProjectedMessage[]>();
@@ -582,7 +586,7 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
       queue = [];
     }
     if (pm.sidechain) continue;
-    const source = t.messages.find((m) => m.id === pm.sourceId);
+    const source = messageById.get(pm.sourceId);
     if (source) for (const s of waitingForEnd.splice(0)) spanEnd.set(s, source.recordRefs[0]);
     if (isSourceSummary(pm)) prefixStart = undefined;
     else if (prefixStart === undefined && !before.has(pm.sourceId)) {

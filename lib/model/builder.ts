@@ -38,6 +38,8 @@ export interface BuildInput {
 export class TranscriptBuilder {
   private messages: DraftMessage[] = [];
   private tools: Array<Omit<ToolSchema, 'tokens'>> = [];
+  /** Names of `tools`, so a request declaring 100k tools is read in linear time. */
+  private readonly toolNames = new Set<string>();
   private markers: Marker[] = [];
   private usage: UsageRecord[] = [];
   private warnings: ImportWarning[] = [];
@@ -58,7 +60,9 @@ export class TranscriptBuilder {
   }
 
   addTool(t: Omit<ToolSchema, 'tokens'>): void {
-    if (!this.tools.some((x) => x.name === t.name)) this.tools.push(t);
+    if (this.toolNames.has(t.name)) return;
+    this.toolNames.add(t.name);
+    this.tools.push(t);
   }
 
   addMarker(m: Omit<Marker, 'id'>): void {
