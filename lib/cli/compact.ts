@@ -29,11 +29,22 @@ import { formatReport } from '../compaction/report';
 import { proposeTangents } from '../compaction/tangents';
 import type { Projection, ReducerId, Step, SummaryKey } from '../compaction/types';
 import { projectWithProviderSummaries, providerFromEnvOrFlags, type CliProvider } from '../summarize/cli-provider';
+import { runBatch, runStream } from './_compact-batch';
 
 export const summary = 'Compact a transcript to a token budget and export it in its own format (auto, or --strategy …)';
 
 const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]… [--keep-last K] [--config F]
                               --out OUT [--report-json R] [--conversation K] [--dry-run]
+       npm run -s cli -- compact DIR --out DIR2 [--jobs N] [options]     every file of DIR, in worker threads
+       npm run -s cli -- compact --stream [options] < in.jsonl > out.jsonl  one transcript per line
+
+  DIR               compacts every file under DIR (recursively, dot files skipped) into DIR2 at the
+                    same relative path; progress on stderr, a summary table on stdout; exit 1 if any failed
+  --jobs N          worker threads for DIR (default: os.availableParallelism())
+  --stream          each stdin line is a JSON object {"path": F} or {"text": T, "name"?: N} or
+                    {"base64": B, "name": N} (any may carry "id"), or the transcript itself (one JSON
+                    document, e.g. an OpenAI Chat request); each stdout line is {id, name, ok, format,
+                    turns, tokensBefore, tokensAfter, budget, text | base64, error} in input order
 
   --budget N        target tokens, counted like \`inspect\` (default: the model's input budget)
   --model M         model for the default budget (default: the one the transcript names)
@@ -64,11 +75,15 @@ export interface CompactArgs {
   dryRun: boolean;
   tangents?: number[];
   model?: string;
+  /** Worker threads for a directory (default: os.availableParallelism()). */
+  jobs?: number;
+  /** Read one transcript per line on stdin, write one result per line on stdout. */
+  stream: boolean;
   help: boolean;
 }
 
 export function parseCompactArgs(args: string[]): CompactArgs {
-  const out: CompactArgs = { strategies: [], dryRun: false, help: false };
+  const out: CompactArgs = { strategies: [], dryRun: false, stream: false, help: false };
   const value = (i: number, name: string): string => {
     const v = args[i];
     if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value.`);
@@ -127,6 +142,13 @@ export function parseCompactArgs(args: string[]): CompactArgs {
         break;
       case '--dry-run':
         out.dryRun = true;
+        break;
+      case '--jobs':
+      case '-j':
+        out.jobs = int(next(), '--jobs', 1);
+        break;
+      case '--stream':
+        out.stream = true;
         break;
       case '--model':
       case '-m':
@@ -239,6 +261,112 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
   }
 }
 
+/** Where a compaction writes its report (stdout) and its notes (stderr). */
+export interface Io {
+  out(s: string): void;
+  err(s: string): void;
+}
+
+export const processIo: Io = { out: (s) => void process.stdout.write(s), err: (s) => void process.stderr.write(s) };
+
+/** One file's result, for the batch summary table and the stream mode's output lines. */
+export interface CompactRow {
+  file: string;
+  code: number;
+  format?: string;
+  turns?: number;
+  tokensBefore?: number;
+  /** tokens.total of the written output, re-imported (or the projection's on --dry-run). */
+  tokensAfter?: number;
+  budget?: number;
+  attempts?: number;
+  ms: number;
+  error?: string;
+}
+
+/**
+ * Compact one transcript (its bytes) to `a.out` — what `compact FILE` does. The report goes to
+ * io.out, notes and errors to io.err. `outText` receives the written file's bytes instead of a
+ * file when the caller keeps them (the stream mode).
+ */
+export async function compactBytes(a: CompactArgs, name: string, bytes: Uint8Array, cli: CliProvider, io: Io, sink?: (bytes: Uint8Array) => void): Promise<CompactRow> {
+  const t0 = performance.now();
+  const row: CompactRow = { file: name, code: 0, ms: 0 };
+  const end = (code: number, error?: string): CompactRow => Object.assign(row, { code, ms: performance.now() - t0, ...(error !== undefined && { error }) });
+  try {
+    const source = sourceFromBytes(path.basename(name), bytes);
+    const t = importFile(source, { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
+    Object.assign(row, { format: t.format, turns: t.turnCount });
+    const plan = a.config ? parseCompactionConfig(a.config, fs.readFileSync(a.config, 'utf8')) : undefined;
+    for (const w of plan?.warnings ?? []) io.err(`config: ${w}\n`);
+    let budget = a.budget;
+    if (budget === undefined) {
+      const info = lookupModel(a.model ?? t.model);
+      if (!info) {
+        const msg = `No --budget given and the model (${a.model ?? t.model ?? 'not recorded'}) is not in the catalog: pass --budget N or --model M.`;
+        io.err(msg + '\n');
+        return end(2, msg);
+      }
+      budget = inputBudgetOf(info);
+      io.err(`budget: ${budget} tokens (${info.label}${info.approximate ? ', assumed from its family' : ''} input budget)\n`);
+    }
+    row.budget = budget;
+    const step = stepFromArgs(a, plan, budget);
+    if (a.strategies.includes('classify-tangents') && !a.tangents) {
+      const proposed = proposeTangents(t, { keepLast: step.keepLast });
+      io.out(`tangent candidates (pass --tangents to remove):\n${proposed.map((p) => `  turn ${p.turn + 1}: ${p.reason}`).join('\n') || '  none'}\n`);
+    }
+    // --provider: answer the projection's summary requests with the LLM before the final projection.
+    const summaries = cli.provider ? (await projectWithProviderSummaries({ log: t, steps: [step], cli, onLine: (l) => io.err(`${l}\n`) })).lookup : undefined;
+    const outcome = compactTranscript(t, step, budget, { write: !a.dryRun, encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }) });
+    row.tokensBefore = outcome.projection.tokens.before.total;
+    row.attempts = outcome.attempts;
+    const lost = lostIdentifiers(t, outcome.projection);
+    io.out(formatReport(t, outcome.steps, outcome.projection, lost) + '\n');
+    for (const n of outcome.notes ?? []) io.out(`note: ${n}\n`);
+    if (a.reportJson) {
+      const audit = buildAudit({ log: t, steps: outcome.steps, projection: outcome.projection, lost, budget, ...(a.out && outcome.fileName && { output: { fileName: path.basename(a.out), format: t.format, tokens: outcome.reimportedTokens } }) });
+      fs.writeFileSync(a.reportJson, JSON.stringify(audit, null, 2) + '\n');
+    }
+    if (a.dryRun) {
+      const fits = outcome.projection.tokens.after.total <= budget;
+      row.tokensAfter = outcome.projection.tokens.after.total;
+      io.out(`dry run: ${fits ? 'fits' : 'does NOT fit'} the budget of ${budget}; nothing written\n`);
+      return end(fits ? 0 : 1, fits ? undefined : `does not fit the budget of ${budget}`);
+    }
+    const written = outcome.bytes ?? new TextEncoder().encode(outcome.text!);
+    let check: Uint8Array;
+    if (sink) {
+      sink(written);
+      check = written;
+    } else {
+      fs.writeFileSync(a.out!, written);
+      check = new Uint8Array(fs.readFileSync(a.out!));
+    }
+    const outName = a.out ?? outcome.fileName ?? name;
+    const re = importFile(sourceFromBytes(path.basename(outName), check), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
+    const total = transcriptTotals(re).total;
+    row.tokensAfter = total;
+    const fatal = validatePairing(re.messages.filter((m) => !m.sidechain)).filter((i) => isFatalForExport(i, re.messages.length));
+    io.out(`wrote ${outName}: re-imported as ${re.format}, ${total} tokens (budget ${budget})${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}\n`);
+    if (fatal.length) {
+      const msg = `verification failed: ${fatal.length} tool pairing issue(s) in the output (first: ${fatal[0].kind} ${fatal[0].callId}).`;
+      io.err(msg + '\n');
+      return end(1, msg);
+    }
+    if (total > budget) {
+      const msg = `verification failed: the output holds ${total} tokens > budget ${budget}${outcome.projection.tokens.after.total > budget ? ' (the protected turns alone exceed it: lower --keep-last or raise --budget)' : ''}.`;
+      io.err(msg + '\n');
+      return end(1, msg);
+    }
+    return end(0);
+  } catch (e) {
+    const msg = userMessage(e);
+    io.err(msg + '\n');
+    return end(1, msg);
+  }
+}
+
 export async function run(args: string[]): Promise<number> {
   let a: CompactArgs;
   let cli: CliProvider;
@@ -254,66 +382,46 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
+  if (a.stream) {
+    if (a.file !== undefined || a.out !== undefined || a.reportJson !== undefined) {
+      process.stderr.write(`--stream reads transcripts from stdin and writes results to stdout: no FILE, --out or --report-json.\n\n${USAGE}\n`);
+      return 2;
+    }
+    return runStream(a, cli, process.stdin, processIo);
+  }
   if (!a.file) {
-    process.stderr.write(`compact needs a FILE.\n\n${USAGE}\n`);
+    process.stderr.write(`compact needs a FILE (or a directory, or --stream).\n\n${USAGE}\n`);
     return 2;
   }
+  let isDir = false;
+  try {
+    isDir = fs.statSync(a.file).isDirectory();
+  } catch {
+    // not there: compactBytes' read says so below
+  }
+  if (isDir) {
+    if (!a.out) {
+      process.stderr.write(`compact DIR needs --out DIR2 (the directory to write the compacted files to).\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (a.reportJson) {
+      process.stderr.write(`--report-json names one file: it does not go with a directory.\n`);
+      return 2;
+    }
+    return runBatch(args, a, processIo);
+  }
+  if (a.jobs !== undefined) process.stderr.write('note: --jobs applies to a directory; one file runs in this process.\n');
   if (!a.dryRun && !a.out) {
     process.stderr.write(`compact needs --out OUT (or --dry-run).\n\n${USAGE}\n`);
     return 2;
   }
+  let bytes: Uint8Array;
   try {
-    const bytes = fs.readFileSync(a.file);
-    const source = sourceFromBytes(path.basename(a.file), new Uint8Array(bytes));
-    const t = importFile(source, { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
-    const plan = a.config ? parseCompactionConfig(a.config, fs.readFileSync(a.config, 'utf8')) : undefined;
-    for (const w of plan?.warnings ?? []) process.stderr.write(`config: ${w}\n`);
-    let budget = a.budget;
-    if (budget === undefined) {
-      const info = lookupModel(a.model ?? t.model);
-      if (!info) {
-        process.stderr.write(`No --budget given and the model (${a.model ?? t.model ?? 'not recorded'}) is not in the catalog: pass --budget N or --model M.\n`);
-        return 2;
-      }
-      budget = inputBudgetOf(info);
-      process.stderr.write(`budget: ${budget} tokens (${info.label}${info.approximate ? ', assumed from its family' : ''} input budget)\n`);
-    }
-    const step = stepFromArgs(a, plan, budget);
-    if (a.strategies.includes('classify-tangents') && !a.tangents) {
-      const proposed = proposeTangents(t, { keepLast: step.keepLast });
-      process.stdout.write(`tangent candidates (pass --tangents to remove):\n${proposed.map((p) => `  turn ${p.turn + 1}: ${p.reason}`).join('\n') || '  none'}\n`);
-    }
-    // --provider: answer the projection's summary requests with the LLM before the final projection.
-    const summaries = cli.provider ? (await projectWithProviderSummaries({ log: t, steps: [step], cli, onLine: (l) => process.stderr.write(`${l}\n`) })).lookup : undefined;
-    const outcome = compactTranscript(t, step, budget, { write: !a.dryRun, encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }) });
-    const lost = lostIdentifiers(t, outcome.projection);
-    process.stdout.write(formatReport(t, outcome.steps, outcome.projection, lost) + '\n');
-    for (const n of outcome.notes ?? []) process.stdout.write(`note: ${n}\n`);
-    if (a.reportJson) {
-      const audit = buildAudit({ log: t, steps: outcome.steps, projection: outcome.projection, lost, budget, ...(a.out && outcome.fileName && { output: { fileName: path.basename(a.out), format: t.format, tokens: outcome.reimportedTokens } }) });
-      fs.writeFileSync(a.reportJson, JSON.stringify(audit, null, 2) + '\n');
-    }
-    if (a.dryRun) {
-      const fits = outcome.projection.tokens.after.total <= budget;
-      process.stdout.write(`dry run: ${fits ? 'fits' : 'does NOT fit'} the budget of ${budget}; nothing written\n`);
-      return fits ? 0 : 1;
-    }
-    fs.writeFileSync(a.out!, outcome.bytes ?? outcome.text!);
-    const re = importFile(sourceFromBytes(path.basename(a.out!), new Uint8Array(fs.readFileSync(a.out!))), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
-    const total = transcriptTotals(re).total;
-    const fatal = validatePairing(re.messages.filter((m) => !m.sidechain)).filter((i) => isFatalForExport(i, re.messages.length));
-    process.stdout.write(`wrote ${a.out}: re-imported as ${re.format}, ${total} tokens (budget ${budget})${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}\n`);
-    if (fatal.length) {
-      process.stderr.write(`verification failed: ${fatal.length} tool pairing issue(s) in the output (first: ${fatal[0].kind} ${fatal[0].callId}).\n`);
-      return 1;
-    }
-    if (total > budget) {
-      process.stderr.write(`verification failed: the output holds ${total} tokens > budget ${budget}${outcome.projection.tokens.after.total > budget ? ' (the protected turns alone exceed it: lower --keep-last or raise --budget)' : ''}.\n`);
-      return 1;
-    }
-    return 0;
+    bytes = new Uint8Array(fs.readFileSync(a.file));
   } catch (e) {
     process.stderr.write(userMessage(e) + '\n');
     return 1;
   }
+  const row = await compactBytes(a, a.file, bytes, cli, processIo);
+  return row.code;
 }
