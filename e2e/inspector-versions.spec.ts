@@ -81,8 +81,8 @@ test('versions, URL state, Lost links and keys: apply, reload, rename, fork, com
   const forkRow = versions.locator(`[data-testid=version][data-version="${fork}"]`);
   await expect(forkRow).toContainText('2 steps');
   await expect(stubbedRow).toContainText('1 step');
-  const forkTokens = await wb.contextTokens();
-  expect(forkTokens.after).toBeLessThan(stubbedTokens.after);
+  // The context line re-renders once the worker has projected the new step: poll, do not read once.
+  await expect.poll(async () => (await wb.contextTokens()).after, { timeout: 30_000 }).toBeLessThan(stubbedTokens.after);
 
   // Compare side by side: both totals, and the difference between them.
   await stubbedRow.getByLabel('Compare with results stubbed').check();
