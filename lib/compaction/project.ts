@@ -70,8 +70,23 @@ export function coveredByMarkers(log: Transcript): Map<number, string> {
   return covered;
 }
 
-/** The context compaction starts from. */
+// The starting context of a log (immutable) is built once per baseline; every preview starts from it.
+const startCache = new WeakMap<Transcript, Map<string, { messages: ProjectedMessage[]; fates: Map<string, Fate> }>>();
+
+/** The context compaction starts from (its messages array is frozen and shared; the fates map is the caller's). */
 export function startingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
+  let perLog = startCache.get(log);
+  if (!perLog) startCache.set(log, (perLog = new Map()));
+  let hit = perLog.get(baseline);
+  if (!hit) {
+    const built = buildStartingContext(log, baseline);
+    hit = { messages: Object.freeze(built.messages) as ProjectedMessage[], fates: built.fates };
+    perLog.set(baseline, hit);
+  }
+  return { messages: hit.messages, fates: new Map(hit.fates) };
+}
+
+function buildStartingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
   const fates = new Map<string, Fate>();
   if (baseline === 'log') return { messages: log.messages.map(wrapMessage), fates };
   const covered = coveredByMarkers(log);
@@ -131,8 +146,15 @@ function mainLine(messages: readonly ProjectedMessage[]): ProjectedMessage[] {
 }
 
 /** Throw when `after` has pairing issues that `before` did not have. */
+// The issues of a context (immutable) are computed once: every reducer of a step is checked against the step's start.
+const knownIssues = new WeakMap<readonly ProjectedMessage[], Set<string>>();
+
 export function assertPairingPreserved(before: readonly ProjectedMessage[], after: readonly ProjectedMessage[], where: string): void {
-  const known = new Set(validatePairing(mainLine(before)).map(issueKey));
+  let known = knownIssues.get(before);
+  if (!known) {
+    known = new Set(validatePairing(mainLine(before)).map(issueKey));
+    knownIssues.set(before, known);
+  }
   const fresh = validatePairing(mainLine(after)).filter((i) => !known.has(issueKey(i)));
   if (fresh.length > 0) {
     const f = fresh[0];
