@@ -104,7 +104,7 @@ export async function runImportBench(): Promise<void> {
   console.log(`ratio ours / raw: ${(ours.ms / raw.ms).toFixed(2)}× (same counts: ${ours.value === raw.value})`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1]?.endsWith("bench/import.ts") && import.meta.url === `file://${process.argv[1]}`) {
   runImportBench().catch((e) => {
     console.error(e);
     process.exit(1);

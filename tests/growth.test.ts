@@ -54,7 +54,8 @@ describe('growth (no quadratic path)', () => {
     addMs(1000);
     const small = addMs(10_000);
     const large = addMs(80_000);
-    expect(large / Math.max(small, 0.5), `addTool: ${small.toFixed(1)} ms for 10k, ${large.toFixed(1)} ms for 80k`).toBeLessThan(LIMIT);
+    // Floor of 3 ms: 10k adds take ~1 ms, where a GC pause is noise (the quadratic version took 115 ms).
+    expect(large / Math.max(small, 3), `addTool: ${small.toFixed(1)} ms for 10k, ${large.toFixed(1)} ms for 80k`).toBeLessThan(LIMIT);
     const t = importBytes('req.json', new TextEncoder().encode(makeManyToolsRequest(20_000))).transcript;
     expect(t.format).toBe('openai-chat');
     expect(t.tools.length).toBe(20_000);

@@ -167,6 +167,30 @@ function titleFromPrompt(text: string): string | undefined {
   return one.length > 80 ? one.slice(0, 79) + '…' : one;
 }
 
+/**
+ * JSON.stringify(a) === JSON.stringify(b) for parsed JSON values, without building either string:
+ * it stops at the first difference (a resumed session's replays are rare; lines that merely share
+ * a uuid differ early, e.g. in message.id).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] === undefined ? null : a[i], b[i] === undefined ? null : b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i]) return false;
+    if (!sameJson((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]])) return false;
+  }
+  return true;
+}
+
 export class ClaudeSessionReader {
   readonly builder = new TranscriptBuilder();
   readonly warnings: ImportWarning[] = [];
@@ -254,7 +278,7 @@ export class ClaudeSessionReader {
     // the replay is kept as a record for export but is not a second message (FORMATS.md §4).
     if (typeof value.uuid === 'string') {
       const seen = this.messageLines.get(value.uuid);
-      if (seen !== undefined && JSON.stringify(seen) === JSON.stringify(msg)) {
+      if (seen !== undefined && sameJson(seen, msg)) {
         this.replayedLines++;
         return;
       }

@@ -143,6 +143,17 @@ export class TranscriptBuilder {
 export function deepFreeze<T>(o: T): T {
   if (o === null || typeof o !== 'object' || Object.isFrozen(o)) return o;
   Object.freeze(o);
-  for (const v of Object.values(o as object)) deepFreeze(v);
+  if (Array.isArray(o)) {
+    for (let i = 0; i < o.length; i++) {
+      const v: unknown = o[i];
+      if (v !== null && typeof v === 'object') deepFreeze(v);
+    }
+  } else {
+    // for…in over own keys: no array of values allocated per object (millions of them in a big log).
+    for (const k in o) {
+      const v: unknown = (o as Record<string, unknown>)[k];
+      if (v !== null && typeof v === 'object' && Object.hasOwn(o as object, k)) deepFreeze(v);
+    }
+  }
   return o;
 }
