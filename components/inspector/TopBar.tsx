@@ -95,6 +95,16 @@ export function TopBar({
           ?
         </button>
       )}
+      {meta && (
+        <Link
+          href={`/replay?id=${encodeURIComponent(meta.id)}${model ? `&m=${encodeURIComponent(model.id)}` : ''}`}
+          className="rounded px-2 py-1 text-sm text-neutral-600 hover:bg-neutral-100 dark:text-neutral-300 dark:hover:bg-neutral-800"
+          title="Replay every compaction policy on this session, call by call: cost with caching, peak context, what each forgot"
+          data-testid="open-replay"
+        >
+          Replay
+        </Link>
+      )}
       <Link href="/settings" className="rounded px-2 py-1 text-sm text-neutral-600 hover:bg-neutral-100 dark:text-neutral-300 dark:hover:bg-neutral-800">
         Settings
       </Link>

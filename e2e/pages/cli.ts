@@ -29,3 +29,23 @@ export function cliInspect(file: string, conversation?: number): CliInspect {
 export function tokensText(n: number): string {
   return new Intl.NumberFormat('en-US').format(Math.round(n));
 }
+
+/** One policy's row as `npm run -s cli -- simulate FILE --json` prints it (lib/simulate/table.ts). */
+export interface CliReplayRow {
+  policy: string;
+  label: string;
+  compactions: number;
+  peakContext: number;
+  callsOverWindow: number;
+  usd: number;
+  cacheHitPct: number;
+  identifiersLost: number;
+  userMessagesLost: number;
+}
+
+/** Run the real CLI's `simulate --json` on a file (same code path as `npm run -s cli`). */
+export function cliSimulate(file: string, extra: string[] = []): { rows: CliReplayRow[]; recordedError: number | null } {
+  const args = [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'lib', 'cli', 'main.ts'), 'simulate', file, '--json', ...extra];
+  const out = execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 120_000 });
+  return JSON.parse(out);
+}

@@ -25,6 +25,7 @@ import { buildTimeline, contextWindowFor, type Timeline } from './timeline';
 import { buildRows, rowIndexOf, type Row, type RowIndex } from './rows';
 import { parseQuery, searchRows as searchInRows } from './search';
 import { compactionEngine } from './compaction';
+import { replayEngine } from './replay';
 
 export type ImportStage = 'reading' | 'parsing' | 'counting' | 'storing' | 'done';
 
@@ -459,6 +460,7 @@ const compaction = compactionEngine({ repo, getTranscript });
 
 export const engine = {
   ...compaction,
+  ...replayEngine({ getTranscript }),
   /** Run once per worker start: close interrupted imports, remove leftovers, purge expired deletes. */
   async init(): Promise<RecoveryReport> {
     return repo().recover();

@@ -17,6 +17,7 @@ import type { ConfigOutcome, DraftStep, ExportOptions, ExportVersionOutcome, Pre
 import type { ToolStat } from './preview';
 import type { Version } from '../compaction/types';
 import type { TriggerPoint } from '../simulate/replay';
+import type { ReplayView } from './replay';
 import type { SummaryFailure, SummaryProgress } from '../summarize/run';
 import type { Transcript } from '../model/types';
 import type { TranscriptMeta } from '../db/schema';
@@ -338,6 +339,10 @@ export class WorkerBridge {
   }
   peerTriggers(signal: AbortSignal | undefined, id: string, model?: string): Promise<TriggerPoint[]> {
     return this.run(signal, 'query', (r) => r.peerTriggers(id, model));
+  }
+  /** Every policy replayed call by call (the Replay page); CPU-bound, so on the preview lane (cancellable). */
+  replay(signal: AbortSignal | undefined, id: string, options: { model?: string; cacheTtl?: '5m' | '1h' } = {}): Promise<ReplayView> {
+    return this.run(signal, 'preview', (r) => r.replay(id, options));
   }
   parseConfig(signal: AbortSignal | undefined, fileName: string, text: string): Promise<ConfigOutcome> {
     return this.run(signal, 'query', (r) => r.parseConfig(fileName, text) as Promise<ConfigOutcome>);

@@ -1,0 +1,69 @@
+/**
+ * Replay (issue 14) on a real Claude Code session with recorded usage: the inspector links to the
+ * replay of every policy; the table shows what the CLI's `simulate --json` computes for the same
+ * file; ticking a policy draws its curve (with its compactions), unticking removes it; sorting and
+ * the CSV download carry the same numbers.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { corpusFile, expect, SCREENSHOTS, test } from './fixtures';
+import { cliSimulate, tokensText } from './pages/cli';
+
+test.beforeAll(() => fs.mkdirSync(SCREENSHOTS, { recursive: true }));
+
+test('replay: every policy call by call, the table equals the CLI, toggles draw curves, CSV', async ({ library, inspector, page }) => {
+  test.setTimeout(150_000);
+  const file = corpusFile('claude-code', 'slopometry_transcript_opus45_compact.jsonl');
+  const cli = cliSimulate(file);
+  expect(cli.rows.length).toBeGreaterThan(10);
+
+  await library.goto();
+  await library.importFile(file);
+  await library.open(await library.waitForRow(path.basename(file)));
+  await inspector.waitLoaded();
+  await page.getByTestId('open-replay').click();
+  await expect(page).toHaveURL(/\/replay\?id=/);
+  const table = page.getByTestId('replay-table');
+  await expect(table).toBeVisible({ timeout: 60_000 });
+
+  // Every policy's row: the same numbers as the CLI's JSON for the same file.
+  await expect(page.getByTestId('replay-row')).toHaveCount(cli.rows.length);
+  for (const r of cli.rows) {
+    const row = page.locator(`[data-testid=replay-row][data-policy="${r.policy}"]`);
+    await expect(row.locator('[data-col=usd]')).toHaveText(`$${r.usd.toFixed(4)}`);
+    await expect(row.locator('[data-col=peakContext]')).toHaveText(tokensText(r.peakContext));
+    await expect(row.locator('[data-col=compactions]')).toHaveText(tokensText(r.compactions));
+    await expect(row.locator('[data-col=callsOverWindow]')).toHaveText(tokensText(r.callsOverWindow));
+    await expect(row.locator('[data-col=identifiersLost]')).toHaveText(tokensText(r.identifiersLost));
+  }
+  // The recorded bill and the replay's error, as the CLI computes it.
+  await expect(page.getByTestId('replay-recorded')).toContainText(`${Math.abs(cli.recordedError! * 100).toFixed(1)} %`);
+
+  // Toggles: the default curves are drawn; ticking one more adds its curve and its compactions.
+  const chart = page.getByTestId('replay-chart');
+  const drawn = () => chart.getByTestId('replay-series').evaluateAll((els) => els.map((e) => e.getAttribute('data-policy')));
+  await expect.poll(drawn).toContain('claude-code');
+  expect(await drawn()).not.toContain('anthropic-clear-tool-uses');
+  const clear = page.locator('[data-testid=replay-row][data-policy="anthropic-clear-tool-uses"]');
+  await clear.getByTestId('replay-toggle').check();
+  await expect.poll(drawn).toContain('anthropic-clear-tool-uses');
+  const fires = cli.rows.find((r) => r.policy === 'anthropic-clear-tool-uses')!.compactions;
+  await expect(chart.locator('[data-policy="anthropic-clear-tool-uses"] [data-testid=replay-firing]')).toHaveCount(fires);
+  await page.locator('[data-testid=replay-row][data-policy="claude-code"]').getByTestId('replay-toggle').uncheck();
+  await expect.poll(drawn).not.toContain('claude-code');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'replay.png'), fullPage: true });
+
+  // Sort by cost: rows in ascending cost order.
+  await page.getByTestId('sort-usd').click();
+  const costs = await table.locator('[data-testid=replay-row] [data-col=usd]').allTextContents();
+  const values = costs.map((c) => Number(c.replace('$', '')));
+  expect(values).toEqual([...values].sort((a, b) => a - b));
+
+  // CSV: one line per policy, the same cost as the table.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('replay-csv').click()]);
+  const csv = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  expect(csv).toHaveLength(cli.rows.length + 1);
+  const head = csv[0].split(',');
+  const cc = csv.find((l) => l.startsWith('claude-code,'))!.split(',');
+  expect(Number(cc[head.indexOf('Cost $')])).toBe(cli.rows.find((r) => r.policy === 'claude-code')!.usd);
+});

@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusFiles } from '../../tests/corpus';
+import { importFile } from '../formats/import';
+import { sourceFromBytes } from '../read/source';
+import { filler, makeTranscript } from '../compaction/testing/make';
+import { lookupModel } from '../tokens/catalog';
+import type { Transcript } from '../model/types';
+import { billCall, cacheRules } from './billing';
+import { modelCalls, simulate } from './calls';
+import { REPLAY_POLICIES, replayPolicyById } from './policies/replay';
+import { recordedError, replayCsv, replayRows } from './table';
+
+const load = (family: string, name: string) => {
+  const file = corpusFiles(family).find((f) => path.basename(f) === name)!;
+  return importFile(sourceFromBytes(name, new Uint8Array(fs.readFileSync(file)))).transcript;
+};
+const policy = (id: string) => replayPolicyById(id)!;
+
+describe('billing', () => {
+  it('OpenAI caches prefixes of 1,024 tokens or more, in 128-token steps, and bills no writes', () => {
+    const r = cacheRules(lookupModel('gpt-5'));
+    expect(r.provider).toBe('openai');
+    expect(billCall(r, undefined, 5000, 3000, true, 0)).toMatchObject({ cacheRead: 2944, input: 2056, cacheWrite: 0 });
+    expect(billCall(r, undefined, 5000, 1000, true, 0)).toMatchObject({ cacheRead: 0, input: 5000 });
+    expect(billCall(r, undefined, 5000, 3000, false, 0)).toMatchObject({ cacheRead: 0, input: 5000 });
+  });
+  it('Anthropic writes what it does not read, past the uncached tail, at the write price', () => {
+    const info = lookupModel('claude-sonnet-4-5')!;
+    const r = cacheRules(info);
+    expect(r).toMatchObject({ provider: 'anthropic', ttlMs: 300_000, writes: true });
+    const b = billCall(r, info.price, 20_000, 15_000, true, 100, 5);
+    expect(b).toMatchObject({ cacheRead: 15_000, cacheWrite: 4_995, input: 5, output: 100 });
+    expect(b.usd).toBeCloseTo((15_000 * info.price.cachedRead + 4_995 * info.price.cacheWrite + 5 * info.price.input + 100 * info.price.output) / 1e6, 9);
+    // The 1-hour cache lives twelve times longer and its writes cost 2× input instead of 1.25×.
+    const hour = cacheRules(info, { ttl: '1h' });
+    expect(hour.ttlMs).toBe(3_600_000);
+    expect(billCall(hour, info.price, 20_000, 0, true, 0).usd).toBeCloseTo((20_000 * info.price.input * 2) / 1e6, 9);
+  });
+});
+
+describe('the "as recorded" replay reproduces the recorded bill', () => {
+  // Anthropic's cache is explicit (the whole prompt is written, the next call reads it): the model
+  // must match the recorded bill. OpenAI's and Gemini's are best-effort; their error is printed.
+  const sessions = ['claude-code-viewer_5c0375b4.jsonl', 'claude-code-viewer_fe5e1c67.jsonl', 'slopometry_transcript_opus45_compact.jsonl', 'vibecodingtracker_claude_code_v1.0.95.jsonl'];
+  for (const name of sessions)
+    it(`${name}: within 5 %`, () => {
+      const log = load('claude-code', name);
+      const sim = simulate(log, [policy('recorded')]);
+      const err = recordedError(sim)!;
+      console.log(`${name}: recorded $${sim.recorded!.usd.toFixed(4)}, replay error ${(err * 100).toFixed(1)} % (cache model alone ${(sim.cacheFit!.rawError * 100).toFixed(1)} %)`);
+      // The cache model as is, before any fit to the recorded hits.
+      expect(Math.abs(sim.cacheFit!.rawError)).toBeLessThan(0.05);
+      expect(Math.abs(err)).toBeLessThan(0.05);
+      // Every recorded main-chain call sends exactly its recorded prompt.
+      const recorded = sim.results[0].calls.filter((c) => c.recorded && !c.sidechain);
+      expect(recorded.length).toBeGreaterThan(5);
+      for (const c of recorded) {
+        const u = log.usage.find((x) => x.messageIndex === c.messageIndex)!;
+        expect(c.prompt).toBe(u.input + u.cacheRead + u.cacheWrite);
+      }
+    });
+});
+
+it("OpenAI's best-effort cache: the session's recorded hit rate is fitted and applied to every policy", () => {
+  const log = load('codex-cli', 'vibecodingtracker_codex_0.39.0.jsonl');
+  const sim = simulate(log, [policy('recorded'), policy('none')]);
+  // The model alone predicts a hit whenever the prefix lives; this session's calls often missed.
+  expect(sim.cacheFit!.rawError).toBeLessThan(-0.3);
+  expect(sim.cacheFit!.hitScale).toBeLessThan(0.7);
+  expect(Math.abs(recordedError(sim)!)).toBeLessThan(0.05);
+  const recordedReads = log.usage.reduce((n, u) => n + u.cacheRead, 0);
+  expect(Math.abs(sim.results[0].totals.cacheRead - recordedReads) / recordedReads).toBeLessThan(0.1);
+});
+
+describe('policies replayed on a real session', () => {
+  const log = load('claude-code', 'slopometry_transcript_opus45_compact.jsonl');
+  const sim = simulate(log, REPLAY_POLICIES);
+  const row = (id: string) => sim.results.find((r) => r.policy === id)!;
+
+  it('no policy outgrows the window; Claude Code auto-compact fires and stays within it', () => {
+    expect(row('none').totals.callsOverWindow).toBeGreaterThan(0);
+    expect(row('none').totals.compactions).toBe(0);
+    const cc = row('claude-code');
+    expect(cc.totals.compactions).toBeGreaterThan(0);
+    expect(cc.totals.callsOverWindow).toBe(0);
+    // It fires where its trigger is crossed, and the call after the compaction is smaller.
+    const fired = cc.calls.find((c) => c.fired)!;
+    expect(fired.before!).toBeGreaterThanOrEqual(200_000 - 20_000 - 13_000);
+    expect(fired.prompt).toBeLessThan(fired.before!);
+    // A compaction rewrites the prefix: that call breaks the cache.
+    expect(fired.cacheBroken).toBe(true);
+  });
+
+  it('later calls grow from the compacted context', () => {
+    const cc = row('claude-code').calls.filter((c) => !c.sidechain);
+    const i = cc.findIndex((c) => c.fired);
+    const none = row('none').calls.filter((c) => !c.sidechain);
+    for (let k = i; k < Math.min(cc.length, i + 10); k++) expect(cc[k].prompt).toBeLessThan(none[k].prompt);
+    expect(cc[i + 1].prompt).toBeGreaterThanOrEqual(cc[i].prompt);
+  });
+
+  it('what a policy forgot is counted: identifiers and user messages', () => {
+    expect(row('none').totals.identifiersLost).toBe(0);
+    expect(row('anthropic-clear-tool-uses').totals.identifiersLost).toBeGreaterThan(0);
+  });
+
+  it('the table and its CSV carry every policy with the same numbers', () => {
+    const rows = replayRows(sim);
+    expect(rows.map((r) => r.policy)).toEqual(REPLAY_POLICIES.map((p) => p.id));
+    const csv = replayCsv(rows).trim().split('\n');
+    expect(csv).toHaveLength(rows.length + 1);
+    const cc = csv.find((l) => l.startsWith('claude-code,'))!.split(',');
+    expect(Number(cc[csv[0].split(',').indexOf('Cost $')])).toBe(rows.find((r) => r.policy === 'claude-code')!.usd);
+  });
+});
+
+describe('cache lifetime from the transcript\'s own gaps', () => {
+  const base = makeTranscript(
+    Array.from({ length: 6 }, (_, i) => ({ user: `step ${i}`, tools: [{ name: 'Read', input: { file_path: `/r/${i}.ts` }, output: filler(1500, `f${i}`) }], answer: `done ${i}` })),
+    { model: 'claude-sonnet-4-5' },
+  );
+  const at = (gapMs: (i: number) => number): Transcript => {
+    let t = Date.parse('2026-01-01T00:00:00Z');
+    return { ...base, messages: base.messages.map((m, i) => ({ ...m, time: new Date((t += gapMs(i))).toISOString() })) };
+  };
+
+  it('a gap over the TTL loses the cache; within it, the previous prompt is read', () => {
+    const quick = simulate(at(() => 10_000), [policy('none')]).results[0].calls;
+    // (The first two prompts are under Anthropic's 1,024-token minimum.)
+    expect(quick.slice(2).every((c) => c.cacheRead > 0 && !c.cacheBroken)).toBe(true);
+    const slow = at((i) => (i === base.messages.length - 2 ? 6 * 60_000 : 10_000));
+    const calls = simulate(slow, [policy('none')]).results[0].calls;
+    const last = calls[calls.length - 1];
+    expect(last.cacheBroken).toBe(true);
+    expect(last.cacheRead).toBe(0);
+    expect(last.cacheWrite).toBe(last.prompt);
+    // The 1-hour cache survives the same gap.
+    const hour = simulate(slow, [policy('none')], { cacheTtl: '1h' }).results[0].calls;
+    expect(hour[hour.length - 1].cacheRead).toBeGreaterThan(0);
+  });
+
+  it('one call per run of assistant messages when nothing is recorded', () => {
+    const calls = modelCalls(base);
+    expect(calls).toHaveLength(base.messages.filter((m, i) => m.role === 'assistant' && base.messages[i - 1]?.role !== 'assistant').length);
+    expect(calls.every((c) => !c.recorded && base.messages[c.promptEnd].role === 'assistant')).toBe(true);
+  });
+});

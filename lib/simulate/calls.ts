@@ -1,0 +1,508 @@
+/**
+ * The call-by-call replay: "if my agent had used policy X, what would this session have cost, and
+ * what would it have forgotten?"
+ *
+ * For each model call recorded in the transcript (a run of main-chain assistant messages, split
+ * where the source recorded one usage record per call), the replay computes the prompt that call
+ * would have sent under a policy. The policy fires at its trigger and compacts the context it
+ * holds with its plan (our reducers, lib/simulate/policies); the session then continues from the
+ * compacted context, and later calls grow from it. Every call is billed with the provider's
+ * prompt caching (lib/simulate/billing.ts): the cached part is the common prefix with the previous
+ * request while the cache lives, measured with the transcript's real gaps between calls.
+ *
+ * Sizes. Our estimate of a context leaves out what the file does not hold (system prompt, tool
+ * schemas the source does not record) and counts with our tokenizer. Where the source recorded
+ * usage, a call's replayed prompt is its recorded prompt plus the calibrated difference between
+ * the policy's context and the recorded one: `recorded + f × (policy − as-recorded)`, f the
+ * calibration factor (lib/tokens/calibration.ts). So the "as recorded" replay sends exactly the
+ * recorded prompts, and its bill differs from the recorded bill only by the cache model.
+ * Without recorded usage a prompt is `f × (estimate + overhead)` with f = 1 and no overhead.
+ *
+ * Two baselines: `recorded` follows what the agent itself did (its own compactions, the source's
+ * markers, stay in effect); `none` never compacts (a source's own compaction is undone: the
+ * messages it covered stay, its summary is left out). The other policies start from `none`, so
+ * they replace the agent's own compaction rather than add to it.
+ *
+ * Sub-agent (side-chain) calls never enter the main context; they are billed as recorded under
+ * every policy.
+ *
+ * Firing. A policy fires when the call's prompt reaches its trigger (tokens) or its context holds
+ * `triggerEvents` messages; after firing it re-arms only once the context has grown by 5 % of the
+ * window (tokens) or by half its event count since — a compaction that cannot get under its own
+ * trigger would otherwise fire on every call, which no real agent does (they warn and go on).
+ */
+import { assignTurns } from '../model/turns';
+import type { Message, Transcript, UsageRecord } from '../model/types';
+import { lostIdentifiers } from '../compaction/lost';
+import { projectTranscript } from '../compaction/project';
+import { wrapMessage } from '../compaction/context';
+import type { Fate, ProjectedMessage, Step } from '../compaction/types';
+import { calibrate, isContextSample, visibleBefore } from '../tokens/calibration';
+import { callCost, lookupModel, type ModelInfo } from '../tokens/catalog';
+import { billCall, cacheRules, type CacheRules, type CallBill } from './billing';
+import { resolveModel } from './replay';
+import type { ModelLimits, PeerPolicy } from './types';
+
+/** One model call of the transcript. */
+export interface CallPoint {
+  /** The call's prompt is the main-chain messages before this index. */
+  promptEnd: number;
+  /** The (last) assistant message the call produced. */
+  messageIndex: number;
+  turn: number;
+  /** ms since epoch, when the source has timestamps. */
+  time?: number;
+  sidechain: boolean;
+  recorded?: UsageRecord;
+  /** Output tokens: recorded, else our estimate of the call's assistant messages. */
+  output: number;
+}
+
+/** The model calls of a transcript, in order. */
+export function modelCalls(log: Transcript): CallPoint[] {
+  const msgs = log.messages;
+  const perCall = log.usage.length > 0 && log.usage.every(isContextSample);
+  const byRun = new Map<number, UsageRecord[]>();
+  const sideUsage: UsageRecord[] = [];
+  // Runs of main-chain assistant messages: run id = index of its first message.
+  const runOf = new Int32Array(msgs.length).fill(-1);
+  let prevMain = -1;
+  for (let i = 0; i < msgs.length; i++) {
+    const m = msgs[i];
+    if (m.sidechain) continue;
+    if (m.role === 'assistant') runOf[i] = prevMain >= 0 && msgs[prevMain].role === 'assistant' ? runOf[prevMain] : i;
+    prevMain = i;
+  }
+  if (perCall)
+    for (const u of log.usage) {
+      const m = msgs[u.messageIndex];
+      // A record without a prompt count (an empty token_count) is not a measured call.
+      if (!m || u.input + u.cacheRead + u.cacheWrite <= 0) continue;
+      if (m.sidechain) sideUsage.push(u);
+      else if (runOf[u.messageIndex] >= 0) byRun.set(runOf[u.messageIndex], [...(byRun.get(runOf[u.messageIndex]) ?? []), u]);
+    }
+  const tokensOf = (from: number, to: number) => {
+    let n = 0;
+    for (let i = from; i <= to; i++) if (!msgs[i].sidechain && msgs[i].role === 'assistant') for (const b of msgs[i].blocks) n += b.tokens;
+    return n;
+  };
+  const timeOf = (i: number) => {
+    const t = msgs[i]?.time ? Date.parse(msgs[i].time!) : NaN;
+    return Number.isFinite(t) ? t : undefined;
+  };
+  const calls: CallPoint[] = [];
+  for (let i = 0; i < msgs.length; i++) {
+    if (runOf[i] !== i) continue;
+    let end = i;
+    for (let j = i + 1; j < msgs.length; j++) {
+      if (msgs[j].sidechain) continue;
+      if (runOf[j] !== i) break;
+      end = j;
+    }
+    const records = (byRun.get(i) ?? []).sort((a, b) => a.messageIndex - b.messageIndex);
+    if (records.length === 0) {
+      calls.push({ promptEnd: i, messageIndex: end, turn: msgs[i].turn, time: timeOf(i), sidechain: false, output: tokensOf(i, end) });
+      continue;
+    }
+    let start = i;
+    for (const u of records) {
+      // Two records of one message (a server-side compaction's iterations) share its prompt.
+      const promptEnd = Math.min(start, u.messageIndex);
+      calls.push({ promptEnd, messageIndex: u.messageIndex, turn: msgs[promptEnd].turn, time: timeOf(promptEnd) ?? timeOf(u.messageIndex), sidechain: false, recorded: u, output: u.output });
+      start = u.messageIndex + 1;
+    }
+  }
+  for (const u of sideUsage) calls.push({ promptEnd: u.messageIndex, messageIndex: u.messageIndex, turn: msgs[u.messageIndex].turn, time: timeOf(u.messageIndex), sidechain: true, recorded: u, output: u.output });
+  return calls.sort((a, b) => a.messageIndex - b.messageIndex || Number(a.sidechain) - Number(b.sidechain));
+}
+
+/** A policy as the replay runs it. */
+export interface ReplayPolicy {
+  id: string;
+  label: string;
+  /** Where our emulation differs from the real thing (shown with the table). */
+  note?: string;
+  kind: 'recorded' | 'none' | 'plan';
+  triggerTokens?(model: ModelLimits): number | undefined;
+  triggerEvents?: number;
+  plan?(log: Transcript, model: ModelLimits): Step[];
+}
+
+export function fromPeer(p: PeerPolicy, note?: string): ReplayPolicy {
+  return { id: p.id, label: p.label, kind: 'plan', triggerTokens: p.triggerTokens, ...(p.triggerEvents !== undefined && { triggerEvents: p.triggerEvents }), plan: p.plan, ...(note && { note }) };
+}
+
+export interface ReplayedCall {
+  index: number;
+  messageIndex: number;
+  turn: number;
+  sidechain: boolean;
+  /** The source recorded this call's usage (the calls the recorded bill is made of). */
+  recorded: boolean;
+  /** Tokens the call sends (calibrated; sub-agent calls: recorded). */
+  prompt: number;
+  /** The policy compacted its context just before this call. */
+  fired: boolean;
+  /** Tokens of the context before the compaction, when it fired. */
+  before?: number;
+  /** The previous request's cache was gone (gap over the TTL) or the compaction rewrote the prefix. */
+  cacheBroken: boolean;
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+  usd: number;
+  overWindow: boolean;
+}
+
+export interface ReplayTotals {
+  calls: number;
+  compactions: number;
+  peakContext: number;
+  callsOverWindow: number;
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+  usd: number;
+  /** cacheRead / every prompt token sent. */
+  cacheHitRate: number;
+  /** Calls where the cached prefix was lost: the TTL ran out, or a compaction rewrote it. */
+  cacheBreaks: number;
+  identifiersLost: number;
+  userMessagesLost: number;
+}
+
+export interface ReplayResult {
+  policy: string;
+  label: string;
+  note?: string;
+  calls: ReplayedCall[];
+  totals: ReplayTotals;
+  /** Message index of each firing's call. */
+  firings: number[];
+}
+
+export interface SimulationOptions {
+  model?: string | ModelInfo;
+  /** Anthropic's 1-hour cache option (writes at 2× the input price instead of 1.25×); OpenAI's longer retention. */
+  cacheTtl?: '5m' | '1h';
+}
+
+/** Move a share of the cache reads to what the provider bills instead (writes where it charges them, else input). */
+function scaleHits(b: CallBill, scale: number, rules: CacheRules, price: ModelInfo['price'] | undefined): CallBill {
+  if (scale === 1 || b.cacheRead === 0) return b;
+  const prompt = b.input + b.cacheRead + b.cacheWrite;
+  const read = Math.min(prompt, Math.round(b.cacheRead * scale));
+  const delta = b.cacheRead - read;
+  let { input, cacheWrite } = b;
+  if (rules.writes) {
+    cacheWrite += delta;
+    if (cacheWrite < 0) {
+      input += cacheWrite;
+      cacheWrite = 0;
+    }
+  } else input += delta;
+  const usd = price ? (input * price.input + read * price.cachedRead + cacheWrite * price.cacheWrite * rules.writePrice + b.output * price.output) / 1_000_000 : 0;
+  return { ...b, input, cacheRead: read, cacheWrite, usd };
+}
+
+export interface Simulation {
+  model: { id?: string; label?: string; contextWindow: number; maxOutput: number; assumed: boolean; priced: boolean };
+  cache: CacheRules;
+  /**
+   * The cache model against the recorded usage: `rawError` = (the "as recorded" replay's bill with
+   * the model as is − the recorded bill) / the recorded bill; `hitScale` = recorded cache reads /
+   * modelled ones over the recorded calls, applied to every policy.
+   */
+  cacheFit?: { hitScale: number; rawError: number; calls: number };
+  calibration: { factor: number; overhead: number; fromUsage: boolean };
+  /** The recorded bill (catalog prices over the recorded usage), when the source has per-call usage. */
+  recorded?: { usd: number; input: number; cacheRead: number; cacheWrite: number; output: number };
+  results: ReplayResult[];
+}
+
+interface Item {
+  key: string;
+  tokens: number;
+  msg: ProjectedMessage;
+}
+
+const blockIds = new WeakMap<object, number>();
+let nextBlockId = 1;
+function identity(o: object): number {
+  let id = blockIds.get(o);
+  if (id === undefined) blockIds.set(o, (id = nextBlockId++));
+  return id;
+}
+
+function itemOf(m: ProjectedMessage): Item {
+  let tokens = 0;
+  for (const b of m.blocks) tokens += b.tokens;
+  return { key: `${m.role}:${m.blocks.map(identity).join('.')}`, tokens, msg: m };
+}
+
+/** A transcript whose messages are the given context: what a policy compacts when it fires. */
+function contextAsLog(log: Transcript, items: readonly Item[], tools: Transcript['tools']): Transcript {
+  const messages: Message[] = items.map((it, i) => ({
+    id: it.msg.sourceId ?? `replay-${i}`,
+    index: i,
+    turn: 0,
+    role: it.msg.role,
+    blocks: it.msg.blocks,
+    recordRefs: [],
+    ...(it.msg.meta && { meta: true }),
+  }));
+  const turnCount = assignTurns(messages);
+  // An earlier compaction's summary stays a compaction point: 'after-last-compaction' ranges start
+  // after it (prefix-ward: the summary and what precedes it keep their cached prefix).
+  const markers: Transcript['markers'] = [];
+  items.forEach((it, i) => {
+    if (it.msg.synthetic === 'summary' || (it.msg.blocks.length > 0 && it.msg.blocks.every((b) => b.kind === 'summary')))
+      markers.push({ id: `replay-summary-${i}`, source: 'other', atMessage: i });
+  });
+  return { ...log, messages, tools, markers, usage: [], turnCount };
+}
+
+function commonPrefixTokens(a: readonly Item[], b: readonly Item[]): number {
+  let n = 0;
+  for (let i = 0; i < Math.min(a.length, b.length) && a[i].key === b[i].key; i++) n += a[i].tokens;
+  return n;
+}
+
+const isSummaryMessage = (m: Message) => m.blocks.length > 0 && m.blocks.every((b) => b.kind === 'summary');
+
+const RECORDED_POLICY: ReplayPolicy = { id: 'recorded', label: 'As recorded', kind: 'recorded' };
+
+/** Replay every given policy on the transcript. */
+export function simulate(log: Transcript, policies: readonly ReplayPolicy[], options: SimulationOptions = {}): Simulation {
+  const { model: limits, assumed } = resolveModel(log, options.model);
+  const info: ModelInfo | undefined = typeof options.model === 'object' ? options.model : lookupModel(typeof options.model === 'string' ? options.model : log.model);
+  const rules = cacheRules(info, { ttl: options.cacheTtl });
+  const cal = calibrate(log);
+  const factor = cal?.factor ?? 1;
+  const overhead = Math.max(0, cal?.invisibleOverhead ?? 0);
+  const calls = modelCalls(log);
+  // Overlapping source markers can take a message out twice: a context is never negative.
+  const before = visibleBefore(log).map((n) => Math.max(0, n));
+  const toolTokens = log.tools.reduce((n, t) => n + t.tokens, 0);
+  const price = info?.price;
+
+  let recorded: Simulation['recorded'];
+  if (calls.some((c) => c.recorded)) {
+    recorded = { usd: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+    for (const c of calls) {
+      const u = c.recorded;
+      if (!u) continue;
+      const mi = lookupModel(u.model ?? log.model) ?? info;
+      recorded.usd += mi ? callCost(mi, u) : 0;
+      recorded.input += u.input;
+      recorded.cacheRead += u.cacheRead;
+      recorded.cacheWrite += u.cacheWrite;
+      recorded.output += u.output;
+    }
+  }
+
+  const recordedPrompt = (c: CallPoint) => (c.recorded ? c.recorded.input + c.recorded.cacheRead + c.recorded.cacheWrite : Math.round((before[c.promptEnd] + overhead) * factor));
+  // Each call at its own model's price (a session can switch models, or route small calls to a
+  // cheaper one), unless the user picked the model to price the session with.
+  const priceCache = new Map<string, ModelInfo['price'] | undefined>();
+  const priceOf = (c: CallPoint): ModelInfo['price'] | undefined => {
+    if (options.model) return price;
+    const id = c.recorded?.model ?? log.messages[c.messageIndex]?.model;
+    if (!id) return price;
+    if (!priceCache.has(id)) priceCache.set(id, lookupModel(id)?.price ?? price);
+    return priceCache.get(id);
+  };
+  const env: ReplayEnv = { calls, before, toolTokens, factor, overhead, limits, rules, price, priceOf, recordedPrompt, hitScale: 1 };
+  // Cache calibration: the share of the modelled cache hits the provider really served on this
+  // session (best-effort caches hit less than "whenever the prefix is alive"), from the
+  // "as recorded" replay over the recorded calls; every policy's hits are scaled by it.
+  let cacheFit: Simulation['cacheFit'];
+  if (recorded) {
+    const asRecorded = replayOne(log, RECORDED_POLICY, env);
+    let modelled = 0;
+    let real = 0;
+    let usd = 0;
+    let n = 0;
+    for (const c of asRecorded.calls) {
+      if (!c.recorded || c.sidechain) continue;
+      const u = calls[c.index].recorded!;
+      modelled += c.cacheRead;
+      real += u.cacheRead;
+      n++;
+    }
+    for (const c of asRecorded.calls) if (c.recorded) usd += c.usd;
+    const rawError = recorded.usd > 0 ? (usd - recorded.usd) / recorded.usd : 0;
+    const hitScale = n >= 3 && modelled > 0 ? Math.min(2, real / modelled) : 1;
+    env.hitScale = hitScale;
+    cacheFit = { hitScale, rawError, calls: n };
+  }
+  const results = policies.map((p) => replayOne(log, p, env));
+  return {
+    model: { ...(info && { id: info.id, label: info.label }), contextWindow: limits.contextWindow, maxOutput: limits.maxOutput, assumed, priced: !!price },
+    cache: rules,
+    ...(cacheFit && { cacheFit }),
+    calibration: { factor, overhead, fromUsage: !!cal },
+    ...(recorded && { recorded }),
+    results,
+  };
+}
+
+interface ReplayEnv {
+  calls: CallPoint[];
+  before: number[];
+  toolTokens: number;
+  factor: number;
+  overhead: number;
+  limits: ModelLimits;
+  rules: CacheRules;
+  price: ModelInfo['price'] | undefined;
+  priceOf(c: CallPoint): ModelInfo['price'] | undefined;
+  recordedPrompt(c: CallPoint): number;
+  /** Scale on modelled cache hits (the session's observed hit rate; 1 = the model as is). */
+  hitScale: number;
+}
+
+function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): ReplayResult {
+  const { calls, before, factor, limits, rules } = env;
+  const msgs = log.messages;
+  const out: ReplayedCall[] = [];
+  const firings: number[] = [];
+  const fates = new Map<string, Fate>();
+  const tracksContext = policy.kind !== 'recorded';
+  // The policy's context (for 'none' and plans): items, and how far into the log it has read.
+  let items: Item[] = [];
+  let tools = log.tools;
+  let toolTokens = env.toolTokens;
+  let cursor = 0;
+  let prevItems: Item[] = [];
+  let prevPrompt = 0;
+  let prevTime: number | undefined;
+  let first = true;
+  let armedAt = -Infinity;
+  let armedEvents = -Infinity;
+  // 'recorded': the source's own markers take effect at their message; a marker rewrites the prefix.
+  const markerAt = new Map<number, number>();
+  for (const k of log.markers) if (k.covers) markerAt.set(k.atMessage, Math.min(markerAt.get(k.atMessage) ?? Infinity, k.covers[0]));
+  let markerCursor = 0;
+  const trigger = policy.triggerTokens?.(limits);
+  const reArm = 0.05 * limits.contextWindow;
+
+  const read = (upTo: number) => {
+    for (; cursor < upTo; cursor++) {
+      const m = msgs[cursor];
+      if (m.sidechain || isSummaryMessage(m)) continue;
+      items.push(itemOf(wrapMessage(m)));
+    }
+  };
+  const estimate = () => toolTokens + items.reduce((n, it) => n + it.tokens, 0);
+
+  for (let ci = 0; ci < calls.length; ci++) {
+    const c = calls[ci];
+    if (c.sidechain) {
+      const u = c.recorded!;
+      const p = env.priceOf(c);
+      const usd = p ? callCost({ price: p } as ModelInfo, u) : 0;
+      out.push({ index: ci, messageIndex: c.messageIndex, turn: c.turn, sidechain: true, recorded: true, prompt: u.input + u.cacheRead + u.cacheWrite, fired: false, cacheBroken: false, input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, output: u.output, usd, overWindow: false });
+      continue;
+    }
+    const base = env.recordedPrompt(c);
+    let prompt: number;
+    let prefix: number;
+    let fired = false;
+    let firedBefore: number | undefined;
+    if (!tracksContext) {
+      prompt = base;
+      // A source compaction between the previous call and this one rewrote the prefix from the first message it covered.
+      let cut = Infinity;
+      for (; markerCursor < c.promptEnd; markerCursor++) if (markerAt.has(markerCursor)) cut = Math.min(cut, markerAt.get(markerCursor)!);
+      prefix = cut === Infinity ? prevPrompt : Math.round((before[cut] + env.overhead) * factor);
+    } else {
+      read(c.promptEnd);
+      const size = () => Math.max(1, Math.round(base + factor * (estimate() - before[c.promptEnd])));
+      prompt = size();
+      const overTokens = trigger !== undefined && prompt >= trigger && prompt >= armedAt + reArm;
+      const overEvents = policy.triggerEvents !== undefined && items.length >= policy.triggerEvents && items.length >= armedEvents + policy.triggerEvents / 2;
+      if (policy.kind === 'plan' && policy.plan && (overTokens || overEvents)) {
+        const context = contextAsLog(log, items, tools);
+        const steps = policy.plan(context, limits);
+        const projection = projectTranscript(context, steps, { baseline: 'log' });
+        for (const [id, f] of Object.entries(projection.fates)) if (f.kind !== 'kept') fates.set(id, f);
+        firedBefore = prompt;
+        items = projection.messages.map(itemOf);
+        tools = projection.tools as Transcript['tools'];
+        toolTokens = tools.reduce((n, t) => n + t.tokens, 0);
+        prompt = size();
+        fired = true;
+        firings.push(c.messageIndex);
+        armedAt = prompt;
+        armedEvents = items.length;
+      }
+      // Without a compaction the request only appends: the previous one is its prefix. After one,
+      // the prefix ends at the first message the compaction changed (`prevItems` is the array the
+      // previous request was read into; it never holds more than the previous prompt's prefix).
+      prefix = fired ? Math.min(prevPrompt, Math.round((env.overhead + toolTokens) * factor + factor * commonPrefixTokens(prevItems, items))) : prevPrompt;
+      prevItems = items;
+    }
+    const alive = first ? !!c.recorded : prevTime === undefined || c.time === undefined || c.time - prevTime <= rules.ttlMs;
+    // The first call: the cache state at the session's start is outside the file; where recorded, take it as recorded.
+    const startPrefix = first ? (c.recorded?.cacheRead ?? 0) : prefix;
+    const price = env.priceOf(c);
+    const bill = scaleHits(billCall(rules, price, prompt, Math.min(prompt, startPrefix), alive, c.output, c.recorded?.input ?? 0), env.hitScale, rules, price);
+    const broken = !first && (!alive || prefix < prevPrompt);
+    out.push({
+      index: ci,
+      messageIndex: c.messageIndex,
+      turn: c.turn,
+      sidechain: false,
+      recorded: !!c.recorded,
+      prompt,
+      fired,
+      ...(firedBefore !== undefined && { before: firedBefore }),
+      cacheBroken: broken,
+      ...bill,
+      overWindow: prompt + c.output > limits.contextWindow,
+    });
+    prevPrompt = prompt;
+    prevTime = c.time ?? prevTime;
+    first = false;
+  }
+
+  // What it forgot: identifiers and user messages of the whole session absent from its final context.
+  let identifiersLost = 0;
+  let userMessagesLost = 0;
+  if (tracksContext && fates.size > 0) {
+    read(msgs.length);
+    const fateRecord: Record<string, Fate> = {};
+    for (const [id, f] of fates) fateRecord[id] = f;
+    const lost = lostIdentifiers(log, { messages: items.map((it) => it.msg), fates: fateRecord });
+    for (const l of lost) l.kind === 'instruction' ? userMessagesLost++ : identifiersLost++;
+  }
+
+  const main = out.filter((c) => !c.sidechain);
+  const sum = (k: 'input' | 'cacheRead' | 'cacheWrite' | 'output' | 'usd') => out.reduce((n, c) => n + c[k], 0);
+  const promptTokens = out.reduce((n, c) => n + c.input + c.cacheRead + c.cacheWrite, 0);
+  return {
+    policy: policy.id,
+    label: policy.label,
+    ...(policy.note && { note: policy.note }),
+    calls: out,
+    firings,
+    totals: {
+      calls: out.length,
+      compactions: firings.length,
+      peakContext: main.reduce((n, c) => Math.max(n, c.prompt), 0),
+      callsOverWindow: main.filter((c) => c.overWindow).length,
+      input: sum('input'),
+      cacheRead: sum('cacheRead'),
+      cacheWrite: sum('cacheWrite'),
+      output: sum('output'),
+      usd: sum('usd'),
+      cacheHitRate: promptTokens > 0 ? sum('cacheRead') / promptTokens : 0,
+      cacheBreaks: main.filter((c) => c.cacheBroken).length,
+      identifiersLost,
+      userMessagesLost,
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The policies the call-by-call replay runs (lib/simulate/calls.ts), each with where our emulation
+ * differs from the real thing. The peers' triggers and plans are the ones the inspector draws
+ * (PEER_POLICIES); the replay adds the two baselines, our own Auto, seed 002's Summarize and
+ * LangChain's trimMessages.
+ */
+import type { ReplayPolicy } from '../calls';
+import { fromPeer } from '../calls';
+import { planStep } from '../types';
+import { anthropicClearThinking, anthropicClearToolUses } from './anthropic-context-editing';
+import { claudeCodeCompact, claudeCodeMicrocompact } from './claude-code';
+import { codex } from './codex';
+import { geminiCli } from './gemini-cli';
+import { opencodePrune } from './opencode';
+import { goose, openhands } from './others';
+import { jp, seed002, seed004, sven } from './seeds';
+
+/** Our Auto with its defaults: fires at 75 % of the input budget, compacts to half of it. */
+export const AUTO_TRIGGER = 0.75;
+export const AUTO_TARGET = 0.5;
+
+export const contextscopeAuto: ReplayPolicy = {
+  id: 'contextscope-auto',
+  label: 'Contextscope Auto',
+  kind: 'plan',
+  note: `fires at ${AUTO_TRIGGER * 100} % of the input budget (window − max output) and runs Auto to ${AUTO_TARGET * 100} % of it with the library's defaults: free reducers first, summaries prefix-ward only for the overflow`,
+  triggerTokens: (m) => Math.floor((m.contextWindow - m.maxOutput) * AUTO_TRIGGER),
+  plan: (_log, m) => [planStep('contextscope-auto', [{ id: 'auto' }], 1, Math.floor((m.contextWindow - m.maxOutput) * AUTO_TARGET))],
+};
+
+export const seed002Summarize: ReplayPolicy = {
+  id: 'seed-002-summarize',
+  label: 'Seed 002 (Summarize)',
+  kind: 'plan',
+  note: 'our offline structured summary stands in for the LLM summary; target = threshold / 2',
+  triggerTokens: (m) => Math.floor((m.contextWindow - m.maxOutput) * 0.8),
+  plan: (_log, m) => [planStep('seed-002-summarize', [{ id: 'summarize', options: { untilFits: true } }], 1, Math.floor((m.contextWindow - m.maxOutput) * 0.4))],
+};
+
+export const langchainTrim: ReplayPolicy = {
+  id: 'langchain-trim',
+  label: 'LangChain trimMessages',
+  kind: 'plan',
+  note: "trimMessages(strategy 'last', includeSystem, startOn 'human') run by the app on every call: our sliding window drops whole turns oldest first until the input budget holds, never half a tool pair",
+  triggerTokens: (m) => m.contextWindow - m.maxOutput,
+  plan: (_log, m) => [planStep('langchain-trim', [{ id: 'sliding-window', options: { untilFits: true } }], 1, m.contextWindow - m.maxOutput)],
+};
+
+const SUMMARY_NOTE = 'our offline structured summary stands in for the LLM summary (same size rule, never larger than the span)';
+
+export const REPLAY_POLICIES: readonly ReplayPolicy[] = [
+  { id: 'recorded', label: 'As recorded', kind: 'recorded', note: "the agent's own behaviour, its own compactions included: the recorded prompts, billed with the cache model" },
+  { id: 'none', label: 'No policy', kind: 'none', note: "never compacts; a source's own compaction is undone (its summary left out, what it covered kept)" },
+  contextscopeAuto,
+  fromPeer(jp, 'trigger_ratio × window, min_turns 5; the profile is our Auto'),
+  fromPeer(sven, 'threshold − reserve on the input budget; the structured summary is our offline one'),
+  fromPeer(seed002, 'keep N recent + system until the budget holds'),
+  seed002Summarize,
+  fromPeer(seed004, 'retention 5 turns + Auto; summaries offline'),
+  fromPeer(claudeCodeCompact, SUMMARY_NOTE),
+  fromPeer(claudeCodeMicrocompact, 'clears old results of the listed tools, newest 5 kept; the real one also fires on a time gap'),
+  fromPeer(codex, `tool outputs capped at 2,560 tokens, then ${SUMMARY_NOTE}`),
+  fromPeer(geminiCli, `oldest 70 % → ${SUMMARY_NOTE}`),
+  fromPeer(opencodePrune, 'the prune only (outputs older than the newest 40k tool tokens); the summary that follows when it is not enough is left out'),
+  fromPeer(goose, SUMMARY_NOTE),
+  fromPeer(anthropicClearToolUses, 'server-side: the placeholder text is ours'),
+  fromPeer(anthropicClearThinking, 'older thinking blocks removed'),
+  fromPeer(openhands, 'observation masking beyond the newest 10 results at 120 events; the LLM summary past keep_first is left out'),
+  langchainTrim,
+];
+
+export function replayPolicyById(id: string): ReplayPolicy | undefined {
+  return REPLAY_POLICIES.find((p) => p.id === id);
+}

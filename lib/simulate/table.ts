@@ -1,0 +1,78 @@
+/**
+ * The replay's table, one row per policy: what the CLI prints, what the inspector's Replay tab
+ * shows and what both export as CSV — one function, so the numbers mean the same everywhere.
+ */
+import type { Simulation } from './calls';
+
+export interface ReplayRow {
+  policy: string;
+  label: string;
+  compactions: number;
+  peakContext: number;
+  callsOverWindow: number;
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+  usd: number;
+  /** Percent, one decimal. */
+  cacheHitPct: number;
+  cacheBreaks: number;
+  identifiersLost: number;
+  userMessagesLost: number;
+}
+
+export const REPLAY_COLUMNS: ReadonlyArray<{ key: keyof ReplayRow; label: string }> = [
+  { key: 'label', label: 'Policy' },
+  { key: 'compactions', label: 'Compactions' },
+  { key: 'peakContext', label: 'Peak context' },
+  { key: 'callsOverWindow', label: 'Calls over window' },
+  { key: 'input', label: 'Input' },
+  { key: 'cacheRead', label: 'Cache read' },
+  { key: 'cacheWrite', label: 'Cache write' },
+  { key: 'output', label: 'Output' },
+  { key: 'usd', label: 'Cost $' },
+  { key: 'cacheHitPct', label: 'Cache hit %' },
+  { key: 'cacheBreaks', label: 'Cache breaks' },
+  { key: 'identifiersLost', label: 'Identifiers lost' },
+  { key: 'userMessagesLost', label: 'User messages lost' },
+];
+
+export function replayRows(sim: Simulation): ReplayRow[] {
+  return sim.results.map((r) => ({
+    policy: r.policy,
+    label: r.label,
+    compactions: r.totals.compactions,
+    peakContext: r.totals.peakContext,
+    callsOverWindow: r.totals.callsOverWindow,
+    input: r.totals.input,
+    cacheRead: r.totals.cacheRead,
+    cacheWrite: r.totals.cacheWrite,
+    output: r.totals.output,
+    usd: Math.round(r.totals.usd * 10_000) / 10_000,
+    cacheHitPct: Math.round(r.totals.cacheHitRate * 1000) / 10,
+    cacheBreaks: r.totals.cacheBreaks,
+    identifiersLost: r.totals.identifiersLost,
+    userMessagesLost: r.totals.userMessagesLost,
+  }));
+}
+
+function csvCell(v: string | number): string {
+  const s = String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function replayCsv(rows: readonly ReplayRow[]): string {
+  const keys = ['policy', ...REPLAY_COLUMNS.map((c) => c.key)] as Array<keyof ReplayRow>;
+  const head = ['Policy id', ...REPLAY_COLUMNS.map((c) => c.label)];
+  return [head.map(csvCell).join(','), ...rows.map((r) => keys.map((k) => csvCell(r[k])).join(','))].join('\n') + '\n';
+}
+
+/** Relative error of the "as recorded" replay's bill against the recorded bill, when both exist. */
+export function recordedError(sim: Simulation): number | undefined {
+  const r = sim.results.find((x) => x.policy === 'recorded');
+  if (!r || !sim.recorded || sim.recorded.usd <= 0) return undefined;
+  // Only the calls the source recorded make up the recorded bill.
+  const replayed = r.calls.reduce((n, c) => n + (c.recorded ? c.usd : 0), 0);
+  return (replayed - sim.recorded.usd) / sim.recorded.usd;
+}
