@@ -81,7 +81,7 @@ export function makeManyToolsRequest(tools: number): string {
   return JSON.stringify({ model: 'gpt-4o', tools: schemas, messages });
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1]?.endsWith("generate.ts") && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const get = (k: string) => {
     const i = args.indexOf(k);

@@ -3,12 +3,15 @@
  * must grow like the size (≈ 8×), not its square (≈ 64×). CPU time, best of 3, limit 24×: loose
  * enough for a noisy shared machine, far below what a quadratic path shows.
  *  - serializeClaudeRecords looked up each projected message with t.messages.find;
- *  - TranscriptBuilder.addTool checked every declared tool for a duplicate name (100k tool schemas).
+ *  - TranscriptBuilder.addTool checked every declared tool for a duplicate name (100k tool schemas);
+ *  - the Anthropic Messages and Gemini serializers counted each record's messages with a filter
+ *    over every message, once per written record.
  * The full pipeline's growth for every format is `npm run bench -- growth`.
  */
 import { describe, expect, it } from 'vitest';
 import { makeClaudeCodeSession, makeManyToolsRequest } from '../bench/generate';
 import { importBytes } from '../lib/formats/import';
+import { convertTranscript } from '../lib/formats/convert';
 import { formatById } from '../lib/formats/registry';
 import { projectTranscript } from '../lib/compaction/project';
 import { TranscriptBuilder } from '../lib/model/builder';
@@ -43,6 +46,28 @@ describe('growth (no quadratic path)', () => {
     const large = serializeMs(4000);
     expect(large / Math.max(small, 1), `serialize: ${small.toFixed(0)} ms at 500 turns, ${large.toFixed(0)} ms at 4000`).toBeLessThan(LIMIT);
   }, 120_000);
+
+  for (const format of ['anthropic-messages', 'gemini-api']) {
+    it(`serializing a compacted ${format} request grows linearly (1000 → 8000 turns)`, () => {
+      const serializeMs = (turns: number) => {
+        const cc = importBytes('s.jsonl', new TextEncoder().encode(makeClaudeCodeSession(turns))).transcript;
+        const converted = convertTranscript(cc, format);
+        const t = importBytes(converted.fileName, new TextEncoder().encode(converted.text)).transcript;
+        expect(t.format).toBe(format);
+        const total = t.messages.reduce((n, m) => n + m.blocks.reduce((k, b) => k + b.tokens, 0), 0);
+        const step: Step = { id: 's', range: { kind: 'after-last-compaction' }, reducers: [{ id: 'auto' }], keepLast: 1, budget: Math.floor(total / 4), createdAt: '2026-01-01T00:00:00Z' };
+        const projection = projectTranscript(t, [step]);
+        const f = formatById(format)!;
+        return cpuBest(() => f.serialize(t, projection));
+      };
+      serializeMs(200);
+      const small = serializeMs(1000);
+      const large = serializeMs(8000);
+      // 2× linear: here the quadratic part only shows past a few thousand turns (it measured
+      // 10× for 500 → 4000 turns, 20–31× for 1000 → 8000; linear measures 7–8×).
+      expect(large / Math.max(small, 1), `${format} serialize: ${small.toFixed(0)} ms at 1000 turns, ${large.toFixed(0)} ms at 8000`).toBeLessThan(16);
+    }, 120_000);
+  }
 
   it('declaring tools grows linearly (10k → 80k schemas), and a 20k-tool request imports every tool', () => {
     const addMs = (n: number) =>
