@@ -60,7 +60,7 @@ function issueTable(f: Figures): void {
     rows.push(['growth 1k → 10k turns, import → compact → serialize, every format', f.growth.map((g) => `${g.format} ${g.ratio.toFixed(1)}×`).join(', '), `≤ ${GROWTH_LIMIT}× (≈ 10× linear)`, worst.ratio <= GROWTH_LIMIT]);
   }
   if (!rows.length) return;
-  console.log('\n## Issue 12: every figure beside its limit (wall clock on this shared machine unless said)');
+  console.log('\n## Issue 12: every figure beside its limit (CPU time: the wall clock of this shared machine measures its neighbours)');
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.max(...rows.map((r) => r[1].length));
   for (const [what, now, goal, ok] of rows) console.log(`${what.padEnd(w0)}  ${now.padEnd(w1)}  ${goal}  ${ok === undefined ? '' : ok ? 'MET' : 'NOT MET'}`);
