@@ -8,6 +8,7 @@ import { runCliBench, type CliFigures } from './cli';
 import { runCompactionBench } from './compaction';
 import { GROWTH_LIMIT, runGrowthBench } from './growth';
 import { runImportBench } from './import';
+import { runMinifiedBench } from './minified';
 
 interface Figures {
   import?: Awaited<ReturnType<typeof runImportBench>>;
@@ -24,6 +25,7 @@ const SECTIONS: Record<string, () => Promise<unknown>> = {
   compaction: async () => (figures.compaction = await runCompactionBench()),
   growth: async () => (figures.growth = await runGrowthBench()),
   cli: async () => (figures.cli = await runCliBench({ big: !noBig })),
+  minified: async () => runMinifiedBench(),
 };
 
 const s = (ms: number) => (Number.isNaN(ms) ? '—' : ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`);

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * The one test command (README Quick start, .ci/run): unit tests, type checks, the production build,
- * then the end-to-end tests in headless Chromium against that build. Prints one plain closing line
- * `N passed, N failed` summed over every stage (CI reads only that line) and exits non-zero on any
- * failure. Each stage runs even when an earlier one failed, except e2e, which needs the build.
+ * The one test command (README Quick start, .ci/run): unit tests, type checks, the real agent
+ * clients resuming our exports (a subset), the production build, then the end-to-end tests in
+ * headless Chromium against that build. Prints one plain closing line `N passed, N failed`
+ * summed over every stage (CI reads only that line) and exits non-zero on any failure. Each stage
+ * runs even when an earlier one failed, except e2e, which needs the build.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -65,12 +66,29 @@ for (const [label, project] of [
   lines.push(`${label}: ${r.ok ? 'passed' : 'FAILED'} (${r.seconds}s)`);
 }
 
-// 3. The production build (static export to out/).
+// 3. The real agents resume our exports (a subset of `npm run test:clients`: one session per client,
+//    the original and a compaction to half): Claude Code, Codex and Gemini CLI from the npm registry
+//    into .clients/, against a mock model server on 127.0.0.1. Counted per case from its JSON report.
+const clientsJson = path.join(reports, 'clients.json');
+fs.rmSync(clientsJson, { force: true });
+const clients = run('clients', bin('tsx'), ['scripts/test-clients.ts', '--subset', '--json', clientsJson]);
+const c = readJson(clientsJson);
+if (Array.isArray(c)) {
+  const ok = c.filter((r) => r.pass).length;
+  passed += ok;
+  failed += c.length - ok;
+  lines.push(`clients: ${ok} passed, ${c.length - ok} failed (${clients.seconds}s)`);
+} else {
+  failed += 1;
+  lines.push(`clients: no report (the clients did not install or the run broke; see above) (${clients.seconds}s)`);
+}
+
+// 4. The production build (static export to out/).
 const build = run('build', bin('next'), ['build']);
 build.ok ? passed++ : failed++;
 lines.push(`build: ${build.ok ? 'passed' : 'FAILED'} (${build.seconds}s)`);
 
-// 4. End-to-end in headless Chromium against the build.
+// 5. End-to-end in headless Chromium against the build.
 if (build.ok) {
   const pwJson = path.join(reports, 'playwright.json');
   fs.rmSync(pwJson, { force: true });

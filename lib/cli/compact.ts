@@ -18,12 +18,11 @@ import { encodeExport, textEncodingOf, type TextEncodingOf } from '../read/encod
 import { sourceFromBytes } from '../read/source';
 import { isFatalForExport, validatePairing } from '../model/pairing';
 import type { Transcript } from '../model/types';
-import { transcriptTotals } from '../tokens/totals';
 import { lookupModel, inputBudgetOf } from '../tokens/catalog';
 import { buildAudit } from '../compaction/audit';
 import { parseCompactionConfig, planToStep, type CompactionPlan } from '../compaction/config';
 import { lostIdentifiers } from '../compaction/lost';
-import { projectTranscript } from '../compaction/project';
+import { modelViewTotals, projectTranscript, startingContext } from '../compaction/project';
 import { isReducerId } from '../compaction/reducers';
 import { formatReport } from '../compaction/report';
 import { proposeTangents } from '../compaction/tangents';
@@ -200,9 +199,22 @@ function fileBytes(out: SerializeResult, encoding?: TextEncodingOf): Uint8Array 
   return encodeExport(out, encoding);
 }
 
-/** Pairing issues an API would reject (a call in flight at the very end is tolerated). */
-function fatalIssues(t: Pick<Transcript, 'messages'>): number {
-  return validatePairing(t.messages.filter((m) => !m.sidechain)).filter((i) => isFatalForExport(i, t.messages.length)).length;
+/**
+ * True when a projection leaves the context the model resumes with as it is: no block changed,
+ * no summary added, no tool schema pruned (the source's own compactions stay where they are).
+ */
+export function changesNothing(t: Pick<Transcript, 'tools'>, projection: Projection): boolean {
+  if (projection.tools.length !== t.tools.length || projection.messages.some((m) => m.synthetic)) return false;
+  return Object.values(projection.fates).every((f) => f.kind === 'kept' || (f.kind === 'summarized' && f.stepId.startsWith('source-marker:')));
+}
+
+/**
+ * Pairing issues an API would reject (a call in flight at the very end is tolerated), in what the
+ * model is sent on resume: history a file keeps before a compaction is never sent.
+ */
+function fatalIssues(t: Transcript): number {
+  const view = startingContext(t, 'model-view').messages.filter((m) => !m.sidechain);
+  return validatePairing(view).filter((i) => isFatalForExport(i, view.length)).length;
 }
 
 /**
@@ -228,10 +240,12 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
   let conservative = false;
   const notes: string[] = [];
   for (let attempt = 1; ; attempt++) {
-    const out = format.serialize(t, projection);
+    // Nothing to do (the budget is already met, or no reducer changed anything): the original file,
+    // byte for byte — not a re-serialization that drops history or re-links records.
+    const out = changesNothing(t, projection) ? format.serialize(t) : format.serialize(t, projection);
     const written = fileBytes(out, opts.encoding);
     const re = importFile(sourceFromBytes(out.fileName, written), { format: t.format, ...(opts.conversation !== undefined && { conversation: opts.conversation }) }).transcript;
-    const total = transcriptTotals(re).total;
+    const total = modelViewTotals(re).total;
     const pairsBroken = fatalIssues(re) > sourceFatal;
     const notCarried = pairsBroken || total > Math.max(aim, projection.tokens.after.total) + Math.ceil(budget * 0.05);
     const done = (extra: string[] = []): CompactOutcome => {
@@ -345,9 +359,10 @@ export async function compactBytes(a: CompactArgs, name: string, bytes: Uint8Arr
     }
     const outName = a.out ?? outcome.fileName ?? name;
     const re = importFile(sourceFromBytes(path.basename(outName), check), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
-    const total = transcriptTotals(re).total;
+    const total = modelViewTotals(re).total;
     row.tokensAfter = total;
-    const fatal = validatePairing(re.messages.filter((m) => !m.sidechain)).filter((i) => isFatalForExport(i, re.messages.length));
+    const view = startingContext(re, 'model-view').messages.filter((m) => !m.sidechain);
+    const fatal = validatePairing(view).filter((i) => isFatalForExport(i, view.length));
     io.out(`wrote ${outName}: re-imported as ${re.format}, ${total} tokens (budget ${budget})${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}\n`);
     if (fatal.length) {
       const msg = `verification failed: ${fatal.length} tool pairing issue(s) in the output (first: ${fatal[0].kind} ${fatal[0].callId}).`;

@@ -18,7 +18,7 @@ describe('lost identifiers', () => {
   });
 
   const log = makeTranscript([
-    { user: 'Refactor src/core/engine.ts and keep the API stable', tools: [{ name: 'Bash', input: { command: 'npm test' }, output: 'FAIL src/core/engine.test.ts\nError: expected 3 got 4\ncommit a1b2c3d4e5' }], answer: 'see https://docs.example.com/api' },
+    { user: 'Refactor src/core/engine.ts and keep the API stable', tools: [{ name: 'Bash', input: { command: 'npm test' }, output: 'FAIL src/core/engine.test.ts\nError: expected 3 got 4\ncommit a1b2c3d4e5\n' + filler(60) }], answer: 'see https://docs.example.com/api' },
     { user: 'now fix it', tools: [{ name: 'Read', input: { file_path: 'src/core/engine.ts' }, output: filler(100) }], answer: 'fixed' },
     { user: 'thanks', answer: 'bye' },
   ]);
@@ -26,8 +26,8 @@ describe('lost identifiers', () => {
   it('lists what the projection dropped, with turn and kind, and nothing that is still there', () => {
     const p = projectTranscript(log, [step(['strip-tool-results'], { keepLast: 1 })]);
     const lost = lostIdentifiers(log, p);
-    // The stub keeps the first line (FAIL src/core/engine.test.ts): that path is not lost.
-    expect(lost.map((l) => `${l.turn}:${l.kind}:${l.value}`)).toEqual(['0:id:a1b2c3d4e5', '0:error:Error: expected 3 got 4']);
+    // The stub keeps the signal lines (FAIL src/core/engine.test.ts, Error: expected 3 got 4): neither the path nor the error is lost.
+    expect(lost.map((l) => `${l.turn}:${l.kind}:${l.value}`)).toEqual(['0:id:a1b2c3d4e5']);
     // src/core/engine.ts survives in the user instruction and the Read call: not lost.
     expect(lostIdentifiers(log, projectTranscript(log, []))).toEqual([]);
   });
@@ -50,7 +50,7 @@ describe('lost identifiers', () => {
     expect(Object.keys(audit.changedBlocks)).toHaveLength(2);
     expect(JSON.parse(JSON.stringify(audit))).toEqual(audit);
     const text = formatReport(log, steps, p, lost);
-    expect(text).toContain('lost identifiers: 2 (id 1, error 1)');
+    expect(text).toContain('lost identifiers: 1 (id 1)');
     expect(text).toContain('strip-tool-results');
   });
 

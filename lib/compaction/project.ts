@@ -19,12 +19,12 @@
  * user error.
  */
 import type { Message, Transcript } from '../model/types';
-import { validatePairing, type PairingIssue } from '../model/pairing';
+import { newPairingIssues, validatePairing, type PairingIssue } from '../model/pairing';
 import type { SyncSummarizer } from '../summarize/types';
 import { blockText } from '../tokens/count';
 import { contextTotals, transcriptTotals, type Totals } from '../tokens/totals';
 import { counterFor, makeBudget } from './budget';
-import { emptyState, wrapMessage, type CompactionContext, type TurnWindow } from './context';
+import { ContextEditor, emptyState, fates as fateOf, isEditable, wrapMessage, type CompactionContext, type TurnWindow } from './context';
 import { parseAutoOptions, runAuto } from './pipeline';
 import { createReducer } from './reducers';
 import type { Fate, ProjectedBlock, ProjectedMessage, Projection, ReducerReport, Step, SummaryKey, TokenTotals } from './types';
@@ -102,6 +102,16 @@ function buildStartingContext(log: Transcript, baseline: 'log' | 'model-view'): 
   return { messages, fates };
 }
 
+/**
+ * Tokens of what the model sees when the agent resumes this log: every message but those the
+ * source's own compactions took out of view (Claude Code's compact_boundary, Codex's `compacted`
+ * replacement_history …). `compact --budget N` holds this number to N; the file may keep more
+ * (history before a compaction, as the agents themselves keep it).
+ */
+export function modelViewTotals(log: Transcript): Totals {
+  return contextTotals(startingContext(log, 'model-view').messages, log.tools);
+}
+
 /** The first turn after the latest compaction: a source marker's summary or an earlier step's summary. */
 function afterLastCompaction(log: Transcript, messages: readonly ProjectedMessage[]): number {
   let from = 0;
@@ -137,29 +147,68 @@ export function resolveWindow(log: Transcript, messages: readonly ProjectedMessa
   return from <= to ? { from, to } : null;
 }
 
-function issueKey(i: PairingIssue): string {
-  return `${i.kind}:${i.callId}`;
-}
-
 function mainLine(messages: readonly ProjectedMessage[]): ProjectedMessage[] {
   return messages.filter((m) => !m.sidechain);
 }
 
 /** Throw when `after` has pairing issues that `before` did not have. */
 // The issues of a context (immutable) are computed once: every reducer of a step is checked against the step's start.
-const knownIssues = new WeakMap<readonly ProjectedMessage[], Set<string>>();
+const knownIssues = new WeakMap<readonly ProjectedMessage[], PairingIssue[]>();
 
 export function assertPairingPreserved(before: readonly ProjectedMessage[], after: readonly ProjectedMessage[], where: string): void {
   let known = knownIssues.get(before);
   if (!known) {
-    known = new Set(validatePairing(mainLine(before)).map(issueKey));
+    known = validatePairing(mainLine(before));
     knownIssues.set(before, known);
   }
-  const fresh = validatePairing(mainLine(after)).filter((i) => !known.has(issueKey(i)));
+  const fresh = newPairingIssues(known, validatePairing(mainLine(after)));
   if (fresh.length > 0) {
     const f = fresh[0];
     throw new CompactionInvariantError(`${where} broke tool pairing: ${fresh.length} new issue(s), first ${f.kind} for call ${f.callId} at projected message ${f.message}.`, fresh);
   }
+}
+
+/**
+ * Pairs the input broke beyond repair — a call never answered (but not the last message: a call
+ * in flight), a result answering no call, a second result for one call — are left out where the
+ * step may edit: an API rejects a request holding them, and a compacted export never writes a
+ * broken pair it was free to drop. Outside the window (keep_last, other turns) they stay as the
+ * input has them. The fate is `removed` by the step's first reducer, with a note naming the ids.
+ */
+function dropBrokenPairs(ctx: CompactionContext, state: ReturnType<typeof emptyState>): { ctx: CompactionContext; report: ReducerReport } | null {
+  if (ctx.window === null) return null;
+  const open = new Map<string, { mi: number; bi: number }>();
+  const answered = new Set<string>();
+  const broken: Array<{ mi: number; bi: number; callId: string; kind: 'call' | 'result' }> = [];
+  let lastMain = -1;
+  ctx.messages.forEach((m, mi) => {
+    if (m.sidechain) return;
+    lastMain = mi;
+    m.blocks.forEach((b, bi) => {
+      if (b.kind === 'tool_call') {
+        if (open.has(b.callId) || answered.has(b.callId)) broken.push({ mi, bi, callId: b.callId, kind: 'call' });
+        else open.set(b.callId, { mi, bi });
+      } else if (b.kind === 'tool_result') {
+        if (open.has(b.callId)) {
+          open.delete(b.callId);
+          answered.add(b.callId);
+        } else broken.push({ mi, bi, callId: b.callId, kind: 'result' });
+      }
+    });
+  });
+  for (const [callId, at] of open) if (at.mi !== lastMain) broken.push({ ...at, callId, kind: 'call' });
+  const editable = broken.filter((x) => isEditable(ctx, ctx.messages[x.mi]));
+  if (editable.length === 0) return null;
+  const by = ctx.step.reducers[0]?.id ?? 'auto';
+  const editor = new ContextEditor(ctx, by);
+  for (const x of editable) editor.removeBlock(x.mi, x.bi, fateOf.removed(by, ctx.step.id));
+  const ids = (kind: 'call' | 'result') => [...new Set(editable.filter((x) => x.kind === kind).map((x) => x.callId))];
+  const calls = ids('call');
+  const results = ids('result');
+  const list = (xs: string[]) => xs.slice(0, 8).join(', ') + (xs.length > 8 ? ` and ${xs.length - 8} more` : '');
+  const note = `pairing repair: the input's broken pairs in range were left out${calls.length ? ` — call(s) without a result: ${list(calls)}` : ''}${results.length ? ` — result(s) without a call: ${list(results)}` : ''} (an API rejects them)`;
+  const r = editor.finish(state, [note]);
+  return { ctx: r.ctx, report: r.report };
 }
 
 function sameBlock(a: ProjectedBlock, b: ProjectedBlock): boolean {
@@ -230,6 +279,12 @@ export function projectTranscript(log: Transcript, steps: readonly Step[], optio
         reports.push(r.report);
       }
       if (ctx.messages !== before) assertPairingPreserved(start.messages, ctx.messages, `step ${step.id} / ${spec.id}`);
+    }
+    const repaired = dropBrokenPairs(ctx, state);
+    if (repaired) {
+      ctx = repaired.ctx;
+      reports.push(repaired.report);
+      assertPairingPreserved(start.messages, ctx.messages, `step ${step.id} / pairing repair`);
     }
   }
 

@@ -8,9 +8,15 @@
  *  - file-content (read_file): a balanced head + tail, imports/declarations and the end of file;
  *  - generic: cut at the nearest line boundary.
  * The notice is `[... N lines / B bytes omitted ...]` (+ a hint to re-read for file content).
+ * The signal lines of the omitted middle (failing tests, assertions, errors, exit codes and their
+ * locations: lib/compaction/signal.ts) follow the notice, each marked `[line N]` with its 1-based
+ * line number, inside the same cap (at most 20 lines, and half the cap's characters): a test run
+ * whose failure sits between its preamble and its tally still says what failed.
  * The number of lines kept is the largest that fits the cap (binary search), so a short cap on a
  * long-lined file still fits; a single line longer than the cap is cut at a character boundary.
  */
+import { clipLine, pickSignal, signalLines, type PickOptions, type SignalLine } from './signal';
+
 export type OutputCategory = 'head-tail' | 'match-list' | 'file-content' | 'generic';
 
 /** Share of kept lines taken from the head. */
@@ -43,12 +49,14 @@ export function omissionNotice(lines: number, bytes: number, category: OutputCat
   return category === 'file-content' ? `${base}\n[... use read_file with offset/limit to see more ...]` : base;
 }
 
-function assemble(lines: string[], head: number, tail: number, category: OutputCategory): TruncatedText {
+function assemble(lines: string[], head: number, tail: number, category: OutputCategory, signal: readonly SignalLine[] = [], signalCap?: PickOptions): TruncatedText {
   const omitted = lines.slice(head, lines.length - tail);
   // Bytes of the omitted lines with their line breaks.
   const bytes = utf8Length(omitted.join('\n')) + omitted.length;
   const notice = omissionNotice(omitted.length, bytes, category);
-  const parts = [...lines.slice(0, head), notice, ...lines.slice(lines.length - tail)];
+  const inMiddle = signalCap ? pickSignal(signal.filter((x) => x.line >= head && x.line < lines.length - tail), signalCap) : [];
+  const kept = inMiddle.map((x) => `[line ${x.line + 1}] ${clipLine(x.text, signalCap!.lineChars)}`);
+  const parts = [...lines.slice(0, head), notice, ...kept, ...lines.slice(lines.length - tail)];
   return { text: parts.join('\n'), keptHead: head, keptTail: tail, omittedLines: omitted.length, omittedBytes: bytes };
 }
 
@@ -64,18 +72,25 @@ function split(kept: number, category: OutputCategory): [number, number] {
 export function truncateToCap(text: string, category: OutputCategory, capTokens: number, count: (s: string) => number): TruncatedText | undefined {
   if (count(text) <= capTokens) return undefined;
   const lines = text.split('\n');
+  const signal = signalLines(text, category);
+  const signalCap: PickOptions = { maxLines: 20, maxChars: Math.min(4000, capTokens * 2), lineChars: 300 };
   // Largest number of kept lines (< all) whose assembly fits.
   let lo = 0;
   let hi = lines.length - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     const [h, t] = split(mid, category);
-    if (count(assemble(lines, h, t, category).text) <= capTokens) lo = mid;
+    if (count(assemble(lines, h, t, category, signal, signalCap).text) <= capTokens) lo = mid;
     else hi = mid - 1;
   }
   if (lo > 0) {
     const [h, t] = split(lo, category);
-    return assemble(lines, h, t, category);
+    return assemble(lines, h, t, category, signal, signalCap);
+  }
+  // Not even one line beside the kept signal: try the notice and the signal alone.
+  if (signal.length) {
+    const alone = assemble(lines, 0, 0, category, signal, signalCap);
+    if (count(alone.text) <= capTokens) return alone;
   }
   // Not even one whole line fits: keep a character prefix of the first line.
   const first = lines[0];

@@ -8,7 +8,7 @@ import { transfer } from 'comlink';
 import { buildAudit } from '../compaction/audit';
 import { ConfigError, parseCompactionConfig, type CompactionPlan } from '../compaction/config';
 import { lostIdentifiers } from '../compaction/lost';
-import { projectTranscript } from '../compaction/project';
+import { modelViewTotals, projectTranscript, startingContext } from '../compaction/project';
 import type { Projection, Step, SummaryKey, Version } from '../compaction/types';
 import type { Repo } from '../db/repo';
 import { listSummaryRows } from '../db/summaries';
@@ -16,7 +16,7 @@ import { ExportError, serializeError, userMessage, type SerializedError } from '
 import { conversionTargets, convertTranscript } from '../formats/convert';
 import { importBytes } from '../formats/import';
 import { formatById } from '../formats/registry';
-import { isFatalForExport, validatePairing, type PairingIssue } from '../model/pairing';
+import { isFatalForExport, newPairingIssues, validatePairing } from '../model/pairing';
 import type { Transcript } from '../model/types';
 import { encodeExport, sniffTextEncoding, UTF8, type TextEncodingOf } from '../read/encode';
 import { triggersFor, type TriggerPoint } from '../simulate/replay';
@@ -27,7 +27,6 @@ import { templateHash } from '../summarize/prompts';
 import { withFailurePolicy } from '../summarize/from-settings';
 import { failureToRow, preloadedStore, rowToFailure, storedToRow } from '../summarize/store';
 import { lookupModel, type ModelInfo } from '../tokens/catalog';
-import { transcriptTotals } from '../tokens/totals';
 import { summarizePreview, toolStats, type PreviewSummary, type ToolStat } from './preview';
 import * as versions from './versions';
 
@@ -107,10 +106,6 @@ function mimeOf(fileName: string, fallback: string): string {
 
 function baseName(fileName: string): string {
   return fileName.replace(/\.gz$/i, '').replace(/\.[^.]+$/, '') || 'transcript';
-}
-
-function issueKey(i: PairingIssue): string {
-  return `${i.kind}:${i.callId}`;
 }
 
 export function compactionEngine(deps: CompactionDeps) {
@@ -218,12 +213,14 @@ export function compactionEngine(deps: CompactionDeps) {
       } catch (e) {
         throw new ExportError('invalid:export', `The ${format.label} file written does not import back: ${userMessage(e)}`, { cause: e });
       }
-      const known = new Set(validatePairing(log.messages.filter((m) => !m.sidechain)).map(issueKey));
-      const backMain = back.messages.filter((m) => !m.sidechain);
-      const fresh = validatePairing(backMain).filter((i) => isFatalForExport(i, backMain.length) && !known.has(issueKey(i)));
+      // Compared per source id and counted: the file read back numbers re-used ids afresh. Checked in
+      // what the model is sent on resume (history kept before a compaction is never sent).
+      const backMain = startingContext(back, 'model-view').messages.filter((m) => !m.sidechain);
+      const fresh = newPairingIssues(validatePairing(log.messages.filter((m) => !m.sidechain)), validatePairing(backMain), { bySourceId: true }).filter((i) => isFatalForExport(i, backMain.length));
       if (fresh.length > 0) throw new ExportError('invalid:export', `The exported file has ${fresh.length} unpaired tool call(s)/result(s) (first: ${fresh[0].kind} ${fresh[0].callId}); nothing was downloaded.`);
 
-      const reimported = transcriptTotals(back).total;
+      // What the model sees when the agent resumes the file (the file may keep history before a compaction).
+      const reimported = modelViewTotals(back).total;
       const file: ExportedVersion = {
         bytes,
         fileName,

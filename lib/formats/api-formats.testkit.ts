@@ -12,6 +12,7 @@ import { formatById } from './registry';
 import type { FormatModule } from './types';
 import { ImportError } from '../errors';
 import { sourceFromText } from '../read/source';
+import { startingContext } from '../compaction/project';
 
 /** Every message kept, every block the log's own object. */
 export function identity(t: Transcript, messages: readonly Message[] = t.messages): ProjectedMessage[] {
@@ -57,7 +58,10 @@ export function exportStripped(file: string, format: string, conversation?: numb
   const t = importBytes(name, new Uint8Array(fs.readFileSync(file)), { format, conversation }).transcript;
   const out = formatById(format)!.serialize(t, projectionOf(t, stripAll(t, '[stub]')));
   const back = importBytes(name, new TextEncoder().encode(out.text), { format, conversation }).transcript;
-  const blocks = back.messages.flatMap((m) => m.blocks);
+  // What the model sees when the file is resumed: a format that keeps history before a compaction
+  // (Codex, Claude Code) keeps it as it was, out of the model's view.
+  const view = startingContext(back, 'model-view').messages;
+  const blocks = view.flatMap((m) => m.blocks);
   const before = new Set(validatePairing(t.messages).map((i) => `${i.kind}:${i.callId}`));
   return {
     back,
@@ -65,7 +69,7 @@ export function exportStripped(file: string, format: string, conversation?: numb
     stubbed: blocks.filter((b) => b.kind === 'tool_result' && b.content === '[stub]').length,
     reasoningLeft: blocks.filter((b) => b.kind === 'reasoning').length,
     dropped: out.dropped,
-    newPairingIssues: validatePairing(back.messages).filter((i) => !before.has(`${i.kind}:${i.callId}`)).length,
+    newPairingIssues: validatePairing(view).filter((i) => !before.has(`${i.kind}:${i.callId}`)).length,
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import type { ProjectedBlock, ProjectedMessage } from '../compaction/types';
 import { ExportError } from '../errors';
-import { isFatalForExport, validatePairing, type PairingIssue } from '../model/pairing';
+import { isFatalForExport, newPairingIssues, validatePairing } from '../model/pairing';
 import type { Block, JsonStyle, Message, Transcript } from '../model/types';
 import { joinRecords } from '../read/jsonl';
 import type { JsonPath } from '../read/json-doc';
@@ -207,9 +207,8 @@ export function baseName(fileName: string): string {
  * turns only) are the log's, not the projection's, and do not block the export.
  */
 export function assertProjectionPairing(t: Transcript, messages: readonly ProjectedMessage[]): void {
-  const key = (i: PairingIssue) => `${i.kind}:${i.callId}`;
-  const inSource = new Set(validatePairing(t.messages.filter((m) => !m.sidechain)).map(key));
-  const issues = validatePairing(messages).filter((i) => isFatalForExport(i, messages.length) && !inSource.has(key(i)));
+  // Counted per kind and call id: a source issue excuses one issue, not every one with its id.
+  const issues = newPairingIssues(validatePairing(t.messages.filter((m) => !m.sidechain)), validatePairing(messages)).filter((i) => isFatalForExport(i, messages.length));
   if (issues.length) throw new ExportError('export:pairing', `The projection breaks tool call/result pairing (${issues[0].kind} ${issues[0].callId} in projected message ${issues[0].message}).`);
 }
 

@@ -46,14 +46,31 @@ function checkExport(t: Transcript, p: Projection): { summaries: number } {
     if (typeof v.uuid === 'string') seen.add(v.uuid);
   }
 
-  // 3. No line of a message the projection dropped survives, not even a resumed session's replay of it.
+  // 3. No line of a message the projection dropped survives in the model's view (after the last
+  //    compact_boundary, where Claude Code's loader starts), not even a resumed session's replay
+  //    of it. Before that boundary the file keeps the session's history, as Claude Code does: every
+  //    source line before it is there, byte for byte.
   const projectedIds = new Set(p.messages.map((m) => m.sourceId));
   const droppedUuids = new Set<string>();
   for (const m of t.messages) if (!projectedIds.has(m.id)) for (const r of m.recordRefs) {
     const u = (t.records[r].value as Line).uuid;
     if (typeof u === 'string') droppedUuids.add(u);
   }
-  expect(values.filter((v) => (v.type === 'user' || v.type === 'assistant') && droppedUuids.has(v.uuid)).map((v) => v.uuid)).toEqual([]);
+  const lastBoundary = values.map((v) => v.type === 'system' && v.subtype === 'compact_boundary' && v.isSidechain !== true).lastIndexOf(true);
+  expect(values.slice(lastBoundary + 1).filter((v) => (v.type === 'user' || v.type === 'assistant') && droppedUuids.has(v.uuid)).map((v) => v.uuid)).toEqual([]);
+  const history = new Set(outLines.slice(0, Math.max(0, lastBoundary)));
+  // Where the history ends in the source: the source's own boundary, or the first source line
+  // written after ours.
+  const sourceIndex = new Map(t.records.map((r, i) => [r.text, i]));
+  const after = outLines.slice(lastBoundary + 1).map((l) => sourceIndex.get(l)).find((i) => i !== undefined);
+  const ownBoundary = t.records.findIndex((r) => (r.value as Line)?.uuid === values[lastBoundary]?.uuid);
+  const historyEnd = lastBoundary < 0 ? 0 : ownBoundary >= 0 ? ownBoundary : (after ?? t.records.length);
+  const messageOfRecord = new Map<number, string>();
+  for (const m of t.messages) for (const r of m.recordRefs) messageOfRecord.set(r, m.id);
+  t.records.slice(0, historyEnd).forEach((r, i) => {
+    const kept = projectedIds.has(messageOfRecord.get(i));
+    if (!kept) expect(history.has(r.text), `history line ${r.line}`).toBe(true);
+  });
 
   // 4. Each summary is a compact_boundary + isCompactSummary pair holding its text; the boundary's
   //    logicalParentUuid is the last summarized line.

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
 import { validatePairing } from '../model/pairing';
 import type { Transcript } from '../model/types';
+import { startingContext } from '../compaction/project';
 import { claudeCode, COMPACT_SUMMARY_PREAMBLE } from './claude-code';
 import { importBytes } from './import';
 
@@ -106,15 +107,19 @@ describe('claude-code exporter properties', () => {
         const lines = out.split('\n').filter((l) => l);
         const values = lines.map((l) => JSON.parse(l) as Record<string, any>);
         const back = load(out);
-        expect(back.messages.length).toBe(pms.length);
-        expect(validatePairing(back.messages)).toEqual([]);
+        // The model's view (after the last compact_boundary) is the projection; lines before it are
+        // the session's history, kept as Claude Code keeps them.
+        const view = startingContext(back, 'model-view').messages;
+        expect(view.length).toBe(pms.length);
+        expect(validatePairing(view)).toEqual([]);
+        const lastBoundary = values.map((v) => v.subtype === 'compact_boundary').lastIndexOf(true);
         const uuids = new Set(values.map((v) => v.uuid));
         expect(values.filter((v) => typeof v.parentUuid === 'string' && !uuids.has(v.parentUuid))).toEqual([]);
         // Exactly one chain: from the last line up to a root, every kept message line is on it.
         const byUuid = new Map(values.filter((v) => v.uuid).map((v) => [v.uuid, v]));
         const onChain = new Set<string>();
         for (let cur = values.filter((v) => v.type === 'user' || v.type === 'assistant').pop(); cur; cur = cur.parentUuid ? byUuid.get(cur.parentUuid) : undefined) onChain.add(cur.uuid);
-        for (const v of values) if ((v.type === 'user' || v.type === 'assistant') && !v.isCompactSummary) expect(onChain.has(v.uuid)).toBe(true);
+        for (const v of values.slice(lastBoundary + 1)) if ((v.type === 'user' || v.type === 'assistant') && !v.isCompactSummary) expect(onChain.has(v.uuid)).toBe(true);
         if (withSummary && dropUpTo >= 0) {
           const bi = values.findIndex((v) => v.subtype === 'compact_boundary');
           expect(values[bi]).toMatchObject({ parentUuid: null, compactMetadata: { trigger: 'manual', preTokens: 1234 } });

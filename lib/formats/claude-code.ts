@@ -543,6 +543,31 @@ export function summaryContent(text: string): string {
   return text.startsWith(COMPACT_SUMMARY_PREAMBLE.trim()) ? text : COMPACT_SUMMARY_PREAMBLE + text;
 }
 
+/** Line types Claude Code links into its parentUuid chain (its loader's "transcript" lines); every other record is metadata. */
+const CLAUDE_LOADED_TYPES = new Set(['user', 'assistant', 'system', 'attachment']);
+
+function shiftTime(iso: string, ms: number): string | undefined {
+  const at = Date.parse(iso);
+  return Number.isFinite(at) ? new Date(at + ms).toISOString() : undefined;
+}
+
+/**
+ * Timestamps of the nth of `of` compaction pairs written before record `at` (undefined: at the
+ * end): strictly increasing and before the first line after them with a timestamp; at the end,
+ * after the last one. ISO strings compare as text in Claude Code's loader, as here.
+ */
+function pairTimes(t: Transcript, at: number | undefined, lastTime: string | undefined, nth: number, of: number): { boundaryTime: string; summaryTime: string } {
+  let next: string | undefined;
+  for (let r = at ?? t.records.length; r < t.records.length && next === undefined; r++) {
+    const v = t.records[r].value;
+    if (isRecord(v) && typeof v.timestamp === 'string' && Number.isFinite(Date.parse(v.timestamp))) next = v.timestamp;
+  }
+  const step = (of - nth) * 2; // ms before `next` of this pair's boundary
+  const boundaryTime = (next !== undefined ? shiftTime(next, -step) : lastTime !== undefined ? shiftTime(lastTime, 1 + nth * 2) : undefined) ?? lastTime ?? new Date(0).toISOString();
+  const summaryTime = shiftTime(boundaryTime, 1) ?? boundaryTime;
+  return { boundaryTime, summaryTime };
+}
+
 const ENVELOPE_KEYS = ['userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'slug', 'entrypoint', 'agentId'] as const;
 
 /** A source message that is a compaction summary the file already held (isCompactSummary line). */
@@ -620,6 +645,30 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
   }
   const trailing = queue;
   for (const s of waitingForEnd) spanEnd.set(s, t.records.length);
+  const session = opts.summaryShape === 'session';
+  // History: Claude Code, like Codex, keeps the whole session in the file and starts the model's
+  // view at the last compact_boundary (its loader skips what lies before it). So every line before
+  // the last boundary of the output — the source's own, or the pair written here — stays as it
+  // is, summarized lines included; only after it are dropped lines left out (there, nothing else
+  // hides them from the model).
+  let historyEnd = -1;
+  if (session) {
+    for (const [sourceId, list] of before) {
+      const m = list.length ? t.messages.find((x) => x.id === sourceId) : undefined;
+      if (m) historyEnd = Math.max(historyEnd, m.recordRefs[0]);
+    }
+    if (trailing.length) historyEnd = t.records.length;
+    t.records.forEach((r, i) => {
+      const v = r.value;
+      if (isRecord(v) && v.type === 'system' && v.subtype === 'compact_boundary' && (v.isSidechain !== true || subAgentFile)) historyEnd = Math.max(historyEnd, i);
+    });
+  }
+  /** uuid → type and parent of every record that has one: to walk past records Claude Code does not load. */
+  const lineOfUuid = new Map<string, { type: unknown; parent: string | null }>();
+  for (const r of t.records) {
+    const v = r.value;
+    if (isRecord(v) && typeof v.uuid === 'string' && !lineOfUuid.has(v.uuid)) lineOfUuid.set(v.uuid, { type: v.type, parent: typeof v.parentUuid === 'string' ? v.parentUuid : null });
+  }
   /** uuid of the last dropped main-chain line before `end`: what a summary ending there summarized. */
   const lastDroppedLine = (end: number): string | undefined => {
     for (let r = Math.min(end, t.records.length) - 1; r >= 0; r--) {
@@ -640,6 +689,8 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
   let lastMainUuid: string | null = null;
   /** Set after a summary pair: the next main-chain line hangs off the summary line. */
   let relinkTo: string | undefined;
+  /** The last summary line written (a loaded line of its own, though not in the source). */
+  let relinkedSummary: string | undefined;
   let envelope: Record<string, unknown> = {};
   let lastTime: string | undefined;
   const items: OutputRecord[] = [];
@@ -654,7 +705,13 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
 
   const emitValue = (orig: number | undefined, value: Record<string, unknown>, original?: SourceRecord) => {
     let v = value;
-    const mainLine = typeof v.uuid === 'string' && (v.isSidechain !== true || subAgentFile) && (v.type === 'user' || v.type === 'assistant');
+    if (session && orig !== undefined && orig < historyEnd) {
+      // History before the boundary: as it is (its links only matter to the transcript viewer).
+      items.push({ orig, text: original ? original.text : stringifyLike(v, style, opts.depth) });
+      if (typeof v.uuid === 'string' && (v.isSidechain !== true || subAgentFile)) lastMainUuid = v.uuid;
+      return;
+    }
+    const mainLine = typeof v.uuid === 'string' && (v.isSidechain !== true || subAgentFile) && (v.type === 'user' || v.type === 'assistant' || (session && (v.type === 'attachment' || (v.type === 'system' && v.subtype !== 'compact_boundary'))));
     if (relinkTo !== undefined && mainLine && 'parentUuid' in v) {
       v = original ? structuredClone(v) : v;
       v.parentUuid = relinkTo;
@@ -665,15 +722,35 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
       v.parentUuid = resolve(v.parentUuid as string);
       original = undefined;
     }
+    // Claude Code links only the lines it loads (user, assistant, system, attachment): a line whose
+    // parent is another record (file-history-delta, progress …) breaks its parent walk, and the
+    // walk then falls back to the line with the nearest earlier timestamp. Hang it off the
+    // nearest loaded ancestor instead.
+    if (session && orig !== undefined && orig >= historyEnd && typeof v.parentUuid === 'string') {
+      let p: string | null = v.parentUuid;
+      for (let guard = 0; p !== null && guard < 100000; guard++) {
+        const line = lineOfUuid.get(p);
+        if (!line || CLAUDE_LOADED_TYPES.has(line.type as string) || p === relinkedSummary) break;
+        p = resolve(line.parent);
+      }
+      if (p !== v.parentUuid) {
+        v = original ? structuredClone(v) : v;
+        v.parentUuid = p;
+        original = undefined;
+      }
+    }
     items.push({ ...(orig !== undefined && { orig }), text: original ? original.text : stringifyLike(v, style, opts.depth) });
     if (typeof v.uuid === 'string' && (v.isSidechain !== true || subAgentFile)) lastMainUuid = v.uuid;
   };
 
-  const emitSynthetic = (pm: ProjectedMessage, k: number) => {
+  /** at: the record the pair is written before (undefined: at the end); nth of `of` pairs written there. */
+  const emitSynthetic = (pm: ProjectedMessage, k: number, at?: number, nth = 0, of = 1) => {
     const summary = summaryContent(syntheticText(pm));
     const seed = `${t.id}:${pm.span?.join('-') ?? ''}:${k}:${summary.length}`;
     const preTokens = projection.tokens.before.total;
-    const timestamp = lastTime ?? new Date(0).toISOString();
+    // Strictly increasing, as Claude Code writes its own compaction: boundary < summary < the
+    // first line kept after them (a tie sends its parent-walk fallback to the boundary).
+    const { boundaryTime, summaryTime } = pairTimes(t, at, lastTime, nth, of);
     if (opts.summaryShape === 'sdk') {
       const session_id = (envelope.session_id as string | undefined) ?? t.id;
       items.push({ text: stringifyLike({ type: 'system', subtype: 'compact_boundary', session_id, uuid: uuidFrom(seed), compact_metadata: { trigger: 'manual', pre_tokens: preTokens } }, style, opts.depth) });
@@ -695,7 +772,7 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
       subtype: 'compact_boundary',
       content: 'Conversation compacted',
       isMeta: false,
-      timestamp,
+      timestamp: boundaryTime,
       uuid: boundaryUuid,
       level: 'info',
       compactMetadata: { trigger: 'manual', preTokens },
@@ -709,12 +786,13 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
       isVisibleInTranscriptOnly: true,
       isCompactSummary: true,
       uuid: summaryUuid,
-      timestamp,
+      timestamp: summaryTime,
     };
     items.push({ text: stringifyLike(boundary, style, opts.depth) });
     items.push({ text: stringifyLike(summaryLine, style, opts.depth) });
     lastMainUuid = summaryUuid;
     relinkTo = summaryUuid;
+    relinkedSummary = summaryUuid;
     // Everything dropped so far was summarized into this line: children of it now hang off it.
     for (const key of redirect.keys()) redirect.set(key, summaryUuid);
   };
@@ -738,7 +816,8 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
       const replayOf = isRecord(value) && (value.type === 'user' || value.type === 'assistant') && typeof value.uuid === 'string' ? messageLineOfUuid.get(value.uuid) : undefined;
       if (replayOf !== undefined && replayOf < i && isRecord(value)) {
         const written = writtenLine.get(replayOf);
-        if (written === null) return; // its original was dropped (its uuid is already redirected)
+        // Its original was dropped (its uuid is already redirected); history keeps it.
+        if (written === null) return i < historyEnd ? emitValue(i, value, rec) : undefined;
         if (written === undefined) return emitValue(i, value, rec);
         const replay = structuredClone(value) as Record<string, unknown>;
         replay.message = structuredClone(written.message);
@@ -750,11 +829,16 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
       return;
     }
     const pm = bySource.get(m.id);
-    if (i === m.recordRefs[0]) for (const s of before.get(m.id) ?? []) emitSynthetic(s, syntheticCount++);
+    if (i === m.recordRefs[0]) {
+      const pairs = before.get(m.id) ?? [];
+      pairs.forEach((s, j) => emitSynthetic(s, syntheticCount++, i, j, pairs.length));
+    }
     const v = value as Record<string, unknown>;
     const dropLine = () => {
       writtenLine.set(i, null);
       if (typeof v.uuid === 'string') redirect.set(v.uuid, typeof v.parentUuid === 'string' ? v.parentUuid : null);
+      // Out of the model's view, still in the session's history.
+      if (i < historyEnd) emitValue(i, v, rec);
     };
     if (!pm) return dropLine();
     if (isUnchanged(pm, m)) return emitValue(i, v, rec);
@@ -774,7 +858,7 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
     writtenLine.set(i, out);
     emitValue(i, out);
   });
-  for (const s of trailing) emitSynthetic(s, syntheticCount++);
+  trailing.forEach((s, j) => emitSynthetic(s, syntheticCount++, undefined, j, trailing.length));
   const text = joinOutput(t.frame, items, defaultSeparator(t.frame, style, opts.depth));
   for (const m of t.messages) for (const b of m.blocks) if (b.kind === 'reasoning' && b.opaque) {
     const pm = bySource.get(m.id);

@@ -6,6 +6,7 @@ import type { ProjectedMessage, Projection } from '../compaction/types';
 import { validatePairing } from '../model/pairing';
 import type { Message, Transcript } from '../model/types';
 import { sourceFromText } from '../read/source';
+import { startingContext } from '../compaction/project';
 import { codexCli } from './codex-cli';
 import { importBytes } from './import';
 import { checkFixture } from './testing/fixture-check';
@@ -114,6 +115,16 @@ function sourceOf(text: string) {
   return sourceFromText('bad.jsonl', text);
 }
 
+/** Codex's replay of a rollout (codex-rs rollout reconstruction): response_items append, a compacted line with replacement_history replaces the history. */
+function codexReplay(lines: Array<Record<string, any>>): Array<Record<string, any>> {
+  let history: Array<Record<string, any>> = [];
+  for (const l of lines) {
+    if (l.type === 'response_item') history.push(l.payload);
+    else if (l.type === 'compacted' && Array.isArray(l.payload?.replacement_history)) history = [...l.payload.replacement_history];
+  }
+  return history;
+}
+
 describe('codex-cli: export of a projection', () => {
   it('localpush: a compacted line + context_compacted, first turn dropped, one output stubbed, other lines verbatim', () => {
     const f = byName(LOCALPUSH);
@@ -128,26 +139,35 @@ describe('codex-cli: export of a projection', () => {
     const summary = 'Summary: the user set up the local push service.';
     const out = codexCli.serialize(t, projectionOf(t, [summaryMessage(summary), ...pms]));
     const outLines = out.text.split('\n').filter((l) => l.trim());
-    const compacted = outLines.map((l) => JSON.parse(l)).filter((l) => l.type === 'compacted');
-    expect(compacted).toHaveLength(2); // ours + the one the session already had
-    expect(compacted[0].payload.message).toBe(summary);
-    expect(compacted[0].payload.replacement_history).toEqual([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: summary }] }]);
-    const ci = outLines.findIndex((l) => JSON.parse(l).type === 'compacted');
-    expect(JSON.parse(outLines[ci + 1]).payload.type).toBe('context_compacted');
+    const values = outLines.map((l) => JSON.parse(l));
+    // ONE new compacted line, after the session's own: Codex replays the rollout and the last
+    // compacted line's replacement_history becomes the whole history, so ours must come last.
+    const compactedAt = values.map((v, i) => (v.type === 'compacted' ? i : -1)).filter((i) => i >= 0);
+    const sourceCompacted = t.records.filter((r) => (r.value as { type?: string }).type === 'compacted');
+    expect(compactedAt).toHaveLength(sourceCompacted.length + 1);
+    const ours = values[compactedAt[compactedAt.length - 1]];
+    expect(ours.payload.message).toBe(summary);
+    expect(ours.payload.replacement_history[0]).toEqual({ type: 'message', role: 'user', content: [{ type: 'input_text', text: summary }] });
+    expect(values[compactedAt[compactedAt.length - 1] + 1].payload.type).toBe('context_compacted');
+    // The session's own compacted line is still there, byte for byte, before ours.
+    for (const r of sourceCompacted) expect(outLines.indexOf(r.text)).toBeLessThan(compactedAt[compactedAt.length - 1]);
+
+    // What Codex sends on resume: the summary, the stubbed output, none of the dropped turn.
+    const replay = codexReplay(values);
+    const texts = JSON.stringify(replay);
+    expect(texts).toContain(summary);
+    expect(texts).toContain('[compacted] exec output');
+    const droppedCalls = t.messages.filter((m) => m.turn === dropTurn).flatMap((m) => m.blocks.flatMap((b) => (b.kind === 'tool_call' ? [b.callId] : [])));
+    for (const id of droppedCalls) expect(replay.some((it) => it.call_id === id)).toBe(false);
 
     const back = loadText(path.basename(f), out.text);
     expect(back.format).toBe('codex-cli');
-    expect(validatePairing(back.messages)).toEqual([]);
-    expect(back.markers[0].summary).toBe(summary);
-    expect(back.messages.some((m) => m.blocks.some((b) => b.kind === 'summary' && b.text === summary))).toBe(true);
-    expect(back.messages.some((m) => m.blocks.some((b) => b.kind === 'tool_result' && b.content === '[compacted] exec output'))).toBe(true);
-    // every line of a kept, untouched message is in the output byte for byte; the dropped turn's are gone
+    expect(validatePairing(startingContext(back, 'model-view').messages)).toEqual([]);
+    expect(back.markers[back.markers.length - 1].summary).toBe(summary);
+    // Nothing of the session is gone from the file: before our line every record is as it was.
     const outSet = new Set(outLines);
-    const droppedRecords = new Set(t.messages.filter((m) => m.turn === dropTurn).flatMap((m) => m.recordRefs));
     const stubbedRecord = t.messages.find((m) => m.id === pms[target].sourceId)!.recordRefs[0];
-    for (const m of kept) for (const r of m.recordRefs) if (r !== stubbedRecord) expect(outSet.has(t.records[r].text), `line ${t.records[r].line}`).toBe(true);
-    for (const r of droppedRecords) expect(outSet.has(t.records[r].text)).toBe(false);
-    expect(outLines.length).toBe(t.records.length - droppedRecords.size + 2);
+    for (const [r, rec] of t.records.entries()) if (r !== stubbedRecord) expect(outSet.has(rec.text), `line ${rec.line}`).toBe(true);
   });
 
   it('without a summary: records of removed messages go, everything else stays', () => {

@@ -174,11 +174,19 @@ function parse(file: SourceFile, _options?: ParseOptions): ParseResult {
 // Export: the way Codex itself writes a compaction
 
 /**
- * With a projection: records of kept messages verbatim (rewritten where a block changed), records of
- * removed messages dropped, records without a message (session_meta, turn_context, event_msg…) kept.
- * A summary is written as Codex writes a compaction: a `compacted` line whose `message` is the
- * summary and whose `replacement_history` is the model-visible history up to it (the projected
- * messages before the summary and the summary as a user message), then `event_msg.context_compacted`.
+ * With a projection, the way Codex itself writes a compaction. Codex rebuilds the model's history
+ * on resume by replaying the rollout: response_items append, and a `compacted` line REPLACES the
+ * whole history with its `replacement_history`. So:
+ *  - the model-visible prefix (every projected message up to our summary, and every kept item of
+ *    the source's own last compaction) goes into ONE new `compacted` line (message = the summary),
+ *    written after the source's own compaction and before the first record of the kept suffix —
+ *    never before the source's, which would then replace it;
+ *  - every record before that line stays as it is: the session's history (Codex keeps it too);
+ *  - after it, records of kept messages verbatim (rewritten where a block changed), records of
+ *    removed messages dropped (nothing else hides them from the model), records without a
+ *    message (event_msg, turn_context …) kept.
+ * With no summary and no change to what the source's compaction carries, no `compacted` line is
+ * written and history ends at the source's own.
  */
 function serialize(t: Transcript, projection?: Projection): SerializeResult {
   if (!projection) return { text: verbatim(t), fileName: t.fileName, mimeType: 'application/x-ndjson', dropped: [] };
@@ -187,37 +195,63 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
   const layout = layoutOf(set, t.fileName);
   const dropped: string[] = [];
   const pms = projection.messages;
-  let lastSummary = -1;
-  pms.forEach((pm, i) => {
-    if (pm.synthetic) lastSummary = i;
+  const isCompactedRecord = (r: number) => isObject(set.records[r]?.value) && (set.records[r].value as AnyObj).type === 'compacted';
+  let lastCompacted = -1;
+  set.records.forEach((_, r) => {
+    if (isCompactedRecord(r)) lastCompacted = r;
   });
 
-  // What happens to each message-carrying item: kept verbatim, rewritten, or gone.
+  const projected = pms.map((pm) => {
+    const pas = againstSource(t, pm);
+    const site = pas.source ? layout.drafts[pas.source.index]?.site ?? null : null;
+    return { pm, pas, site };
+  });
+  // The model-visible prefix: up to our last summary, and up to the last item the source's own
+  // (last) compaction carries.
+  let prefixEnd = -1;
+  let lastSummary = -1;
+  let changedInPrefix = false;
+  projected.forEach((p, i) => {
+    if (p.pm.synthetic) lastSummary = prefixEnd = i;
+    else if (p.site && p.site.record === lastCompacted) prefixEnd = i;
+  });
+  const fromLast = (d: Layout['drafts'][number]) => d.site?.record === lastCompacted;
+  const keptFromLast = projected.filter((p) => p.site?.record === lastCompacted).length;
+  projected.slice(0, prefixEnd + 1).forEach((p) => {
+    if (!p.pas.unchanged) changedInPrefix = true;
+  });
+  const newCompaction = lastSummary >= 0 || (lastCompacted >= 0 && (changedInPrefix || keptFromLast !== layout.drafts.filter(fromLast).length));
+
+  const itemsOf = (p: (typeof projected)[number]): AnyObj[] => {
+    const original = getAt(set.records[p.site!.record].value, p.site!.path);
+    if (typeof original === 'string') return [summaryItem(p.pm)]; // an old compaction's message: the model saw it as a user message
+    return p.pas.unchanged ? [original as AnyObj] : rewriteItem(original, p.site!, p.pas, dropped);
+  };
+
+  // What happens to each message-carrying item after the compaction line: kept verbatim, rewritten, or gone.
   type ItemFate = { kind: 'keep' } | { kind: 'rewrite'; items: AnyObj[] };
   const fateByMessage = new Map<number, ItemFate>();
   const replacement: AnyObj[] = [];
   let firstSuffixRecord = Infinity;
-  pms.forEach((pm, i) => {
-    const pas = againstSource(t, pm);
-    const src = pas.source;
-    const site = src ? layout.drafts[src.index]?.site ?? null : null;
-    if (src && !site) return; // base instructions: stay in session_meta
-    const inPrefix = i <= lastSummary;
-    if (!src || !site) {
-      const item = pm.synthetic ? summaryItem(pm) : null;
-      if (item && inPrefix) replacement.push(item);
+  projected.forEach((p, i) => {
+    const { pm, pas, site } = p;
+    if (pas.source && !site) return; // base instructions: stay in session_meta
+    const inPrefix = newCompaction && i <= prefixEnd;
+    if (!pas.source || !site) {
+      if (pm.synthetic && inPrefix) replacement.push(summaryItem(pm));
       else if (!pm.synthetic) dropped.push(`a new ${pm.role} message without a source cannot be placed in a rollout — dropped`);
       return;
     }
-    const original = getAt(set.records[site.record].value, site.path);
-    const items = pas.unchanged ? [original as AnyObj] : rewriteItem(original, site, pas, dropped);
     if (inPrefix) {
-      replacement.push(...items.map((x) => cloneJson(x)));
+      replacement.push(...itemsOf(p).map((x) => cloneJson(x)));
       return;
     }
-    fateByMessage.set(src.index, pas.unchanged ? { kind: 'keep' } : { kind: 'rewrite', items });
-    firstSuffixRecord = Math.min(firstSuffixRecord, site.record);
+    fateByMessage.set(pas.source.index, pas.unchanged ? { kind: 'keep' } : { kind: 'rewrite', items: itemsOf(p) });
+    if (site.record !== lastCompacted || !newCompaction) firstSuffixRecord = Math.min(firstSuffixRecord, site.record);
   });
+  // Records before `historyEnd` are the session's history, written as they are.
+  const compactAt = Math.max(firstSuffixRecord === Infinity ? set.records.length : firstSuffixRecord, lastCompacted + 1);
+  const historyEnd = newCompaction ? compactAt : lastCompacted + 1;
 
   // Messages per record (a `compacted` line can hold several).
   const byRecord = new Map<number, number[]>();
@@ -230,28 +264,24 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
 
   const lines: string[] = [];
   const summaryPm = lastSummary >= 0 ? pms[lastSummary] : undefined;
+  const sourceMessage = lastCompacted >= 0 ? str(((set.records[lastCompacted].value as AnyObj).payload as AnyObj | undefined)?.message) : undefined;
   const emitCompaction = (timestamp: string) => {
-    if (!summaryPm) return;
-    const compacted = { timestamp, type: 'compacted', payload: { message: syntheticText(summaryPm), replacement_history: replacement } };
+    const compacted = { timestamp, type: 'compacted', payload: { message: summaryPm ? syntheticText(summaryPm) : sourceMessage ?? '', replacement_history: replacement } };
     lines.push(stringifyLike(compacted, { ...t.style, indent: 0 }));
     lines.push(stringifyLike({ timestamp, type: 'event_msg', payload: { type: 'context_compacted' } }, { ...t.style, indent: 0 }));
   };
-  let compactionWritten = false;
   let lastTimestamp = '';
   set.records.forEach((rec, r) => {
     const ts = isObject(rec.value) ? str(rec.value.timestamp) : undefined;
-    if (!compactionWritten && r >= firstSuffixRecord) {
-      emitCompaction(ts ?? lastTimestamp);
-      compactionWritten = true;
-    }
+    if (newCompaction && r === compactAt) emitCompaction(ts ?? lastTimestamp);
     if (ts) lastTimestamp = ts;
     const msgs = byRecord.get(r);
-    if (!msgs) {
+    if (!msgs || r < historyEnd) {
       lines.push(rec.text);
       return;
     }
     const fates = msgs.map((i) => fateByMessage.get(i));
-    if (fates.every((f) => f === undefined)) return; // removed, or carried in the new replacement_history
+    if (fates.every((f) => f === undefined)) return; // removed from the model's view
     if (fates.every((f) => f?.kind === 'keep') && fates.length === msgs.length) {
       lines.push(rec.text);
       return;
@@ -286,7 +316,7 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
     }
     lines.push(stringifyLike(value, lineStyle(rec.text, t.style)));
   });
-  if (!compactionWritten) emitCompaction(lastTimestamp);
+  if (newCompaction && compactAt >= set.records.length) emitCompaction(lastTimestamp);
   return { text: writeJsonl(t.style, lines, t.frame[0]), fileName: `${baseName(t.fileName)}.compacted.jsonl`, mimeType: 'application/x-ndjson', dropped };
 }
 

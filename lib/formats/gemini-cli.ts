@@ -310,6 +310,13 @@ function patchSlot(record: AnyObj, slot: Slot, b: ProjectedBlock, dropped: strin
   dropped.push(`${b.kind} block: no place for it in a Gemini CLI ${slot.field} entry`);
 }
 
+/** An ISO timestamp moved by `ms` milliseconds (undefined stays undefined, an unreadable one as it is). */
+function shiftIso(iso: string | undefined, ms: number): string | undefined {
+  if (iso === undefined) return undefined;
+  const at = Date.parse(iso);
+  return Number.isFinite(at) ? new Date(at + ms).toISOString() : iso;
+}
+
 function summaryRecord(pm: ProjectedMessage, n: number, timestamp: string | undefined): AnyObj {
   return { id: `contextscope-summary-${n}`, ...(timestamp !== undefined && { timestamp }), type: 'user', content: [{ text: syntheticText(pm) }] };
 }
@@ -339,11 +346,13 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
     if (pending.length) {
       const entry = layout.drafts[pas.source.index].entry;
       const ts = str(layout.entries[entry].value.timestamp);
-      inserts.set(entry, [...(inserts.get(entry) ?? []), ...pending.map((p) => summaryRecord(p, summaries++, ts))]);
+      // Before the record they precede, in order (as the agents write their own compactions).
+      inserts.set(entry, [...(inserts.get(entry) ?? []), ...pending.map((p, j) => summaryRecord(p, summaries++, shiftIso(ts, j - pending.length)))]);
       pending = [];
     }
   }
-  for (const p of pending) trailing.push(summaryRecord(p, summaries++, undefined));
+  const lastTs = [...layout.entries].reverse().map((e) => str(e.value.timestamp)).find((x) => x !== undefined);
+  pending.forEach((p, j) => trailing.push(summaryRecord(p, summaries++, shiftIso(lastTs, j + 1))));
 
   type EntryFate = { kind: 'drop' } | { kind: 'keep' } | { kind: 'rewrite'; value: AnyObj };
   const fates = new Map<number, EntryFate>();

@@ -13,6 +13,7 @@ import { unzipSync, zipSync } from 'fflate';
 import type { ProjectedMessage, Projection } from '../compaction/types';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock } from '../model/builder';
+import { CallOccurrences } from '../model/pairing';
 import type { JsonStyle, Message, SourceRecord, Transcript } from '../model/types';
 import { formatPath, readJsonDocument, spanAt, stringifyLike, type JsonPath } from '../read/json-doc';
 import { joinRecords } from '../read/jsonl';
@@ -195,8 +196,7 @@ function addMessages(records: SourceRecord[], sample: Obj, builder: TranscriptBu
   const attachments = isObj(sample.attachments) ? sample.attachments : {};
   const { one, deep } = resolver(attachments);
   const byMessageId = new Map<string, number>();
-  const seenCalls = new Map<string, number>();
-  const latest = new Map<string, string>();
+  const occurrences = new CallOccurrences();
   records.forEach((rec, i) => {
     const path = `${messagesPath}[${i}]`;
     const m = requireObj(rec.value, file, path, rec.line);
@@ -213,11 +213,8 @@ function addMessages(records: SourceRecord[], sample: Obj, builder: TranscriptBu
         if (!isObj(c)) throw structureError(file, `${path}.tool_calls[${k}]`, 'a tool call object', c, rec.line);
         const id = str(c.id);
         if (id === undefined) throw structureError(file, `${path}.tool_calls[${k}].id`, 'a tool call id string', c.id, rec.line);
-        const n = (seenCalls.get(id) ?? 0) + 1;
-        seenCalls.set(id, n);
-        const callId = n === 1 ? id : `${id}#${n}`;
-        if (n === 2) builder.warn({ code: 'repaired:duplicate-call-id', message: `Tool call id "${id.slice(0, 60)}" is used by more than one call; each use is paired with the result that follows it.`, path, line: rec.line });
-        latest.set(id, callId);
+        const callId = occurrences.call(id, i);
+        if (callId === `${id}#2`) builder.warn({ code: 'repaired:duplicate-call-id', message: `Tool call id "${id.slice(0, 60)}" is used by more than one call; each use is paired with the result that follows it.`, path, line: rec.line });
         const args = own(c, 'arguments');
         blocks.push({ kind: 'tool_call', callId, name: str(c.function) ?? '(unnamed)', input: deep(args ?? {}), ...(typeof args === 'string' && { rawInput: one(args) }) });
       }
@@ -229,7 +226,7 @@ function addMessages(records: SourceRecord[], sample: Obj, builder: TranscriptBu
       const text = blocks.map((b) => (b.kind === 'text' || b.kind === 'opaque' ? b.text : b.kind === 'attachment' ? `[${b.mediaType}]` : '')).join('\n');
       const content = text === '' && err ? str(err.message) ?? '' : text;
       if (callRef === undefined) builder.warn({ code: 'unpaired:tool-message', message: `Tool message at ${path} has no tool_call_id.`, path, line: rec.line });
-      idx = builder.addMessage({ role: 'tool', blocks: [{ kind: 'tool_result', callId: callRef !== undefined ? latest.get(callRef) ?? callRef : `(none)#${i}`, content, isError: err !== undefined, ...(str(m.function) && { name: str(m.function) }) }], ...base });
+      idx = builder.addMessage({ role: 'tool', blocks: [{ kind: 'tool_result', callId: callRef !== undefined ? occurrences.result(callRef) : `(none)#${i}`, content, isError: err !== undefined, ...(str(m.function) && { name: str(m.function) }) }], ...base });
     } else {
       throw new ImportError('malformed:role', `Unknown role ${JSON.stringify(role)?.slice(0, 40)} at ${path}.role.`, { file, path: `${path}.role`, line: rec.line }, 'system, user, assistant or tool');
     }

@@ -15,7 +15,7 @@ import type { ProjectedMessage, Projection } from '../compaction/types';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
 import type { ImportWarning, JsonStyle, Message, Role, SourceRecord, Transcript } from '../model/types';
-import { validatePairing } from '../model/pairing';
+import { CallOccurrences, validatePairing } from '../model/pairing';
 import { isJsonlFile } from '../read/head';
 import { lineAt, readJsonDocument, spanAt, stringifyLike, type JsonPath } from '../read/json-doc';
 import { readJsonl, type RecordSet } from '../read/jsonl';
@@ -145,21 +145,11 @@ interface ConvertContext {
   syntheticIds: number;
   /**
    * Call ids re-used within one conversation (tau-bench replays re-use them: 49 of its 200
-   * conversations). The n-th use of id X becomes "X#n" in the canonical view so pairing stays
-   * exact; records keep the original id.
+   * conversations; some models twice in one message). Each use becomes its own occurrence ("X",
+   * "X#2", …) and each result answers the right one (lib/model/pairing.ts CallOccurrences);
+   * records keep the original ids.
    */
-  callIdUses: Map<string, number>;
-  currentCallId: Map<string, string>;
-  renamedCallIds: number;
-}
-
-function canonicalCallId(ctx: ConvertContext, id: string): string {
-  const n = ctx.callIdUses.get(id) ?? 0;
-  ctx.callIdUses.set(id, n + 1);
-  const canonical = n === 0 ? id : `${id}#${n + 1}`;
-  if (n > 0) ctx.renamedCallIds++;
-  ctx.currentCallId.set(id, canonical);
-  return canonical;
+  calls: CallOccurrences;
 }
 
 /** "a string", "an object", "an array", "null": for messages that say what was found. */
@@ -260,7 +250,7 @@ export function chatMessageToDraft(v: unknown, index: number, recordRefs: number
     canonicalRole = 'tool';
     let callId: string;
     if (role === 'tool') {
-      if (typeof v.tool_call_id === 'string') callId = ctx.currentCallId.get(v.tool_call_id) ?? v.tool_call_id;
+      if (typeof v.tool_call_id === 'string') callId = ctx.calls.result(v.tool_call_id);
       else {
         callId = '';
         ctx.warnings.push({ code: 'missing:tool_call_id', message: `Tool message ${path} has no tool_call_id.`, path, line: ctx.line });
@@ -287,7 +277,7 @@ export function chatMessageToDraft(v: unknown, index: number, recordRefs: number
           if (!isRecord(tc)) fail(ctx, tcPath, 'A tool call is not an object.', 'a tool call like {"id","type":"function","function":{"name","arguments"}}');
           const fn = isRecord(tc.function) ? tc.function : undefined;
           if (!fn || typeof fn.name !== 'string') fail(ctx, `${tcPath}.function.name`, 'A tool call has no function name.', 'a string');
-          let callId = typeof tc.id === 'string' && tc.id ? canonicalCallId(ctx, tc.id) : '';
+          let callId = typeof tc.id === 'string' && tc.id ? ctx.calls.call(tc.id, index) : '';
           if (!callId) {
             callId = `call_missing_${ctx.syntheticIds++}`;
             ctx.warnings.push({ code: 'missing:tool_call.id', message: `Tool call ${tcPath} has no id; results cannot be paired with it.`, path: tcPath, line: ctx.line });
@@ -403,7 +393,7 @@ function parse(file: SourceFile, options?: ParseOptions): ParseResult {
   const loc = locate(file, options);
   const b = new TranscriptBuilder();
   const warnings: ImportWarning[] = [...loc.set.warnings];
-  const ctx: ConvertContext = { file: file.name, pathOf: loc.pathOf, line: loc.line, warnings, pendingFunctionCalls: new Map(), syntheticIds: 0, callIdUses: new Map(), currentCallId: new Map(), renamedCallIds: 0 };
+  const ctx: ConvertContext = { file: file.name, pathOf: loc.pathOf, line: loc.line, warnings, pendingFunctionCalls: new Map(), syntheticIds: 0, calls: new CallOccurrences() };
   const perRecord = loc.layout.conversation === undefined;
   const slots: number[] = [];
   const total = loc.messages.length;
@@ -417,8 +407,8 @@ function parse(file: SourceFile, options?: ParseOptions): ParseResult {
       slots.push(i);
     }
   });
-  if (ctx.renamedCallIds > 0) {
-    warnings.push({ code: 'renamed:duplicate-call-id', message: `${ctx.renamedCallIds} tool call id(s) are re-used for later calls; they are shown as "id#2", "id#3", … (the file keeps the original ids).` });
+  if (ctx.calls.renamed > 0) {
+    warnings.push({ code: 'renamed:duplicate-call-id', message: `${ctx.calls.renamed} tool call id(s) are re-used for later calls; they are shown as "id#2", "id#3", … (the file keeps the original ids).` });
   }
   // Conversation-level fields: the request/response object, or the container element.
   const holder: Record<string, unknown> | undefined =

@@ -8,6 +8,7 @@
 import type { Projection, ProjectedMessage } from '../compaction/types';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock } from '../model/builder';
+import { CallOccurrences } from '../model/pairing';
 import type { Message, SourceRecord, Transcript } from '../model/types';
 import { readJsonDocument } from '../read/json-doc';
 import { joinRecords } from '../read/jsonl';
@@ -127,15 +128,12 @@ export function addChatLikeMessages(ctx: ChatParseContext): number[] {
   const messageOf: number[] = [];
   let pendingTextAction: string | null = null; // synthetic call id awaiting the next observation
   // Real trajectories reuse call ids (marshmallow-1867 repeats several). The canonical id must be
-  // unique, so a reused id gets a "#n" suffix and results go to the latest call with that id.
-  const latestCall = new Map<string, string>();
-  const seenCalls = new Map<string, number>();
-  const canonicalCall = (id: string, path: string, line: number): string => {
-    const n = (seenCalls.get(id) ?? 0) + 1;
-    seenCalls.set(id, n);
-    const canonical = n === 1 ? id : `${id}#${n}`;
-    if (n === 2) builder.warn({ code: 'repaired:duplicate-call-id', message: `Tool call id "${id.slice(0, 60)}" is used by more than one call; each use is paired with the result that follows it.`, path, line });
-    latestCall.set(id, canonical);
+  // unique, so a reused id gets a "#n" suffix and each result answers its own occurrence
+  // (lib/model/pairing.ts CallOccurrences).
+  const occurrences = new CallOccurrences();
+  const canonicalCall = (id: string, path: string, line: number, group: number): string => {
+    const canonical = occurrences.call(id, group);
+    if (canonical === `${id}#2`) builder.warn({ code: 'repaired:duplicate-call-id', message: `Tool call id "${id.slice(0, 60)}" is used by more than one call; each use is paired with the result that follows it.`, path, line });
     return canonical;
   };
   records.forEach((rec, i) => {
@@ -164,7 +162,7 @@ export function addChatLikeMessages(ctx: ChatParseContext): number[] {
       builder.addMessage({
         role: 'tool',
         // One observation answers every listed call; the text goes to the first so it is counted once.
-        blocks: idList.map((id, k) => ({ kind: 'tool_result', callId: latestCall.get(id) ?? id, content: k === 0 ? text : '', isError: false })),
+        blocks: idList.map((id, k) => ({ kind: 'tool_result', callId: occurrences.result(id), content: k === 0 ? text : '', isError: false })),
         ...base,
       });
       pendingTextAction = null;
@@ -184,7 +182,7 @@ export function addChatLikeMessages(ctx: ChatParseContext): number[] {
       const reasoningContent = str(m.reasoning_content);
       if (reasoningContent) blocks.push({ kind: 'reasoning', text: reasoningContent });
       const calls = toolCallBlocks(own(m, 'tool_calls'), file, `${path}.tool_calls`, rec.line).map((c) =>
-        c.kind === 'tool_call' ? { ...c, callId: canonicalCall(c.callId, `${path}.tool_calls`, rec.line) } : c,
+        c.kind === 'tool_call' ? { ...c, callId: canonicalCall(c.callId, `${path}.tool_calls`, rec.line, i) } : c,
       );
       const action = calls.length === 0 && !demo ? ctx.parseTextActions(m) : null;
       const content = own(m, 'content');

@@ -111,11 +111,13 @@ export class TranscriptBuilder {
     const issues = validatePairing(messages.filter((m) => !m.sidechain));
     const byKind = new Map<string, number>();
     for (const i of issues) byKind.set(i.kind, (byKind.get(i.kind) ?? 0) + 1);
+    // Broken beyond repair (importers already paired what re-used ids could be paired): say which ids.
     for (const [kind, n] of byKind) {
-      const first = issues.find((i) => i.kind === kind)!;
+      const these = issues.filter((i) => i.kind === kind);
+      const shown = these.slice(0, 10).map((i) => `${i.callId} (message ${i.message})`).join(', ');
       warnings.push({
         code: `pairing:${kind}`,
-        message: `${n} tool ${kind === 'orphan-result' ? 'result(s) without a call' : kind === 'missing-result' ? 'call(s) without a result' : kind.replace('-', ' ') + '(s)'} (first: ${first.callId} in message ${first.message}).`,
+        message: `${n} tool ${kind === 'orphan-result' ? 'result(s) without a call' : kind === 'missing-result' ? 'call(s) without a result' : kind.replace('-', ' ') + '(s)'}: ${shown}${n > 10 ? ` and ${n - 10} more` : ''}.`,
       });
     }
 

@@ -1,9 +1,17 @@
 /**
  * The embedded default summarizer: deterministic, offline, no model (DESIGN.md "Summaries").
  * It fills sven's six sections (seed 003, "Structured") mechanically from the span's facts
- * (facts.ts): every user instruction verbatim (shortened only past a cap, with a visible marker),
- * files read / edited / created from tool inputs, commands run and how they ended, errors and their
- * resolution, the agent's decisions and its last state. Identifiers are copied, never paraphrased:
+ * (facts.ts): every message the user typed verbatim, never cut and never merged (harness-injected
+ * text — reminders, command expansions, environment context — is shortened past a cap, with a
+ * visible marker), every file the span changed, the files it only read in a compact list (capped:
+ * `maxReadFiles`), commands run and how they ended, every distinct error line of its tool output
+ * with the turns where it occurred (lib/compaction/signal.ts patterns), errors and their
+ * resolution, the agent's decisions and its last state.
+ *
+ * Where each goes (structured style): the latest request under Active Task; changed files, the
+ * read-only list and commands under Files & Artifacts; user constraints under Constraints &
+ * Requirements; unresolved errors under Pending Items; every user message (in its turn), the
+ * errors with how they ended and the distinct error lines under Session Narrative. Identifiers are copied, never paraphrased:
  * they are what a resumed agent needs and what lost.ts checks for.
  *
  * Prefix-ward chunking (seed 004): a previous chunk's summary is folded in first, so the summary of
@@ -24,11 +32,15 @@ import {
   type FileTouch,
   type SpanFacts,
 } from './facts';
+import type { TurnLog } from './facts';
 import type { SpanInput, SummaryStyle, SyncSummarizer } from './types';
 
 /** How much of each kind of fact the summary keeps. Every cut is marked in the text. */
 export interface OfflineLimits {
-  /** A user instruction longer than this is shortened (head + tail kept, marker in between). */
+  /**
+   * The latest request quoted under Active Task is shortened past this (it is verbatim in the
+   * narrative). Messages the user typed are never shortened in the narrative.
+   */
   instructionChars: number;
   /** Harness-injected user text (system reminders, command echoes) is noise: shortened harder. */
   harnessChars: number;
@@ -36,6 +48,10 @@ export interface OfflineLimits {
   maxCommands: number;
   errorLineChars: number;
   maxErrors: number;
+  /** A distinct error line is quoted up to this many characters (every one is listed). */
+  errorMessageChars: number;
+  /** Files only read / searched / listed / mentioned: one compact list, up to this many paths. Changed files are all listed. */
+  maxReadFiles: number;
   decisionChars: number;
   maxDecisions: number;
   maxConstraints: number;
@@ -63,6 +79,8 @@ export const DEFAULT_OFFLINE_LIMITS: OfflineLimits = {
   maxCommands: 40,
   errorLineChars: 300,
   maxErrors: 25,
+  errorMessageChars: 240,
+  maxReadFiles: 50,
   decisionChars: 300,
   maxDecisions: 12,
   maxConstraints: 15,
@@ -85,8 +103,29 @@ import { STRUCTURED_SECTIONS, CLAUDE_CODE_SECTIONS } from './sections';
 // ---------------------------------------------------------------------------------------------
 // Rendering pieces shared by the three styles
 
+/** A message the user typed is quoted whole; harness text is shortened past `harnessChars`. */
 function quoteInstruction(text: string, harness: boolean, limits: OfflineLimits): string {
-  return clip(text.trim(), harness ? limits.harnessChars : limits.instructionChars);
+  return harness ? clip(text.trim(), limits.harnessChars) : text.trim();
+}
+
+/** The latest request as quoted once more under Active Task / Primary Request: shortened past `instructionChars`. */
+function quoteLatest(text: string, limits: OfflineLimits): string {
+  const t = text.trim();
+  return t.length <= limits.instructionChars ? t : `${clip(t, limits.instructionChars)} (verbatim in the turn's entry below)`;
+}
+
+const CHANGED: ReadonlySet<string> = new Set(['edited', 'created', 'deleted']);
+
+function isChanged(f: FileTouch): boolean {
+  return f.actions.some((a) => CHANGED.has(a));
+}
+
+/** Every distinct error line of the span, with the turns where it occurred. */
+function errorMessageLines(facts: SpanFacts, limits: OfflineLimits): string[] {
+  return facts.errorMessages.map((e) => {
+    const turns = e.turns.length === 1 ? `turn ${e.turns[0] + 1}` : `turns ${e.turns.map((t) => t + 1).join(', ')}`;
+    return `- ${turns}, ${e.tool}: ${clip(e.text, limits.errorMessageChars)}`;
+  });
 }
 
 /**
@@ -174,10 +213,32 @@ function pendingLines(facts: SpanFacts, limits: OfflineLimits): string[] {
   return lines;
 }
 
+/**
+ * Changed files one per line (all of them), then the files only read / searched / listed /
+ * mentioned as one compact line, up to `maxReadFiles` (the most recently used ones when cut).
+ */
 function fileSection(facts: SpanFacts, limits: OfflineLimits): string[] {
-  const shownFiles = headAndTail(facts.files, limits.maxFiles);
-  const lines = shownFiles.items.map(fileLine);
-  if (shownFiles.omitted) lines.push(`- [… ${formatCount(shownFiles.omitted)} more files not listed]`);
+  return [...fileList(facts.files, limits), ...fileExtras(facts, limits)];
+}
+
+const READ_ONLY_PREFIX = '- Only read, searched or mentioned';
+
+function fileList(files: readonly FileTouch[], limits: OfflineLimits): string[] {
+  const changed = files.filter(isChanged);
+  const readOnly = files.filter((f) => !isChanged(f));
+  const lines = changed.map(fileLine);
+  if (readOnly.length) {
+    const shown = readOnly.length > limits.maxReadFiles ? readOnly.slice(readOnly.length - limits.maxReadFiles) : readOnly;
+    lines.push(
+      `${READ_ONLY_PREFIX} (${formatCount(readOnly.length)}): ${shown.map((f) => `\`${clip(f.path, IDENTIFIER_CHARS)}\``).join(', ')}${readOnly.length > shown.length ? ` [… ${formatCount(readOnly.length - shown.length)} earlier ones not listed]` : ''}`,
+    );
+  }
+  return lines;
+}
+
+/** Commands, URLs, identifiers and error lines seen in tool output: the rest of Files & Artifacts. */
+function fileExtras(facts: SpanFacts, limits: OfflineLimits): string[] {
+  const lines: string[] = [];
   if (facts.commands.length) lines.push('', 'Commands run:', ...commandLines(facts, limits));
   if (facts.urls.length) {
     lines.push('', 'URLs:', ...facts.urls.slice(0, limits.maxUrls).map((u) => `- ${clip(u, IDENTIFIER_CHARS)}`), ...moreMarker(Math.min(facts.urls.length, limits.maxUrls), facts.urls.length, 'URLs'));
@@ -194,8 +255,8 @@ function fileSection(facts: SpanFacts, limits: OfflineLimits): string[] {
     list('URLs', urls, limits.maxSeenUrls);
     list('ids', ids, limits.maxSeenIds);
   }
-  // Error lines already quoted under the errors list are not repeated.
-  const quoted = new Set(facts.errors.flatMap((e) => e.line.split(' | ')));
+  // Error lines already quoted (errors list, distinct error lines) are not repeated.
+  const quoted = new Set([...facts.errors.flatMap((e) => e.line.split(' | ')), ...facts.errorMessages.map((e) => e.text)]);
   const errorLinesSeen = facts.seen.errorLines.filter((l) => !quoted.has(l));
   if (errorLinesSeen.length) {
     const { items, omitted } = headAndTail(errorLinesSeen, limits.maxSeenErrorLines);
@@ -217,10 +278,24 @@ function latestInstruction(facts: SpanFacts) {
 function narrativeLines(facts: SpanFacts, limits: OfflineLimits): string[] {
   const lines: string[] = [];
   const turns = headAndTail(facts.turnLog, limits.maxNarrativeTurns);
-  const headCount = Math.ceil(limits.maxNarrativeTurns / 2);
-  for (const [i, t] of turns.items.entries()) {
-    if (turns.omitted && i === headCount) lines.push(`- [… ${formatCount(turns.omitted)} more turns not narrated]`);
+  const shown = new Set(turns.items);
+  // A turn left out of the narrative still says what the user typed in it (never cut, never merged).
+  const typed = (t: TurnLog) => t.instructions.some((i) => !i.harness);
+  let skipped = 0;
+  for (const t of facts.turnLog) {
+    const full = shown.has(t);
+    if (!full && !typed(t)) {
+      skipped++;
+      continue;
+    }
+    if (skipped) lines.push(`- [… ${formatCount(skipped)} more turns not narrated]`);
+    skipped = 0;
     const head = `- Turn ${t.turn + 1}:`;
+    if (!full) {
+      const said = t.instructions.filter((i) => !i.harness).map((i) => `user asked: «${quoteInstruction(i.text, false, limits)}»`);
+      lines.push(`${head} ${said.join('; ')}`);
+      continue;
+    }
     const parts: string[] = [];
     // The same text repeated within a turn (resent prompts, fixture placeholders) is said once, with a count.
     const repeats = new Map<string, number>();
@@ -250,6 +325,7 @@ function narrativeLines(facts: SpanFacts, limits: OfflineLimits): string[] {
     }
     if (parts.length) lines.push(`${head} ${parts.join('; ')}`);
   }
+  if (skipped) lines.push(`- [… ${formatCount(skipped)} more turns not narrated]`);
   return lines;
 }
 
@@ -260,6 +336,36 @@ function listPaths(paths: string[]): string {
 
 // ---------------------------------------------------------------------------------------------
 // Folding a previous summary in (prefix-ward chunks)
+
+/** Lines of our own summaries that quote what a user typed, or list a distinct error line: never cut when folding. */
+const KEPT_WHEN_FOLDED = /user asked: «|^- Turn \d+ \(user\): |the user wrote: «|^- Turn \d+: «|^- turns? [\d, ]+, [^:]+: /;
+
+/**
+ * An earlier summary shortened to `cap` characters when folded in: the lines quoting user messages
+ * and listing error lines stay whole (a later chunk must not lose what an earlier one kept), the
+ * others are kept from the top while they fit, and the cut is marked.
+ */
+function clipEarlier(text: string, cap: number): string {
+  if (text.length <= cap) return text;
+  const lines = text.split('\n');
+  const keep = lines.map((l) => KEPT_WHEN_FOLDED.test(l));
+  let room = cap - lines.reduce((n, l, i) => n + (keep[i] ? l.length + 1 : 0), 0);
+  let cut = 0;
+  const out: string[] = [];
+  lines.forEach((l, i) => {
+    if (keep[i] || l.length + 1 <= room) {
+      if (!keep[i]) room -= l.length + 1;
+      if (cut) out.push(`[… ${formatCount(cut)} earlier lines cut]`);
+      cut = 0;
+      out.push(l);
+    } else {
+      room = 0; // keep the order readable: once a line is cut, only kept lines follow
+      cut++;
+    }
+  });
+  if (cut) out.push(`[… ${formatCount(cut)} earlier lines cut]`);
+  return out.join('\n');
+}
 
 /**
  * Split a Markdown summary into its `## ` sections (heading → body); text before the first heading
@@ -291,7 +397,7 @@ function isSectioned(previous: Map<string, string>, names: readonly string[]): b
 }
 
 /** Merge file lines: the same path keeps one line, with the union of actions and the widened turn range. */
-function mergeFileLines(previousBody: string, current: FileTouch[]): { files: string[]; rest: string[] } {
+function mergeFileLines(previousBody: string, current: FileTouch[]): { files: FileTouch[]; rest: string[] } {
   const byPath = new Map<string, FileTouch>();
   const rest: string[] = [];
   const lineRe = /^- `(.+)` — ([a-z, ]+) \(turns? (\d+)(?:–(\d+))?\)$/;
@@ -299,7 +405,10 @@ function mergeFileLines(previousBody: string, current: FileTouch[]): { files: st
     const m = lineRe.exec(line);
     // Written 1-based (as people read turns): back to 0-based indices.
     if (m) byPath.set(m[1], { path: m[1], actions: m[2].split(', ') as FileTouch['actions'], firstTurn: Number(m[3]) - 1, lastTurn: Number(m[4] ?? m[3]) - 1 });
-    else if (line.trim() || rest.length) rest.push(line);
+    else if (line.startsWith(READ_ONLY_PREFIX)) {
+      // The earlier compact list: its paths join this one (their turns are not in it).
+      for (const p of line.matchAll(/`([^`]+)`/g)) if (!byPath.has(p[1])) byPath.set(p[1], { path: p[1], actions: ['read'], firstTurn: Number.POSITIVE_INFINITY, lastTurn: Number.NEGATIVE_INFINITY });
+    } else if (line.trim() || rest.length) rest.push(line);
   }
   for (const f of current) {
     const prev = byPath.get(f.path);
@@ -310,7 +419,7 @@ function mergeFileLines(previousBody: string, current: FileTouch[]): { files: st
       prev.lastTurn = Math.max(prev.lastTurn, f.lastTurn);
     }
   }
-  return { files: [...byPath.values()].map(fileLine), rest };
+  return { files: [...byPath.values()], rest };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -324,7 +433,7 @@ function section(name: string, lines: string[], empty = '- (none in this span)')
 function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   const previous = input.previousSummary?.trim() ? parseSections(input.previousSummary, STRUCTURED_SECTIONS) : undefined;
   const foldable = previous && isSectioned(previous, STRUCTURED_SECTIONS);
-  const prior = (name: string) => (foldable ? clip((previous!.get(name) ?? '').trim(), limits.earlierSummaryChars) : '');
+  const prior = (name: string) => (foldable ? clipEarlier((previous!.get(name) ?? '').trim(), limits.earlierSummaryChars) : '');
   const withPrior = (name: string, lines: string[]) => {
     const before = prior(name);
     return before && !before.startsWith('- (none') ? [before, ...lines] : lines;
@@ -334,8 +443,7 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
   const latest = latestInstruction(facts);
   const active: string[] = [];
   if (latest) {
-    const q = quoteInstruction(latest.text, false, limits);
-    active.push(`Latest user request (turn ${latest.turn + 1}): «${q}»`);
+    active.push(`Latest user request (turn ${latest.turn + 1}): «${quoteLatest(latest.text, limits)}»`);
   } else if (prior('Active Task')) active.push(prior('Active Task'));
   const state = lastState(facts, limits);
   if (state && !(latest === undefined && prior('Active Task'))) active.push('', state);
@@ -344,17 +452,18 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
   let fileLines: string[];
   if (foldable) {
     const merged = mergeFileLines(prior('Files & Artifacts'), facts.files);
-    const currentExtras = fileSection(facts, limits).slice(facts.files.length);
     const rest = merged.rest.filter((l) => !l.startsWith('- (none'));
-    fileLines = [...merged.files, ...(rest.length ? ['', ...rest] : []), ...currentExtras];
+    fileLines = [...fileList(merged.files, limits), ...(rest.length ? ['', ...rest] : []), ...fileExtras(facts, limits)];
   } else fileLines = fileSection(facts, limits);
 
   const narrative: string[] = [];
-  if (input.previousSummary?.trim() && !foldable) narrative.push('Earlier turns (previous summary, verbatim):', nested(clip(input.previousSummary.trim(), limits.earlierSummaryChars)), '');
+  if (input.previousSummary?.trim() && !foldable) narrative.push('Earlier turns (previous summary, verbatim):', nested(clipEarlier(input.previousSummary.trim(), limits.earlierSummaryChars)), '');
   for (const s of facts.embeddedSummaries) narrative.push('Summary already in the span:', nested(clip(s.trim(), limits.earlierSummaryChars)), '');
   narrative.push(...narrativeLines(facts, limits));
   const errs = errorLines(facts, limits);
   if (errs.length) narrative.push('', 'Errors and how they ended:', ...errs);
+  const messages = errorMessageLines(facts, limits);
+  if (messages.length) narrative.push('', 'Error lines in tool output (every distinct one, with its turns):', ...messages);
 
   const pending = pendingLines(facts, limits);
   return [
@@ -371,12 +480,12 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
 function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   const userMessages = facts.instructions.filter((i) => !i.harness);
   const primary: string[] = [];
-  if (input.previousSummary?.trim()) primary.push('Earlier turns (previous summary, verbatim):', nested(clip(input.previousSummary.trim(), limits.earlierSummaryChars)), '');
+  if (input.previousSummary?.trim()) primary.push('Earlier turns (previous summary, verbatim):', nested(clipEarlier(input.previousSummary.trim(), limits.earlierSummaryChars)), '');
   for (const s of facts.embeddedSummaries) primary.push('Summary already in the span:', nested(clip(s.trim(), limits.earlierSummaryChars)), '');
   const first = userMessages[0];
   const latest = userMessages.at(-1);
-  if (first) primary.push(`First request (turn ${first.turn + 1}): «${quoteInstruction(first.text, false, limits)}»`);
-  if (latest && latest !== first) primary.push('', `Latest request (turn ${latest.turn + 1}): «${quoteInstruction(latest.text, false, limits)}»`);
+  if (first) primary.push(`First request (turn ${first.turn + 1}): «${quoteLatest(first.text, limits)}»`);
+  if (latest && latest !== first) primary.push('', `Latest request (turn ${latest.turn + 1}): «${quoteLatest(latest.text, limits)}»`);
 
   const concepts = facts.concepts.slice(0, limits.maxConcepts).map((c) => `- \`${c}\``);
   const tools = facts.toolCounts.map((t) => `${t.name} ×${t.calls}${t.errors ? ` (${t.errors} failed)` : ''}`);
@@ -406,7 +515,7 @@ function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
     section(CLAUDE_CODE_SECTIONS[0], primary, '- (no user request in this span)'),
     section(CLAUDE_CODE_SECTIONS[1], concepts),
     section(CLAUDE_CODE_SECTIONS[2], fileSection(facts, limits)),
-    section(CLAUDE_CODE_SECTIONS[3], errorLines(facts, limits)),
+    section(CLAUDE_CODE_SECTIONS[3], [...errorLines(facts, limits), ...(facts.errorMessages.length ? ['', 'Error lines in tool output (every distinct one, with its turns):', ...errorMessageLines(facts, limits)] : [])]),
     section(CLAUDE_CODE_SECTIONS[4], [...decisionLines(facts, limits), ...constraintLines(facts, limits)]),
     section(CLAUDE_CODE_SECTIONS[5], all),
     section(CLAUDE_CODE_SECTIONS[6], pendingLines(facts, limits)),
@@ -418,7 +527,7 @@ function claudeCode(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
 /** Prose, turn by turn: the legacy style (seed 003 "Narrative"), for conversational sessions. */
 function narrative(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   const paragraphs: string[] = [];
-  if (input.previousSummary?.trim()) paragraphs.push(`Earlier: ${clip(input.previousSummary.trim(), limits.earlierSummaryChars)}`);
+  if (input.previousSummary?.trim()) paragraphs.push(`Earlier: ${clipEarlier(input.previousSummary.trim(), limits.earlierSummaryChars)}`);
   for (const s of facts.embeddedSummaries) paragraphs.push(`An earlier compaction summarized: ${clip(s.trim(), limits.earlierSummaryChars)}`);
   const range = facts.turns ? (facts.turns[0] === facts.turns[1] ? `turn ${facts.turns[0] + 1}` : `turns ${facts.turns[0] + 1}–${facts.turns[1] + 1}`) : 'this span';
   paragraphs.push(`Summary of ${range}.`);
@@ -441,6 +550,7 @@ function narrative(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): s
   }
   // The turn sentences name at most a few files each: the full list follows, one path each.
   if (facts.files.length) paragraphs.push(`Files involved: ${facts.files.map((f) => `\`${f.path}\` (${f.actions.join(', ')})`).join(', ')}.`);
+  if (facts.errorMessages.length) paragraphs.push(`Error lines in tool output: ${errorMessageLines(facts, limits).map((l) => l.replace(/^- /, '')).join('; ')}.`);
   const state = lastState(facts, limits);
   if (state) paragraphs.push(state);
   const pending = pendingLines(facts, limits);
@@ -465,6 +575,8 @@ export function scaleLimits(limits: OfflineLimits, f: number): OfflineLimits {
     maxCommands: s(limits.maxCommands, 4),
     errorLineChars: s(limits.errorLineChars, 80),
     maxErrors: s(limits.maxErrors, 4),
+    errorMessageChars: s(limits.errorMessageChars, 160),
+    maxReadFiles: s(limits.maxReadFiles, 10),
     decisionChars: s(limits.decisionChars, 80),
     maxDecisions: s(limits.maxDecisions, 2),
     maxConstraints: s(limits.maxConstraints, 2),

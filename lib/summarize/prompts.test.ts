@@ -71,3 +71,26 @@ describe('renderPrompt', () => {
     expect(templateHash(DEFAULT_PROMPTS.structured)).toBe(templateHash({ ...DEFAULT_PROMPTS.structured }));
   });
 });
+
+describe('the prompt keeps the signal', () => {
+  const run = ['$ pytest -q', ...Array.from({ length: 200 }, (_, k) => `tests/test_a.py::test_ok_${k} PASSED`), 'FAILED tests/test_a.py::test_total - AssertionError: 305 != 255', ...Array.from({ length: 200 }, (_, k) => `tests/test_b.py::test_ok_${k} PASSED`), '1 failed, 400 passed'].join('\n');
+  const span: ProjectedMessage[] = [
+    { role: 'user', turn: 0, blocks: [{ kind: 'text', id: 'u', tokens: 1, text: 'run the tests' }] },
+    { role: 'assistant', turn: 0, blocks: [{ kind: 'tool_call', id: 'c', tokens: 1, callId: 'c1', name: 'Bash', input: { command: 'pytest -q' } }] },
+    { role: 'tool', turn: 0, blocks: [{ kind: 'tool_result', id: 'r', tokens: 1, callId: 'c1', name: 'Bash', content: run, isError: false }] },
+  ];
+  it('a clipped result brings the error lines of its cut part, and no status word it does not know', () => {
+    const text = renderSpanForPrompt(span);
+    expect(run.length).toBeGreaterThan(4000);
+    expect(text).toContain('(error lines from the cut part:)\nFAILED tests/test_a.py::test_total - AssertionError: 305 != 255');
+    expect(text).not.toMatch(/← Bash ok/);
+  });
+  it('the checklist asks for every distinct error line with its turn', () => {
+    expect(identifierChecklist(span)).toContain('- turn 1: FAILED tests/test_a.py::test_total - AssertionError: 305 != 255');
+  });
+  it('the templates say where the facts go', () => {
+    expect(DEFAULT_PROMPTS.structured.system).toMatch(/Files & Artifacts: every file edited, created or deleted.*files only read, searched or listed in one compact list/);
+    expect(DEFAULT_PROMPTS.structured.system).toMatch(/Session Narrative:.*every message the user typed, verbatim and whole.*every distinct error message/);
+    expect(DEFAULT_PROMPTS['claude-code'].system).toMatch(/Section 4 lists every distinct error message/);
+  });
+});

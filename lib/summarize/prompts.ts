@@ -9,6 +9,8 @@
 import type { ProjectedMessage } from '../compaction/types';
 import { callArguments, clip, extractSpanFacts, formatCount } from './facts';
 import { DEFAULT_PROMPTS, type PromptTemplate } from './templates';
+import { outputCategoryFor } from '../compaction/hints';
+import { clipLine, pickSignal, resultStatus, signalLines } from '../compaction/signal';
 
 export { CLAUDE_CODE_PROMPT, DEFAULT_PROMPTS, NARRATIVE_PROMPT, STRUCTURED_PROMPT, fnv1a, templateHash, type PromptTemplate } from './templates';
 
@@ -44,9 +46,20 @@ function renderMessage(m: ProjectedMessage, resultCap: number, textCap: number):
       case 'tool_call':
         lines.push(`→ ${b.name}(${clip(argsText(b), Math.max(300, Math.min(textCap, 2000)))})`);
         break;
-      case 'tool_result':
-        lines.push(`← ${b.name ?? 'tool'} ${b.isError ? 'ERROR' : 'ok'}: ${clip(b.content, resultCap)}`);
+      case 'tool_result': {
+        // A status only when known: "ok" on a format without an error flag would be a guess.
+        const status = resultStatus(b, undefined) === 'error' ? ' ERROR' : '';
+        const shown = clip(b.content, resultCap);
+        // The error lines a cut dropped (a failure between a test run's preamble and its tally).
+        const cutSignal =
+          shown.length < b.content.length
+            ? pickSignal(signalLines(b.content, outputCategoryFor(b.name)), { maxLines: 10, maxChars: 1500, lineChars: 200 })
+                .map((x) => clipLine(x.text, 200))
+                .filter((l) => !shown.includes(l))
+            : [];
+        lines.push(`← ${b.name ?? 'tool'}${status}: ${shown}${cutSignal.length ? `\n(error lines from the cut part:)\n${cutSignal.join('\n')}` : ''}`);
         break;
+      }
       case 'attachment':
         lines.push(`(attachment ${b.name ?? ''} ${b.mediaType}${b.text ? `: ${clip(b.text, resultCap)}` : ''})`);
         break;
@@ -124,12 +137,21 @@ function middleOut(n: number): number[] {
  * A checklist of the identifiers the summary must keep (the files the span's tool calls touched),
  * computed mechanically: it anchors the model on what lost.ts will check for.
  */
-export function identifierChecklist(messages: readonly ProjectedMessage[], max = 60): string {
+export function identifierChecklist(messages: readonly ProjectedMessage[], max = 60, maxErrors = 40): string {
   const facts = extractSpanFacts(messages);
   const files = facts.files.filter((f) => !(f.actions.length === 1 && f.actions[0] === 'mentioned')).map((f) => f.path);
-  if (!files.length) return '';
-  const shown = files.slice(0, max);
-  return `\nThe summary must name these files (from the tool calls in the span): ${shown.map((p) => `\`${p}\``).join(', ')}${files.length > max ? ` and ${files.length - max} more` : ''}.\n`;
+  const parts: string[] = [];
+  if (files.length) {
+    const shown = files.slice(0, max);
+    parts.push(`The summary must name these files (from the tool calls in the span): ${shown.map((p) => `\`${p}\``).join(', ')}${files.length > max ? ` and ${files.length - max} more` : ''}.`);
+  }
+  if (facts.errorMessages.length) {
+    const shown = facts.errorMessages.slice(-maxErrors);
+    parts.push(
+      `It must quote these error lines verbatim, with their turns (from the tool output in the span${facts.errorMessages.length > shown.length ? `; the last ${shown.length} of ${facts.errorMessages.length}` : ''}):\n${shown.map((e) => `- turn${e.turns.length > 1 ? 's' : ''} ${e.turns.map((t) => t + 1).join(', ')}: ${clip(e.text, 240)}`).join('\n')}`,
+    );
+  }
+  return parts.length ? `\n${parts.join('\n')}\n` : '';
 }
 
 export interface PromptInput {

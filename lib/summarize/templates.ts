@@ -33,8 +33,10 @@ export const STRUCTURED_PROMPT: PromptTemplate = {
     'You write a checkpoint summary of part of an AI coding agent session, so the agent can continue the work from the summary alone.',
     `Answer with exactly these six Markdown sections, in this order, and nothing else (no preamble, no extra sections):\n${STRUCTURED_SECTIONS.map((s) => `## ${s}`).join('\n')}`,
     'Active Task: what the user wants now, quoting their latest request. Key Decisions & Rationale: what was decided and why. ' +
-      'Files & Artifacts: every file read, edited or created, and commands that matter, with their outcome. Constraints & Requirements: every rule the user set. ' +
-      'Pending Items: what is unfinished or failing. Session Narrative: what happened, in order, including every user message (verbatim when short) and errors with how they ended.',
+      'Files & Artifacts: every file edited, created or deleted, one per line; the files only read, searched or listed in one compact list; commands that matter, with their outcome. ' +
+      'Constraints & Requirements: every rule the user set. Pending Items: what is unfinished or still failing. ' +
+      'Session Narrative: what happened, in order, including every message the user typed, verbatim and whole (never shortened, never merged with another; text the harness injected, such as reminders, command expansions or environment context, may be abbreviated, but keep the command the user typed), ' +
+      'errors with how they ended, and every distinct error message (failing tests, assertions, exceptions, exit codes, with their file:line) verbatim with the turns where it occurred.',
     VERBATIM,
     'If a previous summary is given, fold it in: the result must cover the earlier turns too.',
     SAFETY,
@@ -47,8 +49,9 @@ export const CLAUDE_CODE_PROMPT: PromptTemplate = {
   system: [
     'Your task is to create a detailed summary of part of an AI coding agent session, paying close attention to the user\'s explicit requests and the agent\'s actions, so that work can continue without losing context.',
     `Answer with exactly these nine Markdown sections, in this order:\n${CLAUDE_CODE_SECTIONS.map((s) => `## ${s}`).join('\n')}`,
-    'Section 6 lists ALL user messages that are not tool results, verbatim. Section 3 names every file with why it matters and the important code. ' +
-      'Section 4 lists every error and how it was fixed. Section 8 describes precisely what was being worked on just before this summary; section 9 gives the next step only if it follows directly from the user\'s latest request.',
+    'Section 6 lists ALL user messages that are not tool results, verbatim and whole, one per message (never shortened or merged; harness-injected text such as reminders or command expansions may be abbreviated, keeping the command the user typed). ' +
+      'Section 3 names every file changed with why it matters and the important code, then the files only read in one compact list. ' +
+      'Section 4 lists every distinct error message (failing tests, assertions, exceptions, exit codes, with their file:line) verbatim with the turns where it occurred, and how it was fixed. Section 8 describes precisely what was being worked on just before this summary; section 9 gives the next step only if it follows directly from the user\'s latest request.',
     VERBATIM,
     'If a previous summary is given, fold it in: the result must cover the earlier turns too.',
     SAFETY,
@@ -60,7 +63,7 @@ export const NARRATIVE_PROMPT: PromptTemplate = {
   style: 'narrative',
   system: [
     'Summarize part of a conversation between a user and an AI agent as concise prose, in the order things happened, so the conversation can continue from the summary alone.',
-    'Keep what the user asked (quote short requests), what was decided and why, what was done, what failed and how it ended, and what is still open.',
+    'Keep every message the user typed, quoted whole (never shortened or merged), what was decided and why, every file changed, what was done, every distinct error message verbatim with the turns where it occurred and how it ended, and what is still open.',
     VERBATIM,
     'If a previous summary is given, fold it in: the result must cover the earlier turns too.',
     SAFETY,

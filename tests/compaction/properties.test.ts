@@ -4,12 +4,18 @@
  *  - the log is unchanged (still deep-frozen and equal to a snapshot taken before),
  *  - keep_last turns are the log's own objects,
  *  - tokens never grow (overall and per reducer),
- *  - auto is idempotent once under budget.
- * 10,000+ runs in total, on small transcripts, to stay well under a minute on 2 cores.
+ *  - auto is idempotent once under budget;
+ * and on OpenAI Chat files whose tool-call ids repeat (issue #17: twice in one message, again in a
+ * later message, results answering the wrong occurrence, calls with no result), imported, projected
+ * and exported: no reducer and no export adds a pairing issue to the input's own.
+ * 10,000+ runs each, on small transcripts; the re-used-id run takes a new seed each time and
+ * prints it (PROPERTY_SEED=n replays one).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validatePairing } from '../../lib/model/pairing';
+import { importBytes } from '../../lib/formats/import';
+import { openaiChat } from '../../lib/formats/openai-chat';
+import { isFatalForExport, newPairingIssues, validatePairing } from '../../lib/model/pairing';
 import type { Transcript } from '../../lib/model/types';
 import { projectTranscript } from '../../lib/compaction/project';
 import { makeTranscript, type ToolStep, type TurnSpec } from '../../lib/compaction/testing/make';
@@ -107,6 +113,81 @@ describe('compaction properties', () => {
       { numRuns: 2500, seed: 7 },
     );
   }, 150_000);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Re-used tool-call ids, through the OpenAI Chat importer and exporter (issue #17).
+
+const POOL = ['call_1', 'call_2', 'call_3'];
+const chatCall = fc.record({ id: fc.constantFrom(...POOL), name: fc.constantFrom('Read', 'Bash', 'Grep'), file: fc.constantFrom('src/a.ts', 'src/b.ts'), offset: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }) });
+const chatTurn = fc.record({
+  user: text(40),
+  calls: fc.array(chatCall, { maxLength: 3 }),
+  // How the results answer the calls: in order, shuffled, some calls never answered, results naming another (or no) call.
+  answers: fc.constantFrom('in-order', 'in-order', 'shuffled', 'some-missing', 'wrong-ids', 'none'),
+  pick: fc.integer({ min: 0, max: 255 }),
+  outputs: fc.array(text(300), { minLength: 4, maxLength: 4 }),
+  reasoning: fc.option(text(100), { nil: undefined }),
+  answer: fc.option(text(60), { nil: undefined }),
+});
+type ChatTurn = typeof chatTurn extends fc.Arbitrary<infer T> ? T : never;
+
+function chatMessages(turns: ChatTurn[], system: string | undefined): unknown[] {
+  const out: unknown[] = system !== undefined ? [{ role: 'system', content: system }] : [];
+  for (const t of turns) {
+    out.push({ role: 'user', content: 'u' + t.user });
+    if (t.calls.length > 0) {
+      out.push({
+        role: 'assistant',
+        content: null,
+        ...(t.reasoning !== undefined && { reasoning_content: t.reasoning }),
+        tool_calls: t.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.name === 'Bash' ? { command: `cat ${c.file}` } : { file_path: c.file, ...(c.offset !== undefined && { offset: c.offset }) }) } })),
+      });
+      let ids = t.calls.map((c) => c.id);
+      if (t.answers === 'shuffled') ids = [...ids.slice(t.pick % ids.length), ...ids.slice(0, t.pick % ids.length)].reverse();
+      else if (t.answers === 'some-missing') ids = ids.filter((_, k) => ((t.pick >> k) & 1) === 0);
+      else if (t.answers === 'wrong-ids') ids = [...ids.map((_, k) => POOL[(k + t.pick) % POOL.length]), ...(t.pick & 8 ? ['call_9'] : [])];
+      else if (t.answers === 'none') ids = [];
+      ids.forEach((id, k) => out.push({ role: 'tool', tool_call_id: id, content: t.outputs[k % 4] }));
+    }
+    if (t.answer !== undefined) out.push({ role: 'assistant', content: t.answer });
+  }
+  return out;
+}
+
+const reusedIdChat = fc.record({ turns: fc.array(chatTurn, { minLength: 1, maxLength: 6 }), system: fc.option(text(100), { nil: undefined }), pretty: fc.boolean() }).map(({ turns, system, pretty }) => {
+  const request = { model: 'gpt-4o', messages: chatMessages(turns, system) };
+  return importBytes('reused.json', new TextEncoder().encode(pretty ? JSON.stringify(request, null, 2) : JSON.stringify(request))).transcript;
+});
+
+const mainOf = <M extends { sidechain?: boolean }>(ms: readonly M[]) => ms.filter((m) => !m.sidechain);
+
+function checkReusedIds(numRuns: number, seed: number): void {
+  fc.assert(
+    fc.property(reusedIdChat, plan, (log, steps) => {
+      const known = validatePairing(mainOf(log.messages));
+      // Every reducer: projectTranscript throws CompactionInvariantError on a new issue; checked again here by count.
+      const p = projectTranscript(log, steps, { budget: 2000 });
+      expect(newPairingIssues(known, validatePairing(mainOf(p.messages)))).toEqual([]);
+      // The export path: the file written reads back with no broken pair the input did not have.
+      if (p.messages.length === 0) return; // nothing left to write (an empty request does not import)
+      const out = openaiChat.serialize(log, p);
+      const back = importBytes(out.fileName, new TextEncoder().encode(out.text), { format: 'openai-chat' }).transcript;
+      const backMain = mainOf(back.messages);
+      const fatal = validatePairing(backMain).filter((i) => isFatalForExport(i, backMain.length));
+      expect(newPairingIssues(known, fatal, { bySourceId: true })).toEqual([]);
+      expect(fatal.length).toBeLessThanOrEqual(known.filter((i) => isFatalForExport(i, mainOf(log.messages).length)).length);
+    }),
+    { numRuns, seed },
+  );
+}
+
+describe('re-used tool-call ids (OpenAI Chat import → every reducer → export)', () => {
+  const seed = process.env.PROPERTY_SEED !== undefined ? Number(process.env.PROPERTY_SEED) : Math.floor(Math.random() * 2 ** 31);
+  it(`10,000 files × plans: no reducer and no export adds a broken pair (seed ${seed})`, () => {
+    console.log(`re-used ids property: seed ${seed} (replay with PROPERTY_SEED=${seed})`);
+    checkReusedIds(Number(process.env.PROPERTY_RUNS ?? 10_000), seed);
+  }, 400_000); // ~15 s of CPU on one core; the limit is for a machine shared by many jobs
 });
 
 function checkPlans(numRuns: number, seed: number): void {

@@ -7,11 +7,14 @@
  * The later call must have an ok, un-stubbed result for the earlier one to be redundant. The
  * older pair is removed whole (mode 'remove', RFD 036) or its result stubbed (mode 'stub').
  * Hints with `dedup = false` (create/modify tools: each call is an action) opt a tool out.
+ * An older result with error lines (lib/compaction/signal.ts) the newer one does not print — the
+ * same test run before and after a fix — is stubbed with its signal instead of removed.
  */
 import type { ToolCallBlock } from '../../model/types';
 import { ContextEditor, fates, indexPairs, isBool, isEditable, oneOf, opt, type Reducer } from '../context';
-import { canonicalArgs, hintFor, lineRangeOf, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
-import { fitsNow, isStub, removePair, resultOf } from './util';
+import { canonicalArgs, hintFor, lineRangeOf, outputCategoryFor, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
+import { errorLinesOf } from '../signal';
+import { fitsNow, isStub, removePair, resultOf, resultStub } from './util';
 
 export function dedupTools(options: Record<string, unknown> = {}): Reducer {
   const mode = opt(options, 'mode', 'remove' as const, oneOf('remove', 'stub'));
@@ -76,7 +79,17 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
         if (fitsNow(editor, budget, untilFits)) break;
         const fate = fates.deduped('dedup-tools', ctx.step.id, f.newer.block.id);
         let done = false;
-        if (mode === 'remove') done = removePair(editor, pairs, f.older.block.callId, fate);
+        // A re-run whose earlier output failed differently (the same command before and after a
+        // fix) is not a duplicate of what failed: the earlier result keeps its signal as a stub.
+        const olderResult = resultOf(ctx, pairs, f.older.block.callId);
+        const newerResult = resultOf(ctx, pairs, f.newer.block.callId);
+        const category = outputCategoryFor(f.older.block.name, hints);
+        const failedDifferently =
+          olderResult !== undefined && errorLinesOf(olderResult.block.content, category).some((l) => !newerResult?.block.content.includes(l));
+        if (mode === 'remove' && failedDifferently) {
+          if (isEditable(ctx, ctx.messages[olderResult.mi]) && !isStub(olderResult.block.content))
+            done = editor.replaceBlock(olderResult.mi, olderResult.bi, { content: resultStub(olderResult.block, ctx.log.format, category) }, fate);
+        } else if (mode === 'remove') done = removePair(editor, pairs, f.older.block.callId, fate);
         else {
           const r = resultOf(ctx, pairs, f.older.block.callId);
           if (r && isEditable(ctx, ctx.messages[r.mi]) && !isStub(r.block.content))

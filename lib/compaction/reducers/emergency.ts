@@ -3,18 +3,75 @@
  * prepend a canned notice, no model call — it always succeeds. The cut is moved back so the kept
  * part never starts between a tool call and its result (sven "split safety"); pairs that would
  * still straddle the cut keep both halves. With `untilFits` (auto), it keeps as many of the newest
- * messages as the budget holds instead of a fixed keep_n.
+ * messages as the budget holds instead of a fixed keep_n. The notice lists the distinct error lines
+ * of what it drops (at most 10, while that costs less than the drop saves), and the report names
+ * every message the user typed that was dropped.
  */
 import type { ProjectedMessage } from '../types';
 import { ContextEditor, contextTokens, fates, isBool, isEditable, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState, type ReduceResult } from '../context';
 import type { Budget } from '../budget';
 import { removeMessagesSafely } from './util';
+import { outputCategoryFor } from '../hints';
+import { errorLinesOf } from '../signal';
+import { isHarnessText } from '../../summarize/facts';
 
 export const EMERGENCY_NOTICE =
   '[Context notice] Earlier conversation history ({what}) was dropped to fit the context window. It is no longer available: ask the user or re-read files if something from it is needed.';
 
-function noticeMessage(ctx: CompactionContext, what: string, turn: number, template: string): ProjectedMessage {
-  const text = template.replace('{what}', what);
+/** Error lines the notice carries (lib/compaction/signal.ts): what failed must not vanish with the history. */
+const NOTICE_ERRORS = { maxLines: 10, lineChars: 200 };
+/** The heading under which the offline summarizer lists a span's distinct error lines. */
+const SUMMARY_ERRORS_HEADING = /^Error lines in tool output \(every distinct one, with its turns\):$/;
+
+/** Distinct error lines of the messages about to be dropped: their tool results and the error lists of dropped summaries. */
+export function droppedErrorLines(ctx: CompactionContext, indices: readonly number[]): string[] {
+  const out = new Set<string>();
+  for (const mi of indices) {
+    for (const b of ctx.messages[mi].blocks) {
+      if (b.kind === 'tool_result') for (const l of errorLinesOf(b.content, outputCategoryFor(b.name))) out.add(l);
+      else if (b.kind === 'summary' || (b.kind === 'text' && ctx.messages[mi].synthetic)) {
+        let inList = false;
+        for (const line of b.text.split('\n')) {
+          if (SUMMARY_ERRORS_HEADING.test(line.trim())) inList = true;
+          else if (inList && line.startsWith('- ')) out.add(line.replace(/^- turns? [\d, ]+, [^:]+: /, ''));
+          else inList = false;
+        }
+      }
+    }
+  }
+  return [...out];
+}
+
+/**
+ * Messages the user typed among those dropped (not harness-injected, not side chains), named
+ * `turn N: «first 80 characters…»`: raw user messages, and those a dropped summary quoted (the
+ * typed messages of the log in the summary's span).
+ */
+function droppedUserMessages(ctx: CompactionContext, indices: readonly number[]): string[] {
+  const out: string[] = [];
+  const name = (turn: number, text: string) => {
+    const t = text.trim();
+    if (t && !isHarnessText(t)) out.push(`turn ${turn + 1}: «${t.replace(/\s+/g, ' ').slice(0, 80)}${t.length > 80 ? '…' : ''}»`);
+  };
+  for (const mi of indices) {
+    const m = ctx.messages[mi];
+    if (m.synthetic === 'summary' && m.span) {
+      const [from, to] = m.span;
+      for (const lm of ctx.log.messages)
+        if (lm.role === 'user' && !lm.meta && !lm.sidechain && lm.turn >= from && lm.turn <= to) for (const b of lm.blocks) if (b.kind === 'text') name(lm.turn, b.text);
+      continue;
+    }
+    if (m.role !== 'user' || m.meta || m.sidechain || m.synthetic) continue;
+    for (const b of m.blocks) if (b.kind === 'text') name(m.turn, b.text);
+  }
+  return out;
+}
+
+function noticeMessage(ctx: CompactionContext, what: string, turn: number, template: string, errors: readonly string[] = []): ProjectedMessage {
+  const shown = errors.slice(-NOTICE_ERRORS.maxLines).map((l) => (l.length > NOTICE_ERRORS.lineChars ? l.slice(0, NOTICE_ERRORS.lineChars - 1) + '…' : l));
+  const text =
+    template.replace('{what}', what) +
+    (shown.length ? `\nErrors seen in it${errors.length > shown.length ? ` (the last ${shown.length} of ${errors.length})` : ''}:\n${shown.join('\n')}` : '');
   return {
     role: 'user',
     turn,
@@ -46,10 +103,15 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     removeMessagesSafely(editor, drop, fates.removed('emergency', ctx.step.id));
     const first = ctx.messages[drop[0]].span?.[0] ?? ctx.messages[drop[0]].turn;
     const last = ctx.messages[drop[drop.length - 1]].turn;
-    const notice = noticeMessage(ctx, `turns ${first + 1}–${last + 1}, ${drop.length} messages`, first, template);
+    const what = `turns ${first + 1}–${last + 1}, ${drop.length} messages`;
+    let notice = noticeMessage(ctx, what, first, template, droppedErrorLines(ctx, drop));
+    // The error lines only while they cost less than the drop saves.
+    if (notice.blocks[0].tokens >= editor.saved) notice = noticeMessage(ctx, what, first, template);
     if (notice.blocks[0].tokens >= editor.saved) return undefined;
     editor.insertBefore(drop[0], notice);
-    return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`]);
+    const typed = droppedUserMessages(ctx, drop);
+    const named = typed.length ? [`user messages not kept (${typed.length}): ${typed.slice(0, 20).join('; ')}${typed.length > 20 ? `; … ${typed.length - 20} more` : ''}`] : [];
+    return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`, ...named]);
   };
   if (!untilFits) return attempt(keepN) ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
   // Under a budget keep as many of the newest messages as fit (at least keep_n when they fit):

@@ -1,10 +1,10 @@
 /**
- * strip-tool-results (RFD 036): replace a tool result's content with a one-line stub — tool
- * name, ok/error, first line — keeping the call and the pairing. Tools whose hint says
+ * strip-tool-results (RFD 036): replace a tool result's content with a short stub — tool name,
+ * status when known, its signal lines or first line (util.ts resultStub) — keeping the call and the pairing. Tools whose hint says
  * `response = "keep"` (RFD D17) are exempt unless `respectHints` is false.
  */
 import { ContextEditor, fates, isBool, isStrArray, opt, type Reducer } from '../context';
-import { hintFor, type ToolHints } from '../hints';
+import { hintFor, outputCategoryFor, type ToolHints } from '../hints';
 import { editableBlocks, fitsNow, isStub, resultStub } from './util';
 
 export function stripToolResults(options: Record<string, unknown> = {}): Reducer {
@@ -25,7 +25,7 @@ export function stripToolResults(options: Record<string, unknown> = {}): Reducer
           exempt++;
           continue;
         }
-        editor.replaceBlock(mi, bi, { content: resultStub(block) }, fates.stubbed('strip-tool-results', ctx.step.id));
+        editor.replaceBlock(mi, bi, { content: resultStub(block, ctx.log.format, outputCategoryFor(block.name, hints)) }, fates.stubbed('strip-tool-results', ctx.step.id));
       }
       const notes = [`stubbed ${editor.events} tool result(s)`];
       if (exempt) notes.push(`${exempt} kept by response = "keep" hints`);

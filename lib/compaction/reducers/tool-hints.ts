@@ -9,7 +9,7 @@
  *  - response remove: the whole pair goes (never half of it).
  */
 import { ContextEditor, fates, indexPairs, isBool, isEditable, isNum, oneOf, opt, type Reducer } from '../context';
-import { hintFor, type RequestMode, type ResponseMode, type ToolHints } from '../hints';
+import { hintFor, outputCategoryFor, type RequestMode, type ResponseMode, type ToolHints } from '../hints';
 import { editableBlocks, fitsNow, isStub, removePair, resultStub } from './util';
 
 /** Replace string values longer than `maxKeep` chars, recursively. Returns undefined when nothing changes. */
@@ -81,7 +81,7 @@ export function toolHintsReducer(options: Record<string, unknown> = {}): Reducer
           const at = pairs.results.get(block.callId);
           const r = at && editor.block(at.mi, at.bi);
           if (at && r && r.kind === 'tool_result' && !isStub(r.content) && isEditable(ctx, ctx.messages[at.mi])) {
-            if (editor.replaceBlock(at.mi, at.bi, { content: resultStub(r) }, fates.stubbed('tool-hints', ctx.step.id))) strippedRes++;
+            if (editor.replaceBlock(at.mi, at.bi, { content: resultStub(r, ctx.log.format, outputCategoryFor(r.name, hints)) }, fates.stubbed('tool-hints', ctx.step.id))) strippedRes++;
           }
         }
       }
@@ -89,7 +89,7 @@ export function toolHintsReducer(options: Record<string, unknown> = {}): Reducer
       for (const { mi, bi, block } of editableBlocks(ctx, 'tool_result')) {
         if (handled.has(block.callId) || fitsNow(editor, budget, untilFits) || isStub(block.content)) continue;
         const response = hintFor(block.name, hints, useDefaults).response ?? defaultResponse;
-        if (response !== 'keep' && editor.replaceBlock(mi, bi, { content: resultStub(block) }, fates.stubbed('tool-hints', ctx.step.id))) strippedRes++;
+        if (response !== 'keep' && editor.replaceBlock(mi, bi, { content: resultStub(block, ctx.log.format, outputCategoryFor(block.name, hints)) }, fates.stubbed('tool-hints', ctx.step.id))) strippedRes++;
       }
       return editor.finish(state, [`requests stripped: ${strippedReq}; responses stubbed: ${strippedRes}; pairs removed: ${removed}`]);
     },

@@ -1,7 +1,8 @@
 /**
  * tool-retention (seed 004, first-class): a tool result keeps its full content for a while, then
  * expires to `[result expired]` — the call and the pairing stay, so the model knows the call
- * happened and does not re-issue it.
+ * happened and does not re-issue it. A result's signal lines (failing tests, errors, exit codes:
+ * lib/compaction/signal.ts) follow the placeholder, so an expired failure still says what failed.
  *
  * Modes (per tool, with a global default):
  *  - age:    the result lives `turns` turns (age = last turn of the log − the result's turn);
@@ -14,8 +15,8 @@
  */
 import type { ToolResultBlock } from '../../model/types';
 import { ContextEditor, fates, isBool, isEditable, isNum, isStr, isStrArray, oneOf, opt, type Reducer } from '../context';
-import { hintFor, type RetentionHint, type ToolHints } from '../hints';
-import { fitsNow, isStub } from './util';
+import { hintFor, outputCategoryFor, type RetentionHint, type ToolHints } from '../hints';
+import { fitsNow, isStub, withSignal } from './util';
 
 export const RESULT_EXPIRED = '[result expired]';
 
@@ -87,7 +88,7 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
       expire.reverse();
       for (const r of expire) {
         if (fitsNow(editor, budget, untilFits)) break;
-        editor.replaceBlock(r.mi, r.bi, { content: placeholder }, fates.stubbed('tool-retention', ctx.step.id));
+        editor.replaceBlock(r.mi, r.bi, { content: withSignal(placeholder, r.block.content, outputCategoryFor(r.block.name, hints)) }, fates.stubbed('tool-retention', ctx.step.id));
       }
       const what = mode === 'tokens' ? `older than the newest ${protectTokens} tool tokens` : mode === 'count' ? `beyond the newest ${keep}${scope === 'all' ? ' tool uses' : ' per tool'}` : `older than ${turns} turns`;
       return editor.finish(state, [`expired ${editor.events} result(s) ${what}`]);

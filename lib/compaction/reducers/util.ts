@@ -3,6 +3,8 @@ import type { ToolCallBlock, ToolResultBlock } from '../../model/types';
 import { ContextEditor, indexPairs, isEditable, type CompactionContext, type PairIndex } from '../context';
 import type { Budget } from '../budget';
 import type { Fate, ProjectedBlock, ProjectedMessage } from '../types';
+import { clipLine, pickSignal, resultStatus, signalLines, STUB_SIGNAL } from '../signal';
+import type { OutputCategory } from '../truncate-text';
 
 export interface BlockRef<B = ProjectedBlock> {
   mi: number;
@@ -57,10 +59,27 @@ export function isStub(content: string): boolean {
   return /^\[(compacted|result expired|deduplicated|Old tool result content cleared|stripped)\b/.test(content) || content === '[result expired]';
 }
 
-/** RFD 036 strip-tool-results stub. */
-export function resultStub(r: Pick<ToolResultBlock, 'name' | 'isError' | 'content'>): string {
-  const line = firstLine(r.content);
-  return `[compacted] ${r.name ?? 'tool'}: ${r.isError ? 'error' : 'ok'}${line ? ` — ${line}` : ''}`;
+/**
+ * RFD 036 strip-tool-results stub, carrying the signal (lib/compaction/signal.ts):
+ * `[compacted] <tool>[: ok|error] — <line>` where <line> is the result's one signal line (failing
+ * test, assertion, error, exit code) or, when it has none, its first line; with several signal
+ * lines, they follow the header one per line (at most STUB_SIGNAL: 6 lines, 600 characters).
+ * The status word is there only when known (the format records it, or the output states an exit
+ * code): "ok" on a format without an error flag would be a guess.
+ */
+export function resultStub(r: Pick<ToolResultBlock, 'name' | 'isError' | 'content'>, format?: string, category: OutputCategory = 'generic'): string {
+  const status = resultStatus(r, format);
+  const head = `[compacted] ${r.name ?? 'tool'}${status ? `: ${status}` : ''}`;
+  const picked = pickSignal(signalLines(r.content, category), STUB_SIGNAL).map((s) => clipLine(s.text, STUB_SIGNAL.lineChars));
+  if (picked.length > 1) return [head, ...picked].join('\n');
+  const line = picked[0] ?? firstLine(r.content);
+  return `${head}${line ? ` — ${line}` : ''}`;
+}
+
+/** A stub's signal lines appended to a fixed placeholder (tool-retention's `[result expired]`). */
+export function withSignal(placeholder: string, content: string, category: OutputCategory = 'generic'): string {
+  const picked = pickSignal(signalLines(content, category), STUB_SIGNAL).map((s) => clipLine(s.text, STUB_SIGNAL.lineChars));
+  return picked.length ? [placeholder, ...picked].join('\n') : placeholder;
 }
 
 export function callOf(ctx: CompactionContext, pairs: PairIndex, callId: string): BlockRef<ToolCallBlock> | undefined {

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { errorLinesOf, formatRecordsErrors, pickSignal, resultStatus, signalLines, STUB_SIGNAL } from './signal';
+import { resultStub, withSignal } from './reducers/util';
+import { truncateToCap } from './truncate-text';
+import { makeTranscript } from './testing/make';
+import { step } from './testing/steps';
+import { projectTranscript } from './project';
+
+const chars4 = (s: string) => Math.ceil(s.length / 4);
+const kinds = (text: string, category: Parameters<typeof signalLines>[1] = 'head-tail') => signalLines(text, category).map((s) => `${s.kind}:${s.text}`);
+
+describe('signal patterns (documented in signal.ts)', () => {
+  it('finds failing tests, assertions, errors, exit codes and their locations in shell output', () => {
+    const out = [
+      '$ pytest -q',
+      'tests/test_a.py::test_ok PASSED',
+      'Traceback (most recent call last):',
+      '  File "/app/src/calc.py", line 12, in total',
+      'ZeroDivisionError: division by zero',
+      'E       assert 3 == 4',
+      'FAILED tests/test_a.py::test_sum - assert 3 == 4',
+      '--- FAIL: TestParse (0.00s)',
+      'test money::split ... FAILED',
+      'not ok 3 - rounds cents',
+      '✕ splits payments (4 ms)',
+      'src/a.ts(3,5): error TS2322: Type string is not assignable to type number.',
+      'error[E0308]: mismatched types',
+      '  --> src/main.rs:3:5',
+      'fatal: not a git repository',
+      'npm ERR! code ELIFECYCLE',
+      'bash: foo: command not found',
+      '    at splitPayments (src/money.ts:57:11)',
+      '==== 1 failed, 10 passed in 0.2s ====',
+      'Exit code 1',
+      'all good here',
+    ].join('\n');
+    expect(kinds(out)).toEqual([
+      'location:File "/app/src/calc.py", line 12, in total',
+      'error:ZeroDivisionError: division by zero',
+      'assert:E       assert 3 == 4',
+      'test:FAILED tests/test_a.py::test_sum - assert 3 == 4',
+      'test:--- FAIL: TestParse (0.00s)',
+      'test:test money::split ... FAILED',
+      'test:not ok 3 - rounds cents',
+      'test:✕ splits payments (4 ms)',
+      'error:src/a.ts(3,5): error TS2322: Type string is not assignable to type number.',
+      'error:error[E0308]: mismatched types',
+      'location:--> src/main.rs:3:5',
+      'error:fatal: not a git repository',
+      'error:npm ERR! code ELIFECYCLE',
+      'error:bash: foo: command not found',
+      'location:at splitPayments (src/money.ts:57:11)',
+      'test:==== 1 failed, 10 passed in 0.2s ====',
+      'exit:Exit code 1',
+    ]);
+  });
+
+  it('ignores clean runs, numbered file text and match lines; file reads yield only the tool’s own failure', () => {
+    expect(kinds('==== 12 passed in 0.2s ====\nExit code 0\n0 failed')).toEqual([]);
+    expect(kinds('  12→  throw new TypeError: bad\n13\traise ValueError: x')).toEqual([]);
+    expect(kinds('src/a.ts:12: error: not a real error, a grep match', 'match-list')).toEqual([]);
+    expect(kinds('rg: src: No such file or directory (os error 2)', 'match-list')).toEqual(['error:rg: src: No such file or directory (os error 2)']);
+    expect(kinds('# Use exit code 1 on warnings\nraise ValueError: x\nerror: in a comment', 'file-content')).toEqual([]);
+    expect(kinds('<tool_use_error>File does not exist.</tool_use_error>', 'file-content')).toEqual(['error:<tool_use_error>File does not exist.</tool_use_error>']);
+    // A location alone is no signal (a stack frame printed by a passing run).
+    expect(kinds('  at main (src/a.ts:1:1)')).toEqual([]);
+  });
+
+  it('reads its own stub and truncation marks: compacting twice keeps the same lines', () => {
+    expect(errorLinesOf('[compacted] Bash: error — FAILED tests/a.py::t - boom\n[line 57] E   assert 1 == 2')).toEqual(['FAILED tests/a.py::t - boom', 'E   assert 1 == 2']);
+  });
+
+  it('picks the most telling lines under the cap, in source order', () => {
+    const lines = signalLines(['ERROR one', 'ERROR two', 'FAILED t::a - x', 'Exit code 2', ...Array.from({ length: 20 }, (_, i) => `ERROR e${i}`)].join('\n'), 'head-tail');
+    const picked = pickSignal(lines, STUB_SIGNAL);
+    expect(picked.length).toBe(STUB_SIGNAL.maxLines);
+    expect(picked.map((p) => p.text)).toContain('FAILED t::a - x');
+    expect(picked.map((p) => p.line)).toEqual([...picked.map((p) => p.line)].sort((a, b) => a - b));
+  });
+});
+
+describe('honest stubs (issue 10.6)', () => {
+  it('says ok / error only where the format records it, or the output states an exit code', () => {
+    expect(formatRecordsErrors('openai-chat')).toBe(false);
+    expect(formatRecordsErrors('claude-code')).toBe(true);
+    const typeError = { name: 'Read', isError: false, content: 'TypeError: cannot read x\n' + 'y'.repeat(500) };
+    expect(resultStub(typeError, 'openai-chat', 'generic')).toBe('[compacted] Read — TypeError: cannot read x');
+    expect(resultStub(typeError, 'claude-code', 'generic')).toBe('[compacted] Read: ok — TypeError: cannot read x');
+    expect(resultStatus({ isError: false, content: 'done\nExit code 0' }, 'swe-agent')).toBe('ok');
+    expect(resultStatus({ isError: false, content: 'boom\nexit status 2' }, 'swe-agent')).toBe('error');
+    expect(resultStatus({ isError: false, content: 'plain' }, 'swe-agent')).toBeUndefined();
+    expect(resultStatus({ isError: true, content: 'plain' }, 'swe-agent')).toBe('error');
+  });
+
+  it('a stub keeps the signal lines of a failure printed mid-output; without a signal, the first line as before', () => {
+    const run = ['$ npm test', ...Array.from({ length: 50 }, (_, i) => `ok ${i} passes`), 'not ok 51 - splits payments', '  AssertionError: expected 33.33 to equal 33.34', ...Array.from({ length: 50 }, (_, i) => `ok ${i + 52} passes`), 'Exit code 1'].join('\n');
+    expect(resultStub({ name: 'Bash', isError: true, content: run }, 'claude-code', 'head-tail')).toBe(
+      '[compacted] Bash: error\nnot ok 51 - splits payments\nAssertionError: expected 33.33 to equal 33.34\nExit code 1',
+    );
+    expect(resultStub({ name: 'Bash', isError: false, content: 'build ok\nwrote dist/' }, 'claude-code', 'head-tail')).toBe('[compacted] Bash: ok — build ok');
+    expect(withSignal('[result expired]', run, 'head-tail')).toBe('[result expired]\nnot ok 51 - splits payments\nAssertionError: expected 33.33 to equal 33.34\nExit code 1');
+    expect(withSignal('[result expired]', 'fine', 'head-tail')).toBe('[result expired]');
+  });
+});
+
+describe('truncation keeps the failure (sven head/tail + the omitted middle’s error lines)', () => {
+  it('marks the error lines of the omitted middle with their line numbers, inside the cap', () => {
+    const lines = ['$ cargo test', ...Array.from({ length: 300 }, (_, i) => `test t${i} ... ok ${'x'.repeat(30)}`)];
+    lines.splice(150, 0, 'test money::split ... FAILED', "thread 'money::split' panicked at src/money.rs:57:11:", 'assertion `left == right` failed');
+    const text = lines.join('\n');
+    const cut = truncateToCap(text, 'head-tail', 400, chars4)!;
+    expect(chars4(cut.text)).toBeLessThanOrEqual(400);
+    expect(cut.text).toContain('[line 151] test money::split ... FAILED');
+    expect(cut.text).toContain('[line 153] assertion `left == right` failed');
+    expect(cut.text.startsWith('$ cargo test')).toBe(true);
+    expect(cut.keptHead + cut.keptTail + cut.omittedLines).toBe(lines.length);
+  });
+});
+
+describe('dedup keeps what a re-run no longer prints', () => {
+  it('the same command before and after a fix: the failing run is stubbed with its signal, not removed', () => {
+    const failing = ['$ pytest', ...Array.from({ length: 40 }, (_, i) => `t${i} PASSED`), 'FAILED tests/test_a.py::test_total - assert 305 == 255', '1 failed, 40 passed'].join('\n');
+    const passing = ['$ pytest', ...Array.from({ length: 41 }, (_, i) => `t${i} PASSED`), '41 passed'].join('\n');
+    const log = makeTranscript([
+      { user: 'run the tests', tools: [{ name: 'Bash', input: { command: 'pytest' }, output: failing, isError: true }] },
+      { user: 'fix it and rerun', tools: [{ name: 'Bash', input: { command: 'pytest' }, output: passing }] },
+      { user: 'thanks', answer: 'done' },
+    ]);
+    const p = projectTranscript(log, [step(['dedup-tools'], { keepLast: 1 })]);
+    const results = p.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_result');
+    expect(results).toHaveLength(2);
+    expect(results[0].kind === 'tool_result' && results[0].content).toBe('[compacted] Bash: error\nFAILED tests/test_a.py::test_total - assert 305 == 255\n1 failed, 40 passed');
+  });
+});
