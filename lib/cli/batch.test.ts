@@ -14,7 +14,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { corpusFiles } from '../../tests/corpus';
 import { importBytes } from '../formats/import';
-import { transcriptTotals } from '../tokens/totals';
+import { modelViewTotals } from '../compaction/project';
 import { listVerbs } from './main';
 import { summaryTable } from './_compact-batch';
 // @ts-expect-error — a plain .mjs build script, no types
@@ -31,8 +31,9 @@ function cli(args: string[], input?: string) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** What `compact` counts: the tokens of what the model is sent on resume (inspect's model view). */
 function tokensOf(name: string, bytes: Uint8Array): number {
-  return transcriptTotals(importBytes(name, bytes).transcript).total;
+  return modelViewTotals(importBytes(name, bytes).transcript).total;
 }
 
 beforeAll(async () => {
