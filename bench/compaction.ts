@@ -13,7 +13,7 @@ import { pruneMessages, type ModelMessage } from 'ai';
 import { validatePairing } from '../lib/model/pairing';
 import type { Transcript } from '../lib/model/types';
 import { projectTranscript } from '../lib/compaction/project';
-import { lostIdentifiers } from '../lib/compaction/lost';
+import { lostIdentifiers, retainedShare } from '../lib/compaction/lost';
 import type { Fate, ProjectedMessage } from '../lib/compaction/types';
 import { makeTranscript, type TurnSpec } from '../lib/compaction/testing/make';
 
@@ -138,10 +138,12 @@ function allRemoved(t: Transcript): Record<string, Fate> {
   return f;
 }
 
-/** Share of the log's identifiers (paths, URLs, ids, error lines, user instructions) still in the output. */
+/**
+ * Share of the log's identifiers (paths, URLs, ids, error lines, user instructions) still in the
+ * output, not counting those present only because a summary lists them (lost.ts retainedShare).
+ */
 function retained(t: Transcript, fates: Record<string, Fate>, totalIds: number, messages: ProjectedMessage[]): number {
-  const lost = lostIdentifiers(t, { messages, fates }).length;
-  return totalIds === 0 ? 1 : 1 - lost / totalIds;
+  return retainedShare(t, { messages, fates }, totalIds);
 }
 
 function contextTokens(messages: readonly ProjectedMessage[]): number {

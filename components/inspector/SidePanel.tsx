@@ -8,6 +8,8 @@ import { formatPercent, formatTokens } from '../ui/format';
 /** Below this, the overhead reads as estimate error rather than a hidden system prompt or schemas. */
 export const SMALL_OVERHEAD = 200;
 
+const formatErr = (e: number) => `${(e * 100).toFixed(e < 0.1 ? 1 : 0)} %`;
+
 /** Totals of the whole transcript: tokens by kind, recorded usage, tool schemas, import warnings. */
 export function SidePanel({ data }: { data: InspectorData }) {
   const { meta, timeline, warnings, tools } = data;
@@ -94,8 +96,27 @@ export function SidePanel({ data }: { data: InspectorData }) {
                 <td>Last context</td>
                 <td className="text-right">{formatTokens(u.lastContext)}</td>
               </tr>
+              {timeline.calibration && (
+                <>
+                  <tr className="border-t border-neutral-200 dark:border-neutral-800" data-testid="calibration-factor" data-factor={timeline.calibration.factor}>
+                    <td className="pt-1" title="sven's EMA (α 0.2, clamped 0.5–3) of recorded ÷ (estimate + overhead) over the recorded calls">Calibration factor</td>
+                    <td className="pt-1 text-right">× {timeline.calibration.factor.toFixed(2)}</td>
+                  </tr>
+                  <tr data-testid="calibration-error" data-raw={timeline.calibration.rawError} data-error={timeline.calibration.error}>
+                    <td title="Mean |estimate − recorded| ÷ recorded over the recorded calls: the file alone, then with the overhead and the factor known before each call">Estimate vs recorded</td>
+                    <td className="text-right">
+                      {formatErr(timeline.calibration.rawError)} → {formatErr(timeline.calibration.error)}
+                    </td>
+                  </tr>
+                </>
+              )}
             </tbody>
           </table>
+          {timeline.calibration && (
+            <p className="mt-1 text-[11px] leading-snug text-neutral-500">
+              Budgets and triggers count what the model is sent: (estimate + {formatTokens(timeline.calibration.overhead)} overhead) × {timeline.calibration.factor.toFixed(2)}. Estimate vs recorded is the mean error over {formatTokens(timeline.calibration.calls)} call(s), the file alone → calibrated.
+            </p>
+          )}
         </section>
       )}
 

@@ -18,6 +18,7 @@ import { ORIGINAL_VERSION } from '@/lib/engine/versions';
 import { inputBudgetOf, lookupModel, MODEL_CATALOG, type ModelInfo } from '@/lib/tokens/catalog';
 import { defaultPlan, newStepId, planToDraft, type PlanState } from '../plan/plan';
 import type { TimelineCompaction } from '../timeline/TimelineChart';
+import type { Timeline } from '@/lib/engine/timeline';
 
 /** Wait this long after the last plan change before previewing (typing a budget is several changes). */
 export const PREVIEW_DEBOUNCE_MS = 250;
@@ -79,6 +80,8 @@ export interface Workbench {
   contextNow: number;
   /** Tokens the model saw that the file does not hold (system prompt, tool schemas): no step can remove them. */
   overhead: number;
+  /** The recorded usage's invisible overhead and calibration factor (the budget's model view), when the file records usage. */
+  calibration?: Timeline['calibration'];
   /** Every token of the log (Info's total), when the source compacted it (then more than contextNow); else 0. */
   logTokens: number;
   refreshVersions: () => void;
@@ -198,7 +201,12 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
   const selectVersion = useCallback((v: string) => setParams({ v: v === ORIGINAL_VERSION ? null : v }), [setParams]);
 
   const applyMutation = useMutation({
-    mutationFn: (step: DraftStep) => getBridge().applyStep(undefined, id, version.id, step),
+    mutationFn: async (step: DraftStep) => {
+      // An imported JP config's `fork = true`: the step goes to a new version forked from this one
+      // (the original always forks: the log stays as imported).
+      const target = plan.fork && version.id !== ORIGINAL_VERSION ? (await getBridge().forkVersion(undefined, id, version.id)).id : version.id;
+      return getBridge().applyStep(undefined, id, target, step);
+    },
   });
   const apply = useCallback(async () => {
     // Only what the user has seen previewed is applied (Enter on a fresh page does nothing).
@@ -280,6 +288,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     contextWindow,
     contextNow: modelViewTokens(data),
     overhead: data?.timeline.overhead ?? 0,
+    calibration: data?.timeline.calibration,
     logTokens: data?.timeline.bands.length ? data.meta.tokens.total : 0,
     refreshVersions,
   };

@@ -2,7 +2,8 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { hintFor, type ResponseMode, type RequestMode } from '@/lib/compaction/hints';
+import { fileBudgetFor, modelTokensOf } from '@/lib/tokens/model-view';
+import { hintFor, type ResponseMode, type RequestMode, type RetentionHint } from '@/lib/compaction/hints';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
 import type { PreviewSummary } from '@/lib/engine/preview';
@@ -13,6 +14,26 @@ import { formatDelta } from './numbers';
 import { MANUAL_REDUCERS, planFromConfig, setHint, shortToolName, type ManualReducerId, type PlanState } from './plan';
 import { SMALL_OVERHEAD } from '../inspector/SidePanel';
 import type { Workbench } from '../inspector/useWorkbench';
+
+/** Retention as a select value: 'age:N', 'count:N', 'never' ('' = none). */
+const RETENTION_CHOICES = ['age:2', 'age:5', 'age:10', 'count:1', 'count:3', 'count:5', 'count:10', 'never'];
+function retentionValue(r: RetentionHint | undefined): string {
+  if (!r) return '';
+  if (r.neverEvict) return 'never';
+  if (r.mode === 'count') return `count:${r.keep ?? 5}`;
+  return r.turns !== undefined ? `age:${r.turns}` : '';
+}
+function retentionFromValue(v: string): RetentionHint | undefined {
+  if (v === '') return undefined;
+  if (v === 'never') return { mode: 'age', neverEvict: true };
+  const [mode, n] = v.split(':');
+  return mode === 'count' ? { mode: 'count', keep: Number(n), neverEvict: false } : { mode: 'age', turns: Number(n), neverEvict: false };
+}
+function retentionLabel(v: string): string {
+  if (v === 'never') return '∞';
+  const [mode, n] = v.split(':');
+  return mode === 'count' ? `last ${n}` : `${n} t`;
+}
 
 const field = 'rounded border border-neutral-300 bg-white px-1.5 py-0.5 text-xs tabular-nums dark:border-neutral-700 dark:bg-neutral-900';
 const heading = 'mb-1.5 text-[11px] font-semibold uppercase tracking-wide text-neutral-500';
@@ -82,6 +103,9 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
   const { plan, setPlan } = wb;
   const preview = wb.preview.data?.preview ?? null;
   const context = preview?.tokens.context.before ?? wb.contextNow;
+  // One definition with the CLI's default --budget (lib/compaction/budget.ts fileBudgetFor).
+  const view = wb.calibration ?? { overhead: 0, factor: 1 };
+  const inputBudget = wb.model ? { model: wb.model.contextWindow - wb.model.maxOutput, file: fileBudgetFor(wb.model.contextWindow - wb.model.maxOutput, view), overhead: view.overhead, factor: view.factor } : null;
   return (
     <div className="space-y-4">
       <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.preview.isFetching} contextNow={wb.contextNow} overhead={wb.overhead} logTokens={wb.logTokens} />
@@ -128,12 +152,21 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
             <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: Math.max(1, Math.round(context * 0.5)) }))} disabled={!context} title="Aim at half of the current context">
               50 %
             </Button>
-            {wb.model && (
-              <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: wb.model!.contextWindow - wb.model!.maxOutput }))} title="The model's input budget: window − max output">
+            {inputBudget && (
+              <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: inputBudget.file }))} title="The model's input budget (window − max output), as the file may hold it: minus the invisible overhead, ÷ the calibration factor" data-testid="input-budget-button">
                 input budget
               </Button>
             )}
           </div>
+          {inputBudget && (
+            <p className="text-[11px] leading-snug tabular-nums text-neutral-500" data-testid="input-budget-breakdown" data-file={inputBudget.file}>
+              Input budget {formatTokens(inputBudget.model)} ({wb.model!.label}) = {formatTokens(inputBudget.file)} in the file
+              {inputBudget.overhead > 0 && <> + {formatTokens(inputBudget.overhead)} invisible overhead</>}
+              {inputBudget.factor !== 1 && <>, × {inputBudget.factor.toFixed(2)} calibration from the recorded usage</>}
+              {!wb.calibration && <> (no recorded usage: no overhead or calibration known)</>}.
+              {plan.targetBudget !== inputBudget.file && <> At the current target ({formatTokens(plan.targetBudget)} in the file) the model is sent about {formatTokens(modelTokensOf(plan.targetBudget, inputBudget))}.</>}
+            </p>
+          )}
           <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
           <label className="flex items-center gap-2 text-xs">
             <input type="checkbox" checked={plan.autoSummarize} onChange={(e) => setPlan((p) => ({ ...p, autoSummarize: e.target.checked }))} />
@@ -188,6 +221,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
           <div className="mt-2">
             <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
           </div>
+          <Tangents id={id} plan={plan} setPlan={setPlan} />
         </section>
       )}
 
@@ -297,13 +331,13 @@ function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPla
               <th className="font-normal" title="Call arguments">request</th>
               <th className="font-normal" title="Tool results">response</th>
               <th className="font-normal">dedup</th>
-              <th className="font-normal" title="Retention: results expire after N turns; ∞ never evicted">retain</th>
+              <th className="font-normal" title="Retention: 'N t' results expire after N turns (age); 'last N' only the newest N results of the tool live (count); ∞ never evicted">retain</th>
             </tr>
           </thead>
           <tbody>
             {stats.data.map((t) => {
               const h = hintFor(t.name, plan.hints);
-              const retention = h.retention?.neverEvict ? 'never' : h.retention?.turns !== undefined ? String(h.retention.turns) : '';
+              const retention = retentionValue(h.retention);
               return (
                 <tr key={t.name} className="border-t border-neutral-100 align-top dark:border-neutral-800" data-testid="hint-row" data-tool={t.name}>
                   <td className="max-w-[9rem] py-1" title={t.name}>
@@ -327,7 +361,13 @@ function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPla
                     </select>
                   </td>
                   <td className="text-center">
-                    <input type="checkbox" aria-label={`${t.name} dedup`} checked={h.dedup ?? false} onChange={(e) => setPlan((p) => setHint(p, t.name, { dedup: e.target.checked }))} />
+                    <input
+                      type="checkbox"
+                      aria-label={`${t.name} dedup`}
+                      checked={h.dedup === true || h.dedup === 'read-only'}
+                      title={h.dedup === 'read-only' ? 'Only read-only commands (cat, ls, grep, git status, …) are deduplicated' : undefined}
+                      onChange={(e) => setPlan((p) => setHint(p, t.name, { dedup: e.target.checked }))}
+                    />
                   </td>
                   <td>
                     <select
@@ -336,14 +376,16 @@ function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPla
                       value={retention}
                       onChange={(e) => {
                         const v = e.target.value;
-                        setPlan((p) => setHint(p, t.name, { retention: v === '' ? undefined : v === 'never' ? { mode: 'age', neverEvict: true } : { mode: 'age', turns: Number(v) } }));
+                        setPlan((p) => setHint(p, t.name, { retention: retentionFromValue(v) }));
                       }}
                     >
                       <option value="">—</option>
-                      <option value="2">2 t</option>
-                      <option value="5">5 t</option>
-                      <option value="10">10 t</option>
-                      <option value="never">∞</option>
+                      {RETENTION_CHOICES.includes(retention) || retention === '' ? null : <option value={retention}>{retentionLabel(retention)}</option>}
+                      {RETENTION_CHOICES.map((v) => (
+                        <option key={v} value={v}>
+                          {retentionLabel(v)}
+                        </option>
+                      ))}
                     </select>
                   </td>
                 </tr>
@@ -405,5 +447,62 @@ function ImportConfig({ plan, setPlan }: { plan: PlanState; setPlan: Workbench['
         )}
       </div>
     </details>
+  );
+}
+
+/**
+ * classify-tangents (RFD 036): the classifier proposes (Settings' LLM when one is configured, else
+ * the offline heuristic), the user ticks what goes; the ticked turns join the plan, the preview
+ * shows what leaves, and Apply confirms. Nothing is removed before that.
+ */
+function Tangents({ id, plan, setPlan }: { id: string; plan: PlanState; setPlan: Workbench['setPlan'] }) {
+  const [asked, setAsked] = useState(false);
+  const q = useQuery({
+    queryKey: ['tangents', id, plan.keepLast],
+    queryFn: ({ signal }) => getBridge().classifyTangents(signal, id, plan.keepLast),
+    enabled: asked,
+    staleTime: Infinity,
+  });
+  const chosen = new Set(plan.tangentTurns ?? []);
+  const toggle = (turn: number, on: boolean) =>
+    setPlan((p) => {
+      const next = new Set(p.tangentTurns ?? []);
+      if (on) next.add(turn);
+      else next.delete(turn);
+      return { ...p, tangentTurns: [...next].sort((a, b) => a - b) };
+    });
+  return (
+    <div className="mt-3 rounded border border-neutral-200 px-2 py-1.5 text-xs dark:border-neutral-800" data-testid="tangents">
+      <div className="flex items-center justify-between gap-2">
+        <span className="font-mono font-medium">classify-tangents</span>
+        <Button className="!px-2 !py-0.5 text-xs" onClick={() => (asked ? void q.refetch() : setAsked(true))} disabled={q.isFetching} data-testid="find-tangents">
+          {q.isFetching ? 'Classifying…' : 'Find tangents'}
+        </Button>
+      </div>
+      <p className="mt-0.5 text-[11px] leading-snug text-neutral-500">Proposes turns off the task; tick the ones to remove, check the preview, then Apply. Nothing is removed before.</p>
+      {q.isError && <p role="alert" className="mt-1 text-red-700 dark:text-red-400">{userMessage(q.error)}</p>}
+      {q.data && (
+        <div className="mt-1.5 space-y-1">
+          <p className="text-[11px] text-neutral-500" data-testid="tangents-by">
+            {q.data.by === 'llm' ? `Proposed by ${q.data.provider}.` : 'Proposed by the offline heuristic (asides, turns whose files and ids appear nowhere else); configure a provider in Settings for an LLM classifier.'}
+          </p>
+          {q.data.error && <p className="text-[11px] text-amber-700 dark:text-amber-400">{q.data.error}</p>}
+          {q.data.proposals.length === 0 && <p className="text-neutral-500">No tangents found.</p>}
+          <ul className="space-y-0.5">
+            {q.data.proposals.map((t) => (
+              <li key={t.turn}>
+                <label className="flex items-start gap-1.5">
+                  <input type="checkbox" className="mt-0.5" checked={chosen.has(t.turn)} onChange={(e) => toggle(t.turn, e.target.checked)} aria-label={`remove turn ${t.turn + 1}`} />
+                  <span>
+                    <span className="font-medium">Turn {t.turn + 1}</span> <span className="text-neutral-500">— {t.reason}</span>
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+          {chosen.size > 0 && <p className="text-[11px] text-teal-700 dark:text-teal-400">{chosen.size} turn(s) in the plan: see the preview, Apply to confirm.</p>}
+        </div>
+      )}
+    </div>
   );
 }

@@ -13,13 +13,20 @@ export type ManualReducerId = Exclude<ReducerId, 'auto'>;
 /** Reducers offered by hand, in the order auto would run them, with their knobs. */
 export const MANUAL_REDUCERS: ReadonlyArray<{ id: ManualReducerId; help: string; knobs?: ReadonlyArray<{ key: string; label: string; default: number; min?: number }> }> = [
   { id: 'strip-reasoning', help: 'Drop thinking blocks (signed reasoning is removed whole).' },
-  { id: 'dedup-tools', help: 'Older identical calls (and line ranges a later read covers) become stubs.' },
-  { id: 'tool-retention', help: 'Tool results older than N turns expire.', knobs: [{ key: 'turns', label: 'age (turns)', default: 5, min: 0 }] },
+  { id: 'dedup-tools', help: 'Removes older call/result pairs a later identical call (or a later read covering their lines) makes redundant; shell commands only when read-only.' },
+  {
+    id: 'tool-retention',
+    help: "Old tool results expire to a stub (the call stays): by each tool's lifespan in the hints table, else after N turns, or only the newest N per tool live (count).",
+    knobs: [
+      { key: 'turns', label: 'age (turns)', default: 5, min: 0 },
+      { key: 'keep', label: 'count: keep newest N per tool (0 = by age)', default: 0, min: 0 },
+    ],
+  },
   { id: 'truncate-tool-results', help: 'Cut long results to a cap, by output category (head-tail, match list, file).', knobs: [{ key: 'cap', label: 'cap (tokens)', default: 4000, min: 50 }] },
   { id: 'tool-hints', help: 'Apply per-tool request/response hints (table below).' },
   { id: 'strip-tool-results', help: 'Replace results with a stub: tool name, ok/error, first line.' },
   { id: 'strip-attachments', help: 'Replace images and documents with a placeholder.' },
-  { id: 'prune-tools', help: 'Drop tool schemas no call in the range uses.' },
+  { id: 'prune-tools', help: 'Drop tool schemas no call anywhere in the log uses.' },
   { id: 'sliding-window', help: 'Keep only the newest turns of the range.', knobs: [{ key: 'maxTurns', label: 'keep turns', default: 4, min: 0 }] },
   { id: 'summarize', help: 'Replace the range with a structured summary (offline, or your LLM from Settings).' },
   { id: 'emergency', help: 'Last resort: drop all but the last N messages, with a notice.', knobs: [{ key: 'keepN', label: 'keep messages', default: 6, min: 1 }] },
@@ -46,6 +53,10 @@ export interface PlanState {
   autoExtra: Record<string, unknown>;
   /** Where the plan came from, when imported. */
   source?: string;
+  /** An imported JP config's `fork`: Apply puts the step in a new version forked from the one shown. */
+  fork?: boolean;
+  /** classify-tangents: the proposed turns (0-based) the user confirmed for removal. */
+  tangentTurns?: number[];
 }
 
 export function defaultPlan(contextTokens: number): PlanState {
@@ -86,12 +97,19 @@ export function planReducers(plan: PlanState, contextWindow?: number): ReducerSp
       },
     ];
   }
-  return MANUAL_REDUCERS.filter((r) => plan.manual[r.id]?.enabled).map((r) => {
+  // Confirmed tangents go first: whole turns out, then the other reducers on what remains.
+  const tangents: ReducerSpec[] = plan.tangentTurns?.length ? [{ id: 'classify-tangents', options: { turns: [...plan.tangentTurns].sort((a, b) => a - b) } }] : [];
+  return [...tangents, ...MANUAL_REDUCERS.filter((r) => plan.manual[r.id]?.enabled).map((r) => {
     const knobs = plan.manual[r.id]?.knobs ?? {};
     const options: Record<string, unknown> = { ...hintsFor(r.id, plan.hints) };
     for (const k of r.knobs ?? []) options[k.key] = knobs[k.key] ?? k.default;
+    // Retention's count mode: a keep of N > 0 picks it (0 = by age).
+    if (r.id === 'tool-retention') {
+      if (Number(options.keep) > 0) options.mode = 'count';
+      else delete options.keep;
+    }
     return { id: r.id, options };
-  });
+  })];
 }
 
 /** The step the plan stands for, over the selection (or every turn but keep-last when none). */
@@ -123,6 +141,7 @@ export function planFromConfig(current: PlanState, config: CompactionPlan): Plan
     hints: { ...current.hints, ...config.hints },
     autoExtra: autoExtra as Record<string, unknown>,
     source: config.source === 'jp-toml' ? 'JP TOML' : 'sven YAML',
+    ...(config.fork !== undefined ? { fork: config.fork } : { fork: undefined }),
   };
 }
 

@@ -42,7 +42,7 @@ export async function runJob(job: WorkerJob, io: Io = quiet): Promise<CompactRow
     const a: CompactArgs = { ...parseCompactArgs(cli.rest), file: job.file, out: job.out, jobs: undefined };
     fs.mkdirSync(path.dirname(job.out), { recursive: true });
     const bytes = new Uint8Array(fs.readFileSync(job.file));
-    return { ...(await compactBytes(a, job.file, bytes, cli, io)), file: job.label };
+    return { ...(await compactBytes(a, job.file, bytes, cli, io, undefined, job.args)), file: job.label };
   } catch (e) {
     return { file: job.label, code: 1, ms: 0, error: userMessage(e) };
   }
@@ -208,7 +208,7 @@ function encodeResult(bytes: Uint8Array): { text: string } | { base64: string } 
   return { base64: Buffer.from(bytes).toString('base64') };
 }
 
-export async function runStream(a: CompactArgs, cli: CliProvider, input: NodeJS.ReadableStream, io: Io): Promise<number> {
+export async function runStream(a: CompactArgs, cli: CliProvider, input: NodeJS.ReadableStream, io: Io, args: readonly string[] = []): Promise<number> {
   const rl = readline.createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   let failed = 0;
@@ -221,7 +221,7 @@ export async function runStream(a: CompactArgs, cli: CliProvider, input: NodeJS.
       const src = parseStreamLine(line, n);
       let written: Uint8Array | undefined;
       const notes: string[] = [];
-      const row = await compactBytes({ ...a, file: src.name, out: undefined }, src.name, src.bytes, cli, { out: () => {}, err: (s) => void notes.push(s.trimEnd()) }, (b) => (written = b));
+      const row = await compactBytes({ ...a, file: src.name, out: undefined }, src.name, src.bytes, cli, { out: () => {}, err: (s) => void notes.push(s.trimEnd()) }, (b) => (written = b), args);
       result = {
         ...(src.id !== undefined && { id: src.id }),
         name: src.name,

@@ -18,7 +18,8 @@ import { encodeExport, textEncodingOf, type TextEncodingOf } from '../read/encod
 import { sourceFromBytes } from '../read/source';
 import { isFatalForExport, validatePairing } from '../model/pairing';
 import type { Transcript } from '../model/types';
-import { lookupModel, inputBudgetOf } from '../tokens/catalog';
+import { lookupModel, inputBudgetOf, type ModelInfo } from '../tokens/catalog';
+import { fileBudgetFor, modelViewOf, type ModelView } from '../compaction/budget';
 import { buildAudit } from '../compaction/audit';
 import { parseCompactionConfig, planToStep, type CompactionPlan } from '../compaction/config';
 import { lostIdentifiers } from '../compaction/lost';
@@ -45,7 +46,8 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]�
                     document, e.g. an OpenAI Chat request); each stdout line is {id, name, ok, format,
                     turns, tokensBefore, tokensAfter, budget, text | base64, error} in input order
 
-  --budget N        target tokens, counted like \`inspect\` (default: the model's input budget)
+  --budget N        target tokens, counted like \`inspect\` (default: the model's input budget
+                    minus the invisible overhead and ÷ the calibration factor of the recorded usage)
   --model M         model for the default budget (default: the one the transcript names)
   --strategy S      a reducer (repeatable, applied in order); default auto. One of:
                     auto, strip-reasoning, dedup-tools, tool-hints, tool-retention,
@@ -53,6 +55,9 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]�
                     sliding-window, summarize, classify-tangents, emergency
   --keep-last K     turns at the end never touched (default 1, or the config's keep_last)
   --config F        JP TOML or sven YAML compaction settings
+  --retention R     tool-retention for tools without a lifespan in the hints table (and for the
+                    tool-retention strategy): age:N (results live N turns, default age:5) or
+                    count:N (the newest N results of each tool live)
   --tangents T,T    turns (1-based) for classify-tangents
   --out OUT         where to write the compacted conversation
   --report-json R   write the audit record (steps, fates, tokens, lost identifiers)
@@ -60,7 +65,11 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]�
   --dry-run         show what would change; write nothing
   --provider P      summaries by an LLM: openai|anthropic|gemini (with --summary-model, --base-url, --timeout,
                     --summary-style, --prompt-file; key from CONTEXTSCOPE_API_KEY or the provider's
-                    own variable); default: the offline summarizer`;
+                    own variable); default: the offline summarizer. --summary-model defaults to the
+                    config's summarize_model/model. A transient failure (rate limit, 5xx, network,
+                    timeout) is retried once, after the server's Retry-After (else 1 s; no retry
+                    when it asks for more than 30 s); a summary that still fails falls back to
+                    emergency`;
 
 export interface CompactArgs {
   file?: string;
@@ -78,6 +87,7 @@ export interface CompactArgs {
   jobs?: number;
   /** Read one transcript per line on stdin, write one result per line on stdout. */
   stream: boolean;
+  retention?: { mode: 'age' | 'count'; n: number };
   help: boolean;
 }
 
@@ -149,6 +159,13 @@ export function parseCompactArgs(args: string[]): CompactArgs {
       case '--stream':
         out.stream = true;
         break;
+      case '--retention': {
+        const v = next();
+        const m = /^(age|count):(\d+)$/.exec(v);
+        if (!m) throw new Error(`--retention takes age:N or count:N (got "${v}").`);
+        out.retention = { mode: m[1] as 'age' | 'count', n: Number(m[2]) };
+        break;
+      }
       case '--model':
       case '-m':
         out.model = next();
@@ -188,10 +205,44 @@ export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, b
   return {
     ...rest,
     ...(plan && label ? { label } : {}),
-    reducers: step.reducers.map((r) =>
-      r.id === 'classify-tangents' ? { id: r.id, options: { ...r.options, turns: a.tangents ?? [] } } : r.id === 'auto' && window !== undefined ? { id: r.id, options: { ...r.options, contextWindow: window } } : r,
-    ),
+    reducers: step.reducers.map((r) => {
+      if (r.id === 'classify-tangents') return { id: r.id, options: { ...r.options, turns: a.tangents ?? [] } };
+      if (r.id === 'tool-retention' && a.retention) return { id: r.id, options: { ...r.options, mode: a.retention.mode, ...(a.retention.mode === 'count' ? { keep: a.retention.n } : { turns: a.retention.n }) } };
+      if (r.id !== 'auto') return r;
+      const retention = a.retention ? { retentionMode: a.retention.mode, ...(a.retention.mode === 'count' ? { retentionKeep: a.retention.n } : { retentionTurns: a.retention.n }) } : {};
+      return { id: r.id, options: { ...r.options, ...retention, ...(window !== undefined && { contextWindow: window }) } };
+    }),
   };
+}
+
+/**
+ * The default --budget: the model's input budget (window − max output) as the file may hold it —
+ * minus the invisible overhead the recorded usage shows (system prompt, tool schemas the file does
+ * not store), divided by the calibration factor (budget.ts fileBudgetFor). `line` says how.
+ */
+export function defaultBudget(t: Transcript, info: ModelInfo): { budget: number; inputBudget: number; view: ModelView; line: string } {
+  const inputBudget = inputBudgetOf(info);
+  const view = modelViewOf(t);
+  const budget = fileBudgetFor(inputBudget, view);
+  const model = `${info.label}${info.approximate ? ', assumed from its family' : ''} input budget ${inputBudget}`;
+  const how = view.calls > 0 ? `${model} ÷ ${view.factor.toFixed(3)} calibration − ${view.overhead} invisible overhead (from ${view.calls} recorded call(s))` : `${model}; no recorded usage, so no overhead or calibration is known`;
+  return { budget, inputBudget, view, line: `${budget} tokens in the file (${how})` };
+}
+
+/**
+ * The config's summary model for the CLI's provider: `anthropic/claude-haiku` → `claude-haiku` when
+ * the provider is Anthropic. An explicit --summary-model or CONTEXTSCOPE_MODEL wins; a model of
+ * another provider is not used (said in `note`).
+ */
+export function summaryModelFromConfig(configModel: string, kind: string, args: readonly string[], env: Record<string, string | undefined>): { model?: string; note?: string } {
+  if (args.some((x) => x === '--summary-model' || x.startsWith('--summary-model='))) return {};
+  if (env.CONTEXTSCOPE_MODEL) return { note: `summary model "${configModel}" from the config not used: CONTEXTSCOPE_MODEL is set` };
+  const slash = configModel.indexOf('/');
+  const vendor = slash > 0 ? configModel.slice(0, slash).toLowerCase() : undefined;
+  const name = slash > 0 ? configModel.slice(slash + 1) : configModel;
+  const same = vendor === undefined || vendor === kind || (kind === 'gemini' && vendor === 'google');
+  if (!same) return { note: `summary model "${configModel}" from the config is not a ${kind} model: the ${kind} provider's default is used` };
+  return { model: name, note: `summaries by ${kind}:${name} (the config's summary model)` };
 }
 
 /** What an export writes: the archive of a binary format (.eval), else the text in the source's encoding and BOM. */
@@ -303,7 +354,8 @@ export interface CompactRow {
  * io.out, notes and errors to io.err. `outText` receives the written file's bytes instead of a
  * file when the caller keeps them (the stream mode).
  */
-export async function compactBytes(a: CompactArgs, name: string, bytes: Uint8Array, cli: CliProvider, io: Io, sink?: (bytes: Uint8Array) => void): Promise<CompactRow> {
+export async function compactBytes(a: CompactArgs, name: string, bytes: Uint8Array, cliIn: CliProvider, io: Io, sink?: (bytes: Uint8Array) => void, args: readonly string[] = []): Promise<CompactRow> {
+  let cli = cliIn;
   const t0 = performance.now();
   const row: CompactRow = { file: name, code: 0, ms: 0 };
   const end = (code: number, error?: string): CompactRow => Object.assign(row, { code, ms: performance.now() - t0, ...(error !== undefined && { error }) });
@@ -313,6 +365,12 @@ export async function compactBytes(a: CompactArgs, name: string, bytes: Uint8Arr
     Object.assign(row, { format: t.format, turns: t.turnCount });
     const plan = a.config ? parseCompactionConfig(a.config, fs.readFileSync(a.config, 'utf8')) : undefined;
     for (const w of plan?.warnings ?? []) io.err(`config: ${w}\n`);
+    // JP summarize_model / model: the summarizing model when --provider is given and no --summary-model.
+    if (plan?.summaryModel && cli.config) {
+      const chosen = summaryModelFromConfig(plan.summaryModel, cli.config.kind, args, process.env);
+      if (chosen.note) io.err(`config: ${chosen.note}\n`);
+      if (chosen.model) cli = providerFromEnvOrFlags([...args, '--summary-model', chosen.model], process.env, { modelFlag: '--summary-model' });
+    }
     let budget = a.budget;
     if (budget === undefined) {
       const info = lookupModel(a.model ?? t.model);
@@ -321,8 +379,9 @@ export async function compactBytes(a: CompactArgs, name: string, bytes: Uint8Arr
         io.err(msg + '\n');
         return end(2, msg);
       }
-      budget = inputBudgetOf(info);
-      io.err(`budget: ${budget} tokens (${info.label}${info.approximate ? ', assumed from its family' : ''} input budget)\n`);
+      const d = defaultBudget(t, info);
+      budget = d.budget;
+      io.err(`budget: ${d.line}\n`);
     }
     row.budget = budget;
     const step = stepFromArgs(a, plan, budget);
@@ -402,7 +461,7 @@ export async function run(args: string[]): Promise<number> {
       process.stderr.write(`--stream reads transcripts from stdin and writes results to stdout: no FILE, --out or --report-json.\n\n${USAGE}\n`);
       return 2;
     }
-    return runStream(a, cli, process.stdin, processIo);
+    return runStream(a, cli, process.stdin, processIo, args);
   }
   if (!a.file) {
     process.stderr.write(`compact needs a FILE (or a directory, or --stream).\n\n${USAGE}\n`);
@@ -437,6 +496,6 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(userMessage(e) + '\n');
     return 1;
   }
-  const row = await compactBytes(a, a.file, bytes, cli, processIo);
+  const row = await compactBytes(a, a.file, bytes, cli, processIo, undefined, args);
   return row.code;
 }

@@ -28,7 +28,9 @@ const USAGE = `Usage: npm run -s cli -- summarize FILE [--turns A-B] [--summary-
   --turns A-B         turns to summarize, 1-based, inclusive (default: all)
   --summary-style S   structured (default), claude-code, narrative
   --provider P        summarize with an LLM (key from CONTEXTSCOPE_API_KEY or the provider's own
-                      variable: OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY); default offline
+                      variable: OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY); default offline.
+                      A transient failure (rate limit, 5xx, network, timeout) is retried once, after
+                      the server's Retry-After (else 1 s; no retry when it asks for more than 30 s)
   --prompt-file F     a prompt template with {{conversation}} (and {{previous_summary}}, {{span}}, {{checklist}})
   --tangents          ask the provider which turns are tangents (lists them; removes nothing)
   --test-connection   check the provider (URL, key, model) and exit`;

@@ -7,6 +7,8 @@ import type { ToolSchema, Transcript } from '../model/types';
 import { lookupModel, inputBudgetOf, type ModelInfo } from '../tokens/catalog';
 import { counterById, tokenizerForModel, type TokenCounter } from '../tokens/count';
 import type { BudgetKind } from '../tokens/totals';
+import { calibrate } from '../tokens/calibration';
+import { NO_VIEW, type ModelView } from '../tokens/model-view';
 
 export interface Budget {
   /** Total input budget in tokens, counted like `inspect`'s tokens.total. Infinity = no ceiling. */
@@ -49,5 +51,28 @@ export function modelBudget(model: string | undefined): ModelBudget {
  * Returns the token count at which compaction should start.
  */
 export function triggerTokens(inputBudget: number, threshold = 0.85, overheadReserve = 0.1): number {
-  return Math.floor(inputBudget * Math.max(threshold - overheadReserve, 0.1));
+  return Math.floor(inputBudget * triggerRatio(threshold, overheadReserve));
 }
+
+/** sven's trigger fraction: compaction_threshold − compaction_overhead_reserve, never below 0.1. */
+export function triggerRatio(threshold = 0.85, overheadReserve = 0.1): number {
+  return Math.max(threshold - overheadReserve, 0.1);
+}
+
+/** sven: at or above this fraction of the input budget, emergency compaction runs directly. */
+export const EMERGENCY_AT = 0.95;
+
+export { fileBudgetFor, modelTokensOf, NO_VIEW, type ModelView } from '../tokens/model-view';
+
+const views = new WeakMap<object, ModelView>();
+
+/** The model view of a transcript, computed once per log object. */
+export function modelViewOf(log: Transcript): ModelView {
+  const cached = views.get(log);
+  if (cached) return cached;
+  const c = calibrate(log);
+  const view: ModelView = c ? { overhead: Math.max(0, Math.round(c.invisibleOverhead)), factor: c.factor, error: c.meanRelativeError.corrected, calls: c.calls.length } : NO_VIEW;
+  views.set(log, view);
+  return view;
+}
+

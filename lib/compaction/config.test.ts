@@ -7,6 +7,9 @@ import { corpusFiles } from '../../tests/corpus';
 import { ConfigError, parseCompactionConfig, parseJpToml, parseSvenYaml, planToStep } from './config';
 import { projectTranscript } from './project';
 import { filler, makeTranscript } from './testing/make';
+import { step } from './testing/steps';
+import { summaryModelFromConfig } from '../cli/compact';
+import { defaultPlan, MANUAL_REDUCERS, planFromConfig } from '../../components/plan/plan';
 
 const JP = `
 [conversation.compaction]
@@ -50,10 +53,13 @@ describe('config import', () => {
     const plan = parseJpToml(JP);
     expect(plan.strategies.map((s) => s.id)).toEqual(['strip-reasoning', 'tool-hints']);
     expect(plan.keepLast).toBe(2);
-    expect(plan.auto).toMatchObject({ enabled: true, threshold: 0.75, minTurns: 5, profile: 'default' });
+    expect(plan.auto).toMatchObject({ enabled: true, threshold: 0.75, triggerOfWindow: true, minTurns: 5, profile: 'default' });
     expect(plan.hints).toEqual({ fs_read_file: { request: 'keep', response: 'strip', dedup: true }, fs_create_file: { request: 'strip', response: 'keep' } });
     expect(plan.summarizeThreshold).toBe(0.5);
-    expect(plan.warnings).toEqual(['unknown key conversation.compaction.colour (ignored)']);
+    expect(plan.warnings).toEqual([
+      'unknown key conversation.compaction.colour (ignored)',
+      'conversation.compaction.auto: the trigger (trigger_ratio, min_turns) gates the auto strategy only; the listed strategies run whenever applied',
+    ]);
   });
   it('reads sven YAML onto the auto knobs', () => {
     const plan = parseSvenYaml(SVEN);
@@ -113,5 +119,94 @@ describe('summarize_threshold round trip (JP TOML → plan → step → auto)', 
   it('rejects a threshold outside (0, 1] with the key', () => {
     expect(() => parseJpToml(toml(1.5))).toThrow(/conversation\.compaction\.summarize_threshold/);
     expect(() => parseJpToml(toml(0))).toThrow(ConfigError);
+  });
+});
+
+describe('sven config: the knobs take effect in the projection', () => {
+  // One prompt, then many distinct shell runs with long outputs (an agent session).
+  // A tool with no family in the hints table (no count lifespan), so retention leaves it to truncation.
+  const log = makeTranscript([{ user: 'fix the build', tools: Array.from({ length: 30 }, (_, i) => ({ name: 'make', input: { target: `test-${i}` }, output: filler(3000, `out${i}`) })), answer: 'done' }]);
+  const total = transcriptTotals(log).total;
+
+  it('tool_result_token_cap: every result the normal path truncates is cut to the cap (2,000, not the default 4,000)', () => {
+    const plan = parseSvenYaml('agent:\n  compaction_threshold: 0.65\n  compaction_overhead_reserve: 0.12\n  tool_result_token_cap: 2000\n');
+    // Budget so the trigger (0.53 × budget) sits at 80 % of the context: truncation to 2,000 reaches it.
+    const budget = Math.floor((total * 0.8) / 0.53);
+    const p = projectTranscript(log, [planToStep(plan, { budget, keepLast: 0 })]);
+    expect(p.report.map((r) => r.reducer)).toContain('truncate-tool-results');
+    const results = p.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_result');
+    const cut = results.filter((b) => b.tokens < 3000);
+    expect(cut.length).toBeGreaterThan(0);
+    for (const b of cut) expect(b.tokens).toBeLessThanOrEqual(2000 + 60);
+    expect(cut.some((b) => b.tokens > 1500)).toBe(true); // cut to 2,000, not to the default 4,000 (which would leave 3,000 whole)
+  });
+
+  it('compaction_keep_recent: at ≥ 0.95 of the budget emergency runs directly and keeps the newest keep_n (15) messages', () => {
+    const plan = parseSvenYaml('agent:\n  compaction_keep_recent: 15\n');
+    const p = projectTranscript(log, [planToStep(plan, { budget: Math.floor(total / 0.96), keepLast: 0 })]);
+    expect(p.report.map((r) => r.reducer)).toEqual(['auto', 'emergency']);
+    expect(p.report[0].notes[0]).toMatch(/≥ 95 % of the budget .*: emergency directly$/);
+    const kept = p.messages.filter((m) => !m.synthetic && m.role !== 'system');
+    const lastIds = log.messages.slice(-15).map((m) => m.id);
+    expect(kept.map((m) => m.sourceId)).toEqual(expect.arrayContaining(lastIds));
+    expect(kept.length).toBe(15);
+  });
+});
+
+describe('config keys act, or say why they cannot', () => {
+  it('fork: kept on the plan (the app forks a version on Apply) and said', () => {
+    const plan = parseJpToml('[conversation.compaction]\nfork = true\n');
+    expect(plan.fork).toBe(true);
+    expect(plan.warnings.join('\n')).toMatch(/fork = true: applying forks a new version/);
+    expect(planFromConfig(defaultPlan(100), plan).fork).toBe(true);
+    expect(planFromConfig(defaultPlan(100), parseJpToml('[conversation.compaction]\nfork = false\n')).fork).toBe(false);
+  });
+  it('summarize_model / model: the CLI uses it with a provider of the same vendor; the app says it does not', () => {
+    const plan = parseJpToml('[conversation.compaction]\nsummarize_model = "anthropic/claude-haiku"\n');
+    expect(plan.summaryModel).toBe('anthropic/claude-haiku');
+    expect(plan.warnings.join('\n')).toMatch(/summarize_model = "anthropic\/claude-haiku": the CLI's compact summarizes with it .* the app uses the model in Settings/);
+    expect(parseJpToml('[conversation.compaction]\nmodel = "openai/gpt-4o-mini"\n').summaryModel).toBe('openai/gpt-4o-mini');
+    expect(summaryModelFromConfig('anthropic/claude-haiku', 'anthropic', [], {})).toMatchObject({ model: 'claude-haiku' });
+    expect(summaryModelFromConfig('anthropic/claude-haiku', 'openai', [], {}).model).toBeUndefined();
+    expect(summaryModelFromConfig('anthropic/claude-haiku', 'anthropic', ['--summary-model', 'x'], {})).toEqual({});
+    expect(summaryModelFromConfig('google/gemini-2.5-flash', 'gemini', [], {})).toMatchObject({ model: 'gemini-2.5-flash' });
+  });
+  it('enabled = false and an unknown profile are said, not dropped', () => {
+    expect(parseJpToml('[conversation.compaction.auto]\nenabled = false\nmin_turns = 3\n').warnings.join('\n')).toMatch(/enabled is false: the automatic trigger is off, the strategies run when applied \(min_turns not used\)/);
+    const odd = parseJpToml('[conversation.compaction.auto]\nenabled = true\nprofile = "aggressive"\n');
+    expect(odd.warnings.join('\n')).toMatch(/profile "aggressive" is not a profile we know/);
+    const named = parseJpToml('[conversation.compaction.auto]\nenabled = true\nprofile = "strip-tool-results"\n');
+    expect(named.strategies).toEqual([{ id: 'strip-tool-results' }]);
+  });
+});
+
+describe('help texts say what the code does', () => {
+  it('dedup removes pairs; prune-tools judges the whole log; the CLI states its retry count', async () => {
+    const dedupHelp = MANUAL_REDUCERS.find((r) => r.id === 'dedup-tools')!.help;
+    expect(dedupHelp).toMatch(/^Removes older call\/result pairs/);
+    const log = makeTranscript([
+      { user: 'a', tools: [{ name: 'Read', input: { file_path: '/r/a.ts' }, output: filler(100) }] },
+      { user: 'b', tools: [{ name: 'Read', input: { file_path: '/r/a.ts' }, output: filler(100) }] },
+      { user: 'c', tools: [{ name: 'Grep', input: { pattern: 'x' }, output: 'none' }] },
+    ], { tools: [{ name: 'Read' }, { name: 'Grep' }, { name: 'Unused' }] });
+    const p = projectTranscript(log, [step(['dedup-tools', 'prune-tools'], { keepLast: 1 })]);
+    expect(p.messages).toHaveLength(log.messages.length - 2); // the older pair removed, not stubbed
+    expect(MANUAL_REDUCERS.find((r) => r.id === 'prune-tools')!.help).toMatch(/anywhere in the log/);
+    expect(p.tools.map((t) => t.name)).toEqual(['Read', 'Grep']); // Grep is used only in the protected last turn: kept
+    const { run } = await import('../cli/compact');
+    let out = '';
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((s: string) => ((out += s), true)) as typeof process.stdout.write;
+    try {
+      await run(['--help']);
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(out).toMatch(/is retried once/);
+    const { produceSummary } = await import('../summarize/run');
+    let calls = 0;
+    const provider = { kind: 'openai', id: 'fake', complete: async () => { calls++; throw new (await import('../summarize/providers/errors')).ProviderError('server', { provider: 'openai', retryAfterSeconds: 0 }); } };
+    await expect(produceSummary({ messages: [], span: [0, 0] }, provider as never, { template: { system: '', user: '{{conversation}}' } } as never)).rejects.toThrow();
+    expect(calls).toBe(2); // one attempt + one retry, as the help says
   });
 });

@@ -13,6 +13,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { EMERGENCY_AT } from './budget';
 import type { ToolHints } from './hints';
 import type { AutoOptions } from './pipeline';
 import { isReducerId } from './reducers';
@@ -39,8 +40,10 @@ export interface CompactionPlan {
   auto: AutoOptions & { enabled?: boolean; profile?: string };
   /** RFD 036: fraction of the window above which auto summarizes. */
   summarizeThreshold?: number;
-  /** Model named for LLM summaries (applied by the summaries layer, not here). */
+  /** Model named for LLM summaries (summarize_model / model): the summaries layer calls it instead of Settings' model. */
   summaryModel?: string;
+  /** RFD 036 `fork`: applying creates a new version (true) or adds a step to the one shown (false). */
+  fork?: boolean;
   warnings: string[];
 }
 
@@ -48,7 +51,15 @@ const mode2 = z.enum(['keep', 'strip']);
 const mode3 = z.enum(['keep', 'strip', 'remove']);
 const fraction = z.number().gt(0).lte(1);
 
-const jpToolCompaction = z.looseObject({ request: mode2.optional(), response: mode3.optional(), dedup: z.boolean().optional() });
+// `retention` (seed 004; our extension of JP's table): "age" / "count" / "never", with turns / keep.
+const jpToolCompaction = z.looseObject({
+  request: mode2.optional(),
+  response: mode3.optional(),
+  dedup: z.boolean().optional(),
+  retention: z.enum(['age', 'count', 'never']).optional(),
+  turns: z.number().int().min(0).optional(),
+  keep: z.number().int().min(0).optional(),
+});
 const jpAuto = z.looseObject({ enabled: z.boolean().optional(), trigger_ratio: fraction.optional(), profile: z.string().optional(), min_turns: z.number().int().min(0).optional() });
 const jpCompaction = z.looseObject({
   strategy: z.union([z.string(), z.array(z.string())]).optional(),
@@ -113,18 +124,42 @@ export function parseJpToml(text: string): CompactionPlan {
     // Other tool settings (command, run, …) are JP's business: only `compaction` is ours.
     if (cfg.compaction === undefined) continue;
     const t = check(jpToolCompaction, cfg.compaction, `conversation.tools.${name}.compaction`);
-    unknownKeys(t, ['request', 'response', 'dedup'], `conversation.tools.${name}.compaction`, warnings);
-    hints[name] = { ...(t.request && { request: t.request }), ...(t.response && { response: t.response }), ...(t.dedup !== undefined && { dedup: t.dedup }) };
+    unknownKeys(t, ['request', 'response', 'dedup', 'retention', 'turns', 'keep'], `conversation.tools.${name}.compaction`, warnings);
+    const retention =
+      t.retention === 'never' ? { mode: 'age' as const, neverEvict: true } : t.retention === 'count' ? { mode: 'count' as const, neverEvict: false, ...(t.keep !== undefined && { keep: t.keep }) } : t.retention === 'age' ? { mode: 'age' as const, neverEvict: false, ...(t.turns !== undefined && { turns: t.turns }) } : undefined;
+    if (!t.retention && (t.turns !== undefined || t.keep !== undefined)) warnings.push(`conversation.tools.${name}.compaction: turns/keep need retention = "age" or "count" (ignored)`);
+    hints[name] = { ...(t.request && { request: t.request }), ...(t.response && { response: t.response }), ...(t.dedup !== undefined && { dedup: t.dedup }), ...(retention && { retention }) };
+  }
+  let strategies = strategiesFrom(c.strategy, warnings);
+  // RFD D17 [conversation.compaction.auto]: off unless `enabled = true`. When on, it fires when the
+  // context passes trigger_ratio (default 0.75) × the model's context window, and only after more
+  // than min_turns (default 5) turns; `profile` picks what runs ("default": the `strategy` list).
+  const autoOn = c.auto?.enabled === true;
+  if (c.auto && !autoOn) {
+    const ignored = (['trigger_ratio', 'min_turns', 'profile'] as const).filter((k) => c.auto![k] !== undefined);
+    warnings.push(`conversation.compaction.auto.enabled is ${c.auto.enabled === false ? 'false' : 'not set (JP default: false)'}: the automatic trigger is off, the strategies run when applied${ignored.length ? ` (${ignored.join(', ')} not used)` : ''}`);
+  }
+  if (autoOn && c.auto?.profile !== undefined && c.auto.profile !== 'default') {
+    if (isReducerId(c.auto.profile)) strategies = [{ id: c.auto.profile as ReducerId }];
+    else warnings.push(`conversation.compaction.auto.profile "${c.auto.profile}" is not a profile we know ("default" = the strategy list, or a strategy name): the strategy list runs`);
+  }
+  if (autoOn && !strategies.some((s) => s.id === 'auto')) {
+    warnings.push('conversation.compaction.auto: the trigger (trigger_ratio, min_turns) gates the auto strategy only; the listed strategies run whenever applied');
+  }
+  const summaryModel = c.summarize_model ?? c.model;
+  if (summaryModel !== undefined) warnings.push(`conversation.compaction.${c.summarize_model !== undefined ? 'summarize_model' : 'model'} = "${summaryModel}": the CLI's compact summarizes with it when --provider is given (--summary-model overrides); the app uses the model in Settings`);
+  if (c.fork !== undefined) {
+    warnings.push(c.fork ? 'conversation.compaction.fork = true: applying forks a new version (the log itself is never modified)' : 'conversation.compaction.fork = false: applying adds the step to the version shown (the log itself is never modified)');
   }
   return {
     source: 'jp-toml',
-    strategies: strategiesFrom(c.strategy, warnings),
+    strategies,
     ...(c.keep_last !== undefined && { keepLast: c.keep_last }),
+    ...(c.fork !== undefined && { fork: c.fork }),
     hints,
     auto: {
       ...(c.auto?.enabled !== undefined && { enabled: c.auto.enabled }),
-      ...(c.auto?.trigger_ratio !== undefined && { threshold: c.auto.trigger_ratio }),
-      ...(c.auto?.min_turns !== undefined && { minTurns: c.auto.min_turns }),
+      ...(autoOn && { threshold: c.auto!.trigger_ratio ?? 0.75, triggerOfWindow: true, minTurns: c.auto!.min_turns ?? 5 }),
       ...(c.auto?.profile !== undefined && { profile: c.auto.profile }),
       // RFD 036: the gate on auto's summarize stage (pipeline.ts); also kept at the top level.
       ...(c.summarize_threshold !== undefined && { summarizeThreshold: c.summarize_threshold }),
@@ -148,16 +183,19 @@ export function parseSvenYaml(text: string): CompactionPlan {
   const a = check(svenAgent, doc.agent, 'agent');
   // sven's agent section has many non-compaction keys (model, tools…): only warn about compaction_* we do not know.
   for (const k of Object.keys(a)) if (/^compaction_|^tool_result_/.test(k) && !(k in svenAgent.shape)) warnings.push(`unknown key agent.${k} (ignored)`);
+  // sven's defaults (seed 003 configuration reference) apply to the keys a config leaves out: the
+  // gate is max(threshold − reserve, 0.1) of the input budget, emergency directly at ≥ 0.95.
   return {
     source: 'sven-yaml',
     strategies: [{ id: 'auto' }],
     hints: {},
     auto: {
-      ...(a.compaction_threshold !== undefined && { threshold: a.compaction_threshold }),
-      ...(a.compaction_overhead_reserve !== undefined && { overheadReserve: a.compaction_overhead_reserve }),
-      ...(a.tool_result_token_cap !== undefined && { toolResultCap: a.tool_result_token_cap }),
-      // compaction_keep_recent counts messages: it is emergency's keep_n (keep_last counts turns).
-      ...(a.compaction_keep_recent !== undefined && { keepN: a.compaction_keep_recent }),
+      threshold: a.compaction_threshold ?? 0.85,
+      overheadReserve: a.compaction_overhead_reserve ?? 0.1,
+      emergencyAt: EMERGENCY_AT,
+      toolResultCap: a.tool_result_token_cap ?? 4000,
+      // compaction_keep_recent counts messages: the newest keep_n survive emergency (keep_last counts turns).
+      keepN: a.compaction_keep_recent ?? 6,
       ...(a.compaction_strategy !== undefined && { style: a.compaction_strategy }),
     },
     warnings,

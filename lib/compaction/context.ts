@@ -275,16 +275,39 @@ export const fates = {
   summarized: (by: ReducerId, stepId: string, summaryId: string): Fate => ({ kind: 'summarized', by, stepId, summaryId }),
 };
 
-/** Read a reducer option with a type check and default (options are untrusted plain data from Dexie/CLI/config). */
-export function opt<T>(options: Record<string, unknown> | undefined, key: string, fallback: T, check: (v: unknown) => v is T): T {
-  const v = options?.[key];
-  return v !== undefined && check(v) ? v : fallback;
+/** A reducer option of the wrong type or outside its allowed values: names the option and what it takes. */
+export class ReducerOptionError extends Error {
+  readonly code = 'invalid:reducer-option';
+  constructor(
+    readonly option: string,
+    readonly expected: string,
+    readonly got: unknown,
+    readonly reducer?: string,
+  ) {
+    super(`${reducer ? `${reducer}: ` : ''}option "${option}" must be ${expected} (got ${JSON.stringify(got) ?? String(got)}).`);
+    this.name = 'ReducerOptionError';
+  }
 }
-export const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-export const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
-export const isStr = (v: unknown): v is string => typeof v === 'string';
-export const isStrArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
-export const isNumArray = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number');
-export function oneOf<T extends string>(...values: T[]): (v: unknown) => v is T {
-  return (v: unknown): v is T => typeof v === 'string' && (values as string[]).includes(v);
+
+type Check<T> = ((v: unknown) => v is T) & { expected?: string };
+const described = <T>(f: (v: unknown) => v is T, expected: string): Check<T> => Object.assign(f, { expected });
+
+/**
+ * Read a reducer option with a type check and default (options are untrusted plain data from
+ * Dexie/CLI/config). Absent = the default; present but wrong = a ReducerOptionError naming the
+ * option and its allowed values, never a silent default.
+ */
+export function opt<T>(options: Record<string, unknown> | undefined, key: string, fallback: T, check: Check<T>): T {
+  const v = options?.[key];
+  if (v === undefined) return fallback;
+  if (check(v)) return v;
+  throw new ReducerOptionError(key, check.expected ?? 'a valid value', v);
+}
+export const isNum = described((v: unknown): v is number => typeof v === 'number' && Number.isFinite(v), 'a number');
+export const isBool = described((v: unknown): v is boolean => typeof v === 'boolean', 'true or false');
+export const isStr = described((v: unknown): v is string => typeof v === 'string', 'a string');
+export const isStrArray = described((v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string'), 'a list of strings');
+export const isNumArray = described((v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number'), 'a list of numbers');
+export function oneOf<T extends string>(...values: T[]): Check<T> {
+  return described((v: unknown): v is T => typeof v === 'string' && (values as string[]).includes(v), `one of ${values.map((x) => `"${x}"`).join(', ')}`);
 }

@@ -21,13 +21,30 @@ export interface RetentionHint {
   neverEvict?: boolean;
 }
 
+/**
+ * How a read-like tool's arguments map to the lines it returned (for subsumption): where an
+ * `offset` counts from, and how many lines a call without `limit` returns. Claude Code's Read
+ * returns at most 2,000 lines from `offset` (1-based), so a plain Read covers lines 1–2000, not
+ * the whole file. Absent = a call without an end reads to the end of the file.
+ */
+export interface LineSemantics {
+  offsetBase: 0 | 1;
+  defaultLimit?: number;
+}
+
 export interface ToolHint {
   request?: RequestMode;
   response?: ResponseMode;
-  /** Identical later calls (or subsuming ones) make older ones redundant. */
-  dedup?: boolean;
+  /**
+   * Identical later calls (or subsuming ones) make older ones redundant. 'read-only': only when
+   * the call is a shell command known to change nothing (`cat`, `ls`, `grep`, `git status`, …):
+   * an earlier `git push` or `npm install` is an action, never a duplicate.
+   */
+  dedup?: boolean | 'read-only';
   /** Which subsumption rule applies beyond equality. */
   subsumes?: 'line-range';
+  /** The line semantics of the tool's range arguments (with `subsumes: 'line-range'`). */
+  lines?: LineSemantics;
   retention?: RetentionHint;
   /** sven's OutputCategory, for truncate-tool-results. */
   category?: OutputCategory;
@@ -35,33 +52,48 @@ export interface ToolHint {
 
 export type ToolHints = Record<string, ToolHint>;
 
-// Families: one hint per family, names per harness (case-insensitive lookup).
-const READ: ToolHint = { request: 'keep', response: 'strip', dedup: true, subsumes: 'line-range', category: 'file-content' };
-const SEARCH: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'match-list' };
-const LIST: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'match-list' };
-const SHELL: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'head-tail' };
-const CREATE: ToolHint = { request: 'strip', response: 'keep', dedup: false, category: 'generic' };
-const MODIFY: ToolHint = { request: 'strip', response: 'strip', dedup: false, category: 'generic' };
-const WEB: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'generic' };
-const COMMIT: ToolHint = { request: 'strip', response: 'keep', dedup: false, category: 'generic' };
-const DIFF: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'head-tail' };
+// Families: one hint per family, names per harness (case-insensitive lookup). Retention (seed 004):
+// repeatedly-called tools whose newest calls are what matters keep their newest N results
+// (count); others live N turns (age, the seed's default); durable facts never expire.
+const READ: ToolHint = { request: 'keep', response: 'strip', dedup: true, subsumes: 'line-range', retention: { mode: 'count', keep: 8 }, category: 'file-content' };
+/** Claude Code `Read` {file_path, offset (1-based), limit}: at most 2,000 lines per call. */
+const CC_READ: ToolHint = { ...READ, lines: { offsetBase: 1, defaultLimit: 2000 } };
+const SEARCH: ToolHint = { request: 'keep', response: 'strip', dedup: true, retention: { mode: 'count', keep: 5 }, category: 'match-list' };
+const LIST: ToolHint = { request: 'keep', response: 'strip', dedup: true, retention: { mode: 'count', keep: 5 }, category: 'match-list' };
+/** Build/check tools (JP cargo_check, cargo_test): a later identical run supersedes an earlier one. */
+const BUILD: ToolHint = { request: 'keep', response: 'strip', dedup: true, retention: { mode: 'count', keep: 3 }, category: 'head-tail' };
+/** Shells run anything: a command is deduplicated only when it is known to be read-only. */
+const SHELL: ToolHint = { request: 'keep', response: 'strip', dedup: 'read-only', retention: { mode: 'count', keep: 10 }, category: 'head-tail' };
+/** Interpreters and debuggers: state changes with every call, never a duplicate. */
+const INTERPRETER: ToolHint = { request: 'keep', response: 'strip', dedup: false, retention: { mode: 'count', keep: 10 }, category: 'head-tail' };
+const CREATE: ToolHint = { request: 'strip', response: 'keep', dedup: false, retention: { mode: 'age', turns: 5 }, category: 'generic' };
+const MODIFY: ToolHint = { request: 'strip', response: 'strip', dedup: false, retention: { mode: 'age', turns: 5 }, category: 'generic' };
+const WEB: ToolHint = { request: 'keep', response: 'strip', dedup: true, retention: { mode: 'count', keep: 3 }, category: 'generic' };
+const COMMIT: ToolHint = { request: 'strip', response: 'keep', dedup: false, retention: { mode: 'age', turns: 5 }, category: 'generic' };
+const DIFF: ToolHint = { request: 'keep', response: 'strip', dedup: true, retention: { mode: 'count', keep: 3 }, category: 'head-tail' };
 /** Sub-agent results are the distilled outcome of a whole side chain: durable. */
 const AGENT: ToolHint = { request: 'keep', response: 'keep', dedup: false, retention: { mode: 'age', neverEvict: true }, category: 'generic' };
+/** Memory tools hold what the agent chose to remember: durable facts, never evicted. */
+const MEMORY: ToolHint = { request: 'keep', response: 'keep', dedup: false, retention: { mode: 'age', neverEvict: true }, category: 'generic' };
 /** SWE-agent's windowed viewer: a re-open of the same window is a duplicate, but a window is not a line range we can compare. */
-const WINDOW: ToolHint = { request: 'keep', response: 'strip', dedup: true, category: 'file-content' };
+const WINDOW: ToolHint = { request: 'keep', response: 'strip', dedup: true, retention: { mode: 'count', keep: 5 }, category: 'file-content' };
 /**
  * Multi-command editors (OpenHands str_replace_editor, Anthropic's text editor): edits are actions
  * (never deduplicated), `view` commands are reads (deduplicated and subsumed by line range).
  */
-const EDITOR: ToolHint = { request: 'strip', response: 'strip', dedup: false, subsumes: 'line-range', category: 'file-content' };
+const EDITOR: ToolHint = { request: 'strip', response: 'strip', dedup: false, subsumes: 'line-range', retention: { mode: 'count', keep: 8 }, category: 'file-content' };
 /** Todo lists: every call restates the whole list, so older inputs are obsolete. */
-const TODO: ToolHint = { request: 'strip', response: 'keep', dedup: false, category: 'generic' };
+const TODO: ToolHint = { request: 'strip', response: 'keep', dedup: false, retention: { mode: 'count', keep: 1 }, category: 'generic' };
 
 const FAMILIES: Array<[ToolHint, string[]]> = [
-  [READ, ['fs_read_file', 'read_file', 'Read', 'NotebookRead', 'view', 'read', 'cat_file', 'view_file', 'read_many_files', 'open_file']],
+  [READ, ['fs_read_file', 'read_file', 'NotebookRead', 'view', 'cat_file', 'view_file', 'read_many_files', 'open_file']],
+  [CC_READ, ['Read']],
   [SEARCH, ['fs_grep_files', 'grep', 'Grep', 'search_codebase', 'read_lints', 'search_dir', 'search_file', 'find_file', 'search_file_content', 'codebase_search', 'grep_search', 'ripgrep', 'file_search']],
   [LIST, ['fs_list_files', 'list_files', 'Glob', 'glob', 'LS', 'ls', 'list_dir', 'list_directory', 'find', 'find_files']],
-  [SHELL, ['cargo_check', 'cargo_test', 'Bash', 'bash', 'shell', 'exec_command', 'local_shell', 'container.exec', 'execute_bash', 'run_terminal_command', 'run_shell_command', 'run_command', 'terminal', 'execute_command', 'BashOutput', 'write_stdin', 'python', 'execute_ipython_cell', 'gdb_command', 'gdb_interrupt', 'gdb_wait_stopped']],
+  [BUILD, ['cargo_check', 'cargo_test']],
+  [SHELL, ['Bash', 'bash', 'shell', 'exec_command', 'local_shell', 'container.exec', 'execute_bash', 'run_terminal_command', 'run_shell_command', 'run_command', 'terminal', 'execute_command']],
+  [INTERPRETER, ['BashOutput', 'write_stdin', 'python', 'execute_ipython_cell', 'gdb_command', 'gdb_interrupt', 'gdb_wait_stopped']],
+  [MEMORY, ['memory', 'save_memory', 'add_memory', 'remember', 'recall', 'read_memory', 'memory_read', 'memory_write', 'create_entities', 'add_observations', 'read_graph', 'search_nodes', 'open_nodes']],
   [CREATE, ['fs_create_file', 'Write', 'write_file', 'create_file', 'create', 'write_to_file', 'NotebookWrite']],
   [MODIFY, ['fs_modify_file', 'Edit', 'MultiEdit', 'NotebookEdit', 'apply_patch', 'edit', 'edit_file', 'replace', 'str_replace', 'insert', 'replace_in_file', 'edit_linting']],
   [EDITOR, ['str_replace_editor', 'str_replace_based_edit_tool', 'text_editor']],
@@ -123,7 +155,7 @@ function num(v: unknown): number | undefined {
  * generic read_file {path|target_file, start_line|line_start|offset, end_line|line_end|limit}.
  * Returns undefined when the call is not a plain file read (e.g. an edit command).
  */
-export function lineRangeOf(name: string, input: unknown): LineRangeRead | undefined {
+export function lineRangeOf(name: string, input: unknown, lines: LineSemantics | undefined = hintFor(name).lines): LineRangeRead | undefined {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return undefined;
   const a = input as Record<string, unknown>;
   const lower = bareName(name);
@@ -136,10 +168,10 @@ export function lineRangeOf(name: string, input: unknown): LineRangeRead | undef
     return { path, start: s, end: e === undefined || e < 0 ? Infinity : e };
   }
   const offset = num(a.offset);
-  const limit = num(a.limit);
+  const limit = num(a.limit) ?? lines?.defaultLimit;
   if (offset !== undefined || limit !== undefined) {
-    // Claude Code: offset is the 1-based line to start at (0 treated as 1).
-    const start = Math.max(1, offset ?? 1);
+    // The tool's declared semantics: a 1-based offset (Claude Code; 0 read as 1) or a 0-based one.
+    const start = offset === undefined ? 1 : lines?.offsetBase === 0 ? offset + 1 : Math.max(1, offset);
     return { path, start, end: limit === undefined ? Infinity : start + limit - 1 };
   }
   const start = num(a.start_line) ?? num(a.line_start) ?? num(a.startLine) ?? 1;
@@ -176,4 +208,70 @@ function sortKeys(v: unknown): unknown {
     );
   }
   return v;
+}
+
+/** Commands that only read (the first word, or `git` + subcommand). */
+const READ_ONLY_COMMANDS = new Set(['cat', 'head', 'tail', 'less', 'more', 'ls', 'll', 'tree', 'pwd', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'wc', 'file', 'stat', 'du', 'df', 'which', 'whereis', 'type', 'echo', 'printf', 'nl', 'sort', 'uniq', 'cut', 'diff', 'cmp', 'md5sum', 'sha256sum', 'basename', 'dirname', 'realpath', 'readlink', 'date', 'whoami', 'uname', 'env', 'printenv', 'id', 'hostname', 'jq', 'true', 'test', 'cd', 'fd']);
+/**
+ * Checks whose later run supersedes an earlier one (RFD D17 ships cargo_check / cargo_test with
+ * dedup): test runners, type checkers and linters — they report on the code and change nothing
+ * the agent relies on. Installers, builds that write artifacts, pushes and scripts are not here.
+ */
+const CHECK_COMMANDS: ReadonlyArray<RegExp> = [
+  /^pytest\b/,
+  /^python3? -m (pytest|unittest|mypy|ruff|flake8|pylint)\b/,
+  /^(mypy|ruff check|flake8|pylint|eslint|tsc --noEmit|tsc -p \S+ --noEmit|go vet|go test|cargo (test|check|clippy)|npm (run )?test|npx (vitest|jest|tsc --noEmit|eslint)|yarn test|pnpm test|jest|vitest run|make (test|check|lint))\b/,
+];
+const READ_ONLY_GIT = new Set(['status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse', 'describe', 'shortlog', 'grep', 'ls-tree', 'cat-file', 'reflog']);
+
+/** The shell command a shell tool call runs: `command`/`cmd` string, or an argv (Codex `["bash", "-lc", "…"]`). */
+export function shellCommandOf(input: unknown): string | undefined {
+  if (typeof input === 'string') {
+    try {
+      return shellCommandOf(JSON.parse(input) as unknown);
+    } catch {
+      return input;
+    }
+  }
+  if (input === null || typeof input !== 'object') return undefined;
+  const a = input as Record<string, unknown>;
+  const c = a.command ?? a.cmd ?? a.script;
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c) && c.every((x) => typeof x === 'string')) {
+    const argv = c as string[];
+    const i = argv.findIndex((x) => x === '-c' || x === '-lc');
+    return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : argv.join(' ');
+  }
+  return undefined;
+}
+
+/**
+ * Is this shell command known to change nothing (or a check a later run supersedes: tests, type
+ * checks, linters)? Every part of a pipeline or `&&`/`;` chain must start with a read-only command
+ * (`git` with a read-only subcommand) or a check, with no output redirection, no command
+ * substitution and no `find -delete/-exec`, `sed -i`. Unknown = not read-only.
+ */
+export function isReadOnlyCommand(command: string): boolean {
+  if (/[>`]|\$\(|<\(/.test(command.replace(/2>&1|>\s*\/dev\/null|2>\s*\/dev\/null/g, ''))) return false;
+  const parts = command.split(/&&|\|\||;|\||\n/).map((p) => p.trim()).filter(Boolean);
+  if (parts.length === 0) return false;
+  return parts.every((part) => {
+    const words = part.split(/\s+/).filter((w) => !/^[A-Z_][A-Z0-9_]*=/.test(w));
+    const [cmd, sub] = words;
+    if (!cmd) return false;
+    if (cmd === 'git') return sub !== undefined && READ_ONLY_GIT.has(sub);
+    if (CHECK_COMMANDS.some((re) => re.test(words.join(' ')))) return true;
+    if (cmd === 'sed') return words.includes('-n') && !words.some((w) => w.startsWith('-i'));
+    if (cmd === 'find') return !words.some((w) => w === '-delete' || w === '-exec' || w === '-execdir' || w === '-ok' || w.startsWith('-fprint'));
+    return READ_ONLY_COMMANDS.has(cmd);
+  });
+}
+
+/** May an older call of this tool with these arguments be dropped as a duplicate? */
+export function dedupAllowed(hint: ToolHint, input: unknown): boolean {
+  if (hint.dedup === 'read-only') {
+    const c = shellCommandOf(input);
+    return c !== undefined && isReadOnlyCommand(c);
+  }
+  return hint.dedup !== false;
 }

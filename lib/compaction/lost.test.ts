@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { filler, makeTranscript } from './testing/make';
 import { step } from './testing/steps';
 import { projectTranscript } from './project';
-import { extractIdentifiers, lostIdentifiers } from './lost';
+import { extractIdentifiers, lostIdentifiers, retainedShare } from './lost';
 import { buildAudit } from './audit';
 import { formatReport } from './report';
 
@@ -72,5 +72,24 @@ describe('extractIdentifiers on hostile text', () => {
     const ms = performance.now() - t0;
     expect(ms).toBeLessThan(2_000);
     expect(ids.filter((i) => i.kind === 'path').map((i) => i.value)).toEqual(expect.arrayContaining(['src/lib/money.ts', './README.md']));
+  });
+});
+
+describe("the benchmark's identifiers retained", () => {
+  it('does not count an identifier present only because a summary lists it', () => {
+    const log = makeTranscript([
+      { user: 'look at the config', tools: [{ name: 'Read', input: { file_path: '/repo/src/config/loader.ts' }, output: filler(400, 'cfg') }], answer: 'read /repo/src/config/loader.ts' },
+      { user: 'now the tests', tools: [{ name: 'Read', input: { file_path: '/repo/test/loader.test.ts' }, output: filler(400, 't') }], answer: 'ok' },
+      { user: 'wrap up', answer: 'done' },
+    ]);
+    const p = projectTranscript(log, [step(['summarize'], { keepLast: 1 })]);
+    const summaryText = p.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'summary').map((b) => (b.kind === 'summary' ? b.text : '')).join('\n');
+    expect(summaryText).toContain('/repo/src/config/loader.ts'); // the offline summarizer lists every path
+    const all = Object.fromEntries(log.messages.flatMap((m) => m.blocks.map((b) => [b.id, { kind: 'removed' as const, by: 'emergency' as const, stepId: 'x' }])));
+    const totalIds = lostIdentifiers(log, { messages: [], fates: all }).length;
+    const withSummaries = 1 - lostIdentifiers(log, { messages: p.messages, fates: all }).length / totalIds;
+    const retained = retainedShare(log, { messages: p.messages, fates: all }, totalIds);
+    expect(lostIdentifiers(log, { messages: p.messages, fates: all }, { summaries: false }).map((l) => l.value)).toContain('/repo/src/config/loader.ts');
+    expect(retained).toBeLessThan(withSummaries);
   });
 });

@@ -101,10 +101,12 @@ class PresenceIndex {
   private lines = new Set<string>();
   private shingles: Array<Set<string>> = [new Set(), new Set(), new Set(), new Set(), new Set()];
 
-  constructor(projection: Pick<Projection, 'messages'>) {
+  constructor(projection: Pick<Projection, 'messages'>, withSummaries = true) {
     for (const m of projection.messages) {
       if (m.sidechain) continue;
+      if (!withSummaries && m.synthetic === 'summary') continue;
       for (const b of m.blocks) {
+        if (!withSummaries && b.kind === 'summary') continue;
         const t = textOfBlock(b as Block);
         for (const id of extractIdentifiers(t)) {
           this.ids.add(`${id.kind}:${id.value}`);
@@ -148,9 +150,10 @@ class PresenceIndex {
 
 /**
  * Lost identifiers of a projection, in order of first appearance. Only blocks the projection
- * changed are searched: kept blocks are in the context by definition.
+ * changed are searched: kept blocks are in the context by definition. `summaries: false`: what a
+ * summary lists does not count as present.
  */
-export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>): LostIdentifier[] {
+export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>, options: { summaries?: boolean } = {}): LostIdentifier[] {
   const seen = new Set<string>();
   const candidates: LostIdentifier[] = [];
   for (const m of log.messages) {
@@ -169,8 +172,19 @@ export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'm
     }
   }
   if (candidates.length === 0) return [];
-  const present = new PresenceIndex(projection);
+  const present = new PresenceIndex(projection, options.summaries !== false);
   return candidates.filter((c) => !present.has(c));
+}
+
+/**
+ * Share of the log's identifiers still in the context *as the conversation itself* — a summary
+ * that merely lists a path or an id does not count (the benchmark's "identifiers retained": the
+ * offline summarizer lists every path verbatim, which would make any summary look lossless).
+ * `totalIds`: the log's identifier count (lostIdentifiers with every block removed).
+ */
+export function retainedShare(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>, totalIds: number): number {
+  if (totalIds === 0) return 1;
+  return 1 - lostIdentifiers(log, projection, { summaries: false }).length / totalIds;
 }
 
 /** Counts per kind, for reports. */

@@ -41,9 +41,10 @@ describe('auto pipeline', () => {
     expect(tight.report.some((r) => r.reducer === 'summarize' && r.events > 0)).toBe(true);
   });
   it('falls back to emergency when summarizing is off and still over', () => {
-    const p = projectTranscript(log, [auto(Math.floor(total * 0.03), { summarize: false }, 1)]);
+    // (3 % is reached by the free reducers since retention runs with per-tool lifespans: 2 % is not.)
+    const p = projectTranscript(log, [auto(Math.floor(total * 0.02), { summarize: false }, 1)]);
     expect(p.messages.some((m) => m.synthetic === 'notice')).toBe(true);
-    expect(p.tokens.after.total).toBeLessThanOrEqual(Math.floor(total * 0.03));
+    expect(p.tokens.after.total).toBeLessThanOrEqual(Math.floor(total * 0.02));
   });
   it('is idempotent once under budget, and a no-op below the trigger or under min_turns', () => {
     const b = Math.floor(total * 0.3);

@@ -20,22 +20,37 @@
  * the window comfortably, and a summary is lossy), and the report says why. Unset = unchanged.
  */
 import type { Budget } from './budget';
-import { makeBudget } from './budget';
-import { contextTokens, isBool, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState } from './context';
+import { fileBudgetFor, makeBudget, modelTokensOf, modelViewOf, triggerRatio } from './budget';
+import type { Transcript } from '../model/types';
+import { contextTokens, ReducerOptionError, isBool, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState } from './context';
 import type { ToolHints } from './hints';
 import { createReducer, type ReducerEnv } from './reducers';
 import { lookupModel } from '../tokens/catalog';
 import type { ReducerId, ReducerReport, ReducerSpec } from './types';
 
 export interface AutoOptions {
+  /**
+   * Fire only when the model's prompt passes this fraction of the budget (of the context window
+   * with `triggerOfWindow`). With `overheadReserve` it is sven's compaction_threshold and the
+   * trigger is `threshold − reserve`, never below 0.1 (budget.ts `triggerRatio`).
+   */
   threshold?: number;
+  /** sven compaction_overhead_reserve: subtracted from `threshold` (see above). */
   overheadReserve?: number;
+  /** RFD D17: `threshold` (trigger_ratio) is a fraction of the model's context window, not of the budget. */
+  triggerOfWindow?: boolean;
+  /** sven: at or above this fraction of the budget, emergency runs directly (no other stage, no model call). */
+  emergencyAt?: number;
   minTurns?: number;
   hints?: ToolHints;
   /** tool_result_token_cap (sven, default 4000). */
   toolResultCap?: number;
-  /** Age in turns after which results of tools with a retention hint expire (default 5). */
+  /** Tools without a retention hint: 'age' (default; results live retentionTurns turns) or 'count' (the newest retentionKeep per tool). */
+  retentionMode?: 'age' | 'count';
+  /** Age in turns after which results of tools without a retention hint expire (default 5). */
   retentionTurns?: number;
+  /** Count mode: results per tool that live (default 5). */
+  retentionKeep?: number;
   /** Run summarize when the free reducers are not enough (default true). */
   summarize?: boolean;
   style?: string;
@@ -67,7 +82,9 @@ export function autoStages(options: AutoOptions = {}): ReducerSpec[] {
   const stages: ReducerSpec[] = [
     { id: 'strip-reasoning', options: { untilFits: true } },
     { id: 'dedup-tools', options: { untilFits: true, hints, ...(options.conservative && { mode: 'stub' }) } },
-    { id: 'tool-retention', options: { untilFits: true, hints, mode: 'age', turns: options.retentionTurns ?? 5, tools: toolsWithRetention(hints) } },
+    // Every tool's lifespan from the hints table (hints.ts: count for reads/searches/shells, age for
+    // edits, never for sub-agents and memory); a tool with none lives retentionTurns turns.
+    { id: 'tool-retention', options: { untilFits: true, hints, mode: options.retentionMode ?? 'age', turns: options.retentionTurns ?? 5, ...(options.retentionKeep !== undefined && { keep: options.retentionKeep }) } },
     { id: 'truncate-tool-results', options: { untilFits: true, hints, cap: options.toolResultCap ?? 4000 } },
     { id: 'tool-hints', options: { untilFits: true, hints, ...(options.conservative && { requests: false, pairs: false }) } },
     { id: 'strip-tool-results', options: { untilFits: true, hints } },
@@ -80,21 +97,28 @@ export function autoStages(options: AutoOptions = {}): ReducerSpec[] {
   return stages.filter((s) => !skip.has(s.id));
 }
 
-/** Retention in auto applies to tools that declare one (hints) — the user's explicit policy. */
-function toolsWithRetention(hints: ToolHints): string[] {
-  return Object.entries(hints)
-    .filter(([, h]) => h.retention !== undefined)
-    .map(([name]) => name);
-}
 
 export function parseAutoOptions(o: Record<string, unknown> = {}): AutoOptions {
+  try {
+    return readAutoOptions(o);
+  } catch (e) {
+    if (e instanceof ReducerOptionError && !e.reducer) throw new ReducerOptionError(e.option, e.expected, e.got, 'auto');
+    throw e;
+  }
+}
+
+function readAutoOptions(o: Record<string, unknown>): AutoOptions {
   return {
     threshold: opt(o, 'threshold', 1, isNum),
-    overheadReserve: opt(o, 'overheadReserve', 0, isNum),
+    ...(isNum(o.overheadReserve) && { overheadReserve: o.overheadReserve }),
+    ...(o.triggerOfWindow === true && { triggerOfWindow: true }),
+    ...(isNum(o.emergencyAt) && o.emergencyAt > 0 && { emergencyAt: o.emergencyAt }),
     minTurns: opt(o, 'minTurns', 0, isNum),
     hints: (o.hints ?? {}) as ToolHints,
     toolResultCap: opt(o, 'toolResultCap', 4000, isNum),
     retentionTurns: opt(o, 'retentionTurns', 5, isNum),
+    ...(o.retentionMode === 'count' || o.retentionMode === 'age' ? { retentionMode: o.retentionMode } : {}),
+    ...(isNum(o.retentionKeep) && { retentionKeep: o.retentionKeep }),
     summarize: opt(o, 'summarize', true, isBool),
     style: opt<string | undefined>(o, 'style', undefined, (v): v is string | undefined => isStr(v)),
     onFailure: o.onFailure === 'leave' ? 'leave' : 'emergency',
@@ -122,6 +146,44 @@ export function summarizeWindow(options: AutoOptions, model: string | undefined,
   return { tokens: budgetTotal, from: 'the budget (model not in the catalog)' };
 }
 
+/**
+ * The one definition of auto's gate, in the file's tokens (what `inspect` counts), for the
+ * pipeline and the peers' lines alike. The trigger fraction applies to the model's prompt: the
+ * budget and the context are both taken with the invisible overhead and the calibration factor
+ * of the log's recorded usage (budget.ts `modelViewOf`), then brought back to file tokens.
+ *  - no threshold: trigger = target = the budget;
+ *  - sven (`overheadReserve`): trigger = target = max(threshold − reserve, 0.1) × budget;
+ *    emergency directly at `emergencyAt` × budget;
+ *  - RFD D17 (`triggerOfWindow`): trigger = trigger_ratio × the context window; target = min(budget, trigger).
+ */
+export function autoGate(
+  log: Transcript,
+  budgetTotal: number,
+  options: AutoOptions,
+): { trigger: number; target: number; emergency?: number; why: string } | { skip: string } {
+  const threshold = options.threshold ?? 1;
+  const reserve = options.overheadReserve;
+  if (threshold >= 1 && reserve === undefined && !options.triggerOfWindow && options.emergencyAt === undefined) return { trigger: budgetTotal, target: budgetTotal, why: '' };
+  const view = modelViewOf(log);
+  const modelBudget = modelTokensOf(budgetTotal, view);
+  const ratio = reserve !== undefined ? triggerRatio(threshold, reserve) : threshold;
+  const shown = view.overhead > 0 || view.factor !== 1 ? ` (with ${n(view.overhead)} overhead, ×${view.factor.toFixed(2)} calibration)` : '';
+  let trigger: number;
+  let why: string;
+  if (options.triggerOfWindow) {
+    const window = options.contextWindow ?? lookupModel(log.model)?.contextWindow;
+    if (window === undefined) return { skip: `trigger_ratio: the context window of ${log.model ?? 'the model'} is unknown: automatic compaction skipped (RFD D17)` };
+    trigger = fileBudgetFor(Math.floor(window * threshold), view);
+    why = ` = ${percent(threshold)} of the ${n(window)}-token window${shown}`;
+  } else {
+    trigger = ratio >= 1 ? budgetTotal : fileBudgetFor(Math.floor(modelBudget * ratio), view);
+    why = reserve !== undefined ? ` = ${percent(threshold)} − ${percent(reserve)} reserve of the budget${shown}` : ` = ${percent(threshold)} of the budget${shown}`;
+  }
+  const target = Math.min(budgetTotal, trigger);
+  const emergency = options.emergencyAt !== undefined ? fileBudgetFor(Math.ceil(modelBudget * options.emergencyAt), view) : undefined;
+  return { trigger, target, why, ...(emergency !== undefined && { emergency }) };
+}
+
 export interface AutoResult {
   ctx: CompactionContext;
   state: ReducerState;
@@ -133,14 +195,21 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
   const before = contextTokens(ctx);
   const note = (text: string): ReducerReport => ({ stepId: ctx.step.id, reducer: 'auto', events: 0, tokensBefore: before, tokensAfter: before, notes: [text] });
   if (!Number.isFinite(budget.total)) return { ctx, state, reports: [note('no budget: auto has nothing to aim at')] };
-  const threshold = options.threshold ?? 1;
-  const trigger = Math.floor(budget.total * threshold);
-  const target = Math.min(trigger, Math.floor(budget.total * (1 - (options.overheadReserve ?? 0))));
-  if (before <= trigger) return { ctx, state, reports: [note(`${before} tokens ≤ trigger ${trigger}: nothing to do`)] };
+  const gate = autoGate(ctx.log, budget.total, options);
+  if ('skip' in gate) return { ctx, state, reports: [note(gate.skip)] };
+  const { trigger, target } = gate;
+  if (before <= trigger) return { ctx, state, reports: [note(`${n(before)} tokens ≤ trigger ${n(trigger)}${gate.why}: nothing to do`)] };
   if (ctx.log.turnCount <= (options.minTurns ?? 0)) return { ctx, state, reports: [note(`${ctx.log.turnCount} turn(s) ≤ min_turns ${options.minTurns}: left alone`)] };
   const aim = makeBudget(Math.max(1, target), budget.counter, budget.caps);
   let belowSummarizeThreshold = false;
-  for (const spec of autoStages(options)) {
+  let stages = autoStages(options);
+  if (gate.emergency !== undefined && before >= gate.emergency) {
+    // sven: context_fraction ≥ 0.95 → emergency_compact() directly, no model call.
+    reports.push(note(`${n(before)} tokens ≥ ${percent(options.emergencyAt!)} of the budget (${n(gate.emergency)}${gate.why}): emergency directly`));
+    // sven's emergency_compact(): every non-system message but the newest keep_n, exactly.
+    stages = [{ id: 'emergency', options: { untilFits: false, keepN: options.keepN ?? 6 } }];
+  } else if (gate.why) reports.push(note(`${n(before)} tokens > trigger ${n(trigger)}${gate.why}: fires`));
+  for (const spec of stages) {
     const now = contextTokens(ctx);
     if (now <= aim.total) break;
     if (spec.id === 'summarize' && options.summarizeThreshold !== undefined) {

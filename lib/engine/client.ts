@@ -13,7 +13,7 @@ import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { BatchOutcome, ConversationsOutcome, Engine, EngineImportOptions, ExportedFile, ExportOutcome, ImportOutcome, ImportProgress, InspectorData } from './api';
 import type { Timeline, TimelineTurn } from './timeline';
 import type { Row, RowIndex } from './rows';
-import type { ConfigOutcome, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, VersionComparison } from './compaction';
+import type { ConfigOutcome, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, TangentProposals, VersionComparison } from './compaction';
 import type { ToolStat } from './preview';
 import type { Version } from '../compaction/types';
 import type { TriggerPoint } from '../simulate/replay';
@@ -343,6 +343,10 @@ export class WorkerBridge {
   /** Every policy replayed call by call (the Replay page); CPU-bound, so on the preview lane (cancellable). */
   replay(signal: AbortSignal | undefined, id: string, options: { model?: string; cacheTtl?: '5m' | '1h' } = {}): Promise<ReplayView> {
     return this.run(signal, 'preview', (r) => r.replay(id, options));
+  }
+  /** classify-tangents proposals (an LLM call when a provider is configured: never sent twice). */
+  classifyTangents(signal: AbortSignal | undefined, id: string, keepLast: number): Promise<TangentProposals> {
+    return this.run(signal, 'query', (r) => r.classifyTangents(id, keepLast), 'write');
   }
   parseConfig(signal: AbortSignal | undefined, fileName: string, text: string): Promise<ConfigOutcome> {
     return this.run(signal, 'query', (r) => r.parseConfig(fileName, text) as Promise<ConfigOutcome>);

@@ -21,7 +21,8 @@ import type { Transcript } from '../model/types';
 import { encodeExport, sniffTextEncoding, UTF8, type TextEncodingOf } from '../read/encode';
 import { triggersFor, type TriggerPoint } from '../simulate/replay';
 import { createProvider } from '../summarize/providers';
-import { annotateFailures, artifactKey, fillSummaries, type SummaryFailure, type SummaryProgress } from '../summarize/run';
+import { annotateFailures, artifactKey, classifyTangentsWithProvider, fillSummaries, type SummaryFailure, type SummaryProgress } from '../summarize/run';
+import { proposeTangents } from '../compaction/tangents';
 import { SUMMARY_SETTINGS_KEY, describeSettings, promptTemplateOf, providerConfigOf, restoreSummarySettings, type SummarySettings } from '../summarize/settings';
 import { templateHash } from '../summarize/prompts';
 import { withFailurePolicy } from '../summarize/from-settings';
@@ -106,6 +107,14 @@ function mimeOf(fileName: string, fallback: string): string {
 
 function baseName(fileName: string): string {
   return fileName.replace(/\.gz$/i, '').replace(/\.[^.]+$/, '') || 'transcript';
+}
+
+/** Tangent proposals for the user to confirm: which classifier made them, and why a configured LLM was not used. */
+export interface TangentProposals {
+  by: 'llm' | 'heuristic';
+  provider?: string;
+  proposals: Array<{ turn: number; reason: string }>;
+  error?: string;
 }
 
 export function compactionEngine(deps: CompactionDeps) {
@@ -320,7 +329,31 @@ export function compactionEngine(deps: CompactionDeps) {
     return (await listSummaryRows(repo(), id)).flatMap((row) => rowToFailure(row)?.failure ?? []);
   }
 
+  /**
+   * classify-tangents' proposals for the Plan panel (RFD 036: it proposes, the user confirms): the
+   * LLM of Settings when one is configured, else the offline heuristic (lib/compaction/tangents.ts).
+   * A failed LLM call falls back to the heuristic and says why. The first prompt and the last
+   * `keepLast` turns are never proposed.
+   */
+  async function classifyTangents(id: string, keepLast: number): Promise<TangentProposals> {
+    const log = await deps.getTranscript(id);
+    const last = log.turnCount - Math.max(0, keepLast);
+    const s = await settings();
+    const cfg = providerConfigOf(s);
+    const heuristic = () => proposeTangents(log, { keepLast }).map((p) => ({ turn: p.turn, reason: p.reason }));
+    if (!cfg) return { by: 'heuristic', proposals: heuristic() };
+    try {
+      const span = log.messages.filter((m) => !m.sidechain && m.turn < last);
+      const r = await classifyTangentsWithProvider({ messages: span }, createProvider(cfg));
+      const proposals = r.tangents.filter((t) => t.turn > 0 && t.turn < last).map((t) => ({ turn: t.turn, reason: t.reason }));
+      return { by: 'llm', provider: describeSettings(s), proposals };
+    } catch (e) {
+      return { by: 'heuristic', proposals: heuristic(), error: `${describeSettings(s)}: ${e instanceof Error ? e.message : String(e)} — the offline heuristic's proposals instead` };
+    }
+  }
+
   return {
+    classifyTangents,
     async listVersions(id: string): Promise<Version[]> {
       return versions.listVersions(repo(), id);
     },

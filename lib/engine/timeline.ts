@@ -6,7 +6,7 @@
  * Pure: messages, usage, markers and tools in; plain data out (it crosses the worker boundary).
  */
 import type { Marker, Message, ToolSchema, UsageRecord } from '../model/types';
-import { isContextSample, usageCalls } from '../tokens/calibration';
+import { calibrate, isContextSample, usageCalls } from '../tokens/calibration';
 import { BUDGET_KINDS, budgetKind, emptyByKind, type BudgetKind } from '../tokens/totals';
 
 export interface TimelineTurn {
@@ -60,6 +60,12 @@ export interface Timeline {
   kindsPresent: BudgetKind[];
   hasRecorded: boolean;
   contextWindow?: number;
+  /**
+   * sven's calibration against the recorded usage (lib/tokens/calibration.ts), the numbers the
+   * budget uses (lib/compaction/budget.ts modelViewOf): the model is sent (estimate + overhead) ×
+   * factor. Errors are mean |estimate − recorded| / recorded, raw (file only) and calibrated.
+   */
+  calibration?: { factor: number; overhead: number; calls: number; rawError: number; error: number };
 }
 
 /** Messages hidden from the model by a marker: `covers` when the source says, else everything before it. */
@@ -213,7 +219,9 @@ export function buildTimeline(input: {
   });
 
   const contextWindow = input.contextWindow;
+  const c = calibrate(input);
   return {
+    ...(c && { calibration: { factor: c.factor, overhead: Math.max(0, Math.round(c.invisibleOverhead)), calls: c.calls.length, rawError: c.meanRelativeError.raw, error: c.meanRelativeError.corrected } }),
     turns,
     bands,
     overhead,

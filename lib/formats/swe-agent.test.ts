@@ -128,6 +128,9 @@ describe('swe-agent semantics', () => {
 describe('swe-agent export: a removed tool call leaves the history record (dedup-tools removal)', () => {
   const dedup: Step = { id: 'dedup', range: { kind: 'all-but-last', n: 0 }, reducers: [{ id: 'dedup-tools', options: { mode: 'remove' } }], keepLast: 0, createdAt: '2026-01-01T00:00:00Z' };
   const removing = ['swe-agent_gpt4_pydicom-1458_legacy.traj', 'swe-agent_marshmallow-1867_function_calling.traj'];
+  // Messages that lost their call but keep their text, per file (dedup keeps a failed re-run's
+  // earlier result as a stub now, so not every file still has one).
+  const keptTextFor = new Map<string, number>();
   for (const name of removing)
     it(name, () => {
       const t = load(name);
@@ -138,7 +141,7 @@ describe('swe-agent export: a removed tool call leaves the history record (dedup
         const src = t.messages.find((m) => m.id === pm.sourceId);
         return src?.blocks.some((b) => b.kind === 'tool_call') && !pm.blocks.some((b) => b.kind === 'tool_call');
       });
-      expect(keptWithoutCall.length).toBeGreaterThan(0);
+      keptTextFor.set(name, keptWithoutCall.length);
       const out = sweAgentFormat.serialize(t, p);
       const re = importBytes(out.fileName, new TextEncoder().encode(out.text), { format: 'swe-agent' }).transcript;
       const calls = (ms: ReadonlyArray<{ blocks: readonly { kind: string }[] }>) => ms.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call').length;
@@ -153,4 +156,7 @@ describe('swe-agent export: a removed tool call leaves the history record (dedup
         expect(rec!.action).toBeUndefined();
       }
     });
+  it('one of them removes a call from a message that keeps its text (the record is rewritten, not dropped)', () => {
+    expect([...keptTextFor.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  });
 });

@@ -10,6 +10,8 @@ import { lookupModel, type ModelInfo } from '../tokens/catalog';
 import { isContextSample } from '../tokens/calibration';
 import { projectTranscript } from '../compaction/project';
 import type { Projection } from '../compaction/types';
+import type { CompactionPlan } from '../compaction/config';
+import { triggerRatio } from '../compaction/budget';
 import { PEER_POLICIES, policyById } from './policies';
 import type { ModelLimits } from './types';
 
@@ -101,4 +103,45 @@ export function replayPolicy(log: Transcript, peerId: string, model?: string | M
 
 export function replayablePeers(): string[] {
   return PEER_POLICIES.filter((p) => p.plan).map((p) => p.id);
+}
+
+export interface ConfigTrigger {
+  /** The trigger in the model's tokens (what recorded usage counts), or null when the config's trigger is off. */
+  thresholdTokens: number | null;
+  /** sven's direct emergency path, in the model's tokens. */
+  emergencyTokens?: number;
+  /** Why it never fires (auto disabled, unknown window), when so. */
+  off?: string;
+  /** The first model call whose context reaches the trigger (after min_turns), and the first at the emergency line. */
+  fires: ContextPoint | null;
+  emergency?: ContextPoint | null;
+}
+
+/**
+ * Where an imported config's automatic trigger fires on a transcript, by the same definition as
+ * auto's gate (lib/compaction/pipeline.ts autoGate): sven fires before a call whose prompt reaches
+ * max(threshold − reserve, 0.1) × the input budget (emergency directly at 0.95 ×); JP (RFD D17),
+ * when `auto.enabled`, once the prompt passes trigger_ratio × the context window with more than
+ * min_turns turns. Prompts are the recorded ones where the source has usage (contextCurve).
+ */
+export function configTrigger(log: Transcript, plan: CompactionPlan, model?: string | ModelInfo): ConfigTrigger {
+  const { model: limits } = resolveModel(log, model);
+  const auto = plan.auto;
+  const curve = contextCurve(log);
+  const inputBudget = limits.contextWindow - limits.maxOutput;
+  let threshold: number;
+  if (plan.source === 'jp-toml') {
+    if (auto.enabled !== true) return { thresholdTokens: null, off: 'auto.enabled is not true', fires: null };
+    threshold = Math.floor(limits.contextWindow * (auto.threshold ?? 0.75));
+  } else threshold = Math.floor(inputBudget * (auto.overheadReserve !== undefined ? triggerRatio(auto.threshold ?? 0.85, auto.overheadReserve) : auto.threshold ?? 1));
+  const minTurns = auto.minTurns ?? 0;
+  // JP compares strictly (estimated_tokens > threshold); sven fires at context_fraction ≥ trigger.
+  const over = (c: ContextPoint, line: number) => (plan.source === 'jp-toml' ? c.tokens > line : c.tokens >= line);
+  const fires = curve.find((c) => over(c, threshold) && c.turn + 1 > minTurns) ?? null;
+  const emergencyTokens = auto.emergencyAt !== undefined ? Math.ceil(inputBudget * auto.emergencyAt) : undefined;
+  return {
+    thresholdTokens: threshold,
+    fires,
+    ...(emergencyTokens !== undefined && { emergencyTokens, emergency: curve.find((c) => c.tokens >= emergencyTokens) ?? null }),
+  };
 }

@@ -10,7 +10,15 @@
  *    clamped to [0.5, 3.0], starting at 1.0.
  * The corrected estimate of a call is (estimate + overhead) × the factor known before it.
  */
-import type { Transcript, UsageRecord } from '../model/types';
+import type { Marker, Message, ToolSchema, UsageRecord } from '../model/types';
+
+/** What calibration reads of a transcript. */
+export interface CalibrationInput {
+  messages: readonly Message[];
+  markers: readonly Marker[];
+  tools: readonly Pick<ToolSchema, 'tokens'>[];
+  usage: readonly UsageRecord[];
+}
 
 /** Model calls a usage record stands for (an aggregate holds several). */
 export function usageCalls(u: UsageRecord): number {
@@ -60,7 +68,7 @@ export function updateFactor(factor: number, ratio: number): number {
 }
 
 /** Visible tokens before each message index (tool schemas + seen messages), markers applied. */
-export function visibleBefore(log: Transcript): number[] {
+export function visibleBefore(log: Omit<CalibrationInput, 'usage'>): number[] {
   const covered = new Map<number, number[]>();
   for (const k of log.markers)
     if (k.covers) {
@@ -80,7 +88,7 @@ export function visibleBefore(log: Transcript): number[] {
 }
 
 /** Undefined when the transcript records no usage. */
-export function calibrate(log: Transcript): Calibration | undefined {
+export function calibrate(log: CalibrationInput): Calibration | undefined {
   const usage = log.usage.filter((u) => isContextSample(u) && u.input + u.cacheRead + u.cacheWrite > 0 && u.messageIndex < log.messages.length);
   if (usage.length === 0) return undefined;
   const before = visibleBefore(log);

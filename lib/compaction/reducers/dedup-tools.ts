@@ -12,7 +12,7 @@
  */
 import type { ToolCallBlock } from '../../model/types';
 import { ContextEditor, fates, indexPairs, isBool, isEditable, oneOf, opt, type Reducer } from '../context';
-import { canonicalArgs, hintFor, lineRangeOf, outputCategoryFor, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
+import { canonicalArgs, dedupAllowed, hintFor, lineRangeOf, outputCategoryFor, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
 import { errorLinesOf } from '../signal';
 import { fitsNow, isStub, removePair, resultOf, resultStub } from './util';
 
@@ -43,7 +43,7 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
           const r = resultOf(ctx, pairs, b.callId);
           const usable = r !== undefined && !r.block.isError && !isStub(r.block.content);
           const hint = hintFor(b.name, hints);
-          calls.push({ mi, bi, block: b, key: b.name + '\u0000' + canonicalArgs(b.input), range: subsumption && hint.subsumes === 'line-range' ? lineRangeOf(b.name, b.input) : undefined, usable });
+          calls.push({ mi, bi, block: b, key: b.name + '\u0000' + canonicalArgs(b.input), range: subsumption && hint.subsumes === 'line-range' ? lineRangeOf(b.name, b.input, hint.lines) : undefined, usable });
         });
       });
       // Newest usable call per exact key; newest usable reads per path (for subsumption).
@@ -54,7 +54,8 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
         const c = calls[i];
         const hint = hintFor(c.block.name, hints);
         // An editor's view command is a read even though the tool's edits are never deduplicated.
-        const dedupable = hint.dedup !== false || c.range !== undefined;
+        // A shell call only when its command is known to be read-only (never `git push`, `npm install`).
+        const dedupable = dedupAllowed(hint, c.block.input) || c.range !== undefined;
         if (dedupable && isEditable(ctx, ctx.messages[c.mi])) {
           const exact = laterByKey.get(c.key);
           if (exact) found.push({ older: c, newer: exact, how: 'exact' });

@@ -1,5 +1,5 @@
 /** The reducer registry: id → factory(options, env). One file per reducer (DESIGN.md). */
-import type { Reducer } from '../context';
+import { ReducerOptionError, type Reducer } from '../context';
 import type { ReducerId, ReducerSpec } from '../types';
 import { classifyTangents } from './classify-tangents';
 import { dedupTools } from './dedup-tools';
@@ -43,5 +43,10 @@ export function createReducer(spec: ReducerSpec, env: ReducerEnv = {}): Reducer 
   if (spec.id === 'auto') throw new Error('auto is a pipeline: run it with runAuto (pipeline.ts)');
   const factory = REDUCERS[spec.id];
   if (!factory) throw new Error(`Unknown reducer "${String(spec.id)}".`);
-  return factory(spec.options ?? {}, env);
+  try {
+    return factory(spec.options ?? {}, env);
+  } catch (e) {
+    if (e instanceof ReducerOptionError && !e.reducer) throw new ReducerOptionError(e.option, e.expected, e.got, spec.id);
+    throw e;
+  }
 }

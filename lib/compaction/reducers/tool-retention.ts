@@ -60,6 +60,7 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
       };
 
       const expire: typeof all = [];
+      const why = new Map<(typeof all)[number], string>();
       if (mode === 'tokens') {
         let seen = 0;
         for (const r of all) {
@@ -81,17 +82,25 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
           seenPerTool.set(k, rank + 1);
           if (!r.editable || p.never || isStub(r.block.content)) continue;
           const expired = p.mode === 'count' ? rank >= (p.keep ?? keep) : lastTurn - r.turn >= (p.turns ?? turns);
-          if (expired) expire.push(r);
+          if (expired) {
+            expire.push(r);
+            why.set(r, p.mode === 'count' ? `beyond the newest ${p.keep ?? keep}${scope === 'all' ? ' tool uses' : ` ${r.block.name ?? 'tool'} results`}` : `older than ${p.turns ?? turns} turns`);
+          }
         }
       }
       // Oldest first, so untilFits stops with the newest results intact.
       expire.reverse();
+      const reasons = new Map<string, number>();
       for (const r of expire) {
         if (fitsNow(editor, budget, untilFits)) break;
-        editor.replaceBlock(r.mi, r.bi, { content: withSignal(placeholder, r.block.content, outputCategoryFor(r.block.name, hints)) }, fates.stubbed('tool-retention', ctx.step.id));
+        if (editor.replaceBlock(r.mi, r.bi, { content: withSignal(placeholder, r.block.content, outputCategoryFor(r.block.name, hints)) }, fates.stubbed('tool-retention', ctx.step.id)) && why.has(r))
+          reasons.set(why.get(r)!, (reasons.get(why.get(r)!) ?? 0) + 1);
       }
       const what = mode === 'tokens' ? `older than the newest ${protectTokens} tool tokens` : mode === 'count' ? `beyond the newest ${keep}${scope === 'all' ? ' tool uses' : ' per tool'}` : `older than ${turns} turns`;
-      return editor.finish(state, [`expired ${editor.events} result(s) ${what}`]);
+      // Per-tool lifespans (the hints table) differ from the global default: say which applied.
+      const mixed = reasons.size > 1 || (reasons.size === 1 && !reasons.has(what));
+      const detail = mixed ? `: ${[...reasons].map(([w, k]) => `${k} ${w}`).join(', ')}` : ` ${what}`;
+      return editor.finish(state, [`expired ${editor.events} result(s)${detail}`]);
     },
   };
 }

@@ -1,5 +1,10 @@
 /** The seeds' own policies: JP (RFD D17/036), sven (seed 003), seed 002, seed 004. */
+import { EMERGENCY_AT, fileBudgetFor, modelViewOf, triggerRatio } from '../../compaction/budget';
 import { planStep, type PeerPolicy } from '../types';
+
+// Plans carry budgets in the file's tokens: the model's numbers minus the invisible overhead,
+// divided by the calibration factor of the log's recorded usage (budget.ts), so a replay fires
+// where its line is drawn.
 
 export const jp: PeerPolicy = {
   id: 'jp',
@@ -7,16 +12,16 @@ export const jp: PeerPolicy = {
   triggerTokens: (m) => Math.floor(m.contextWindow * 0.75),
   action: "profile's strategies from after the last compaction to keep_last (auto)",
   keeps: 'keep_last turns (1)',
-  plan: (_log, m) => [planStep('jp', [{ id: 'auto', options: { minTurns: 5 } }], 1, Math.floor(m.contextWindow * 0.75))],
+  plan: (log, m) => [planStep('jp', [{ id: 'auto', options: { threshold: 0.75, triggerOfWindow: true, contextWindow: m.contextWindow, minTurns: 5 } }], 1, fileBudgetFor(m.contextWindow - m.maxOutput, modelViewOf(log)))],
 };
 
 export const sven: PeerPolicy = {
   id: 'sven',
   label: 'sven',
-  triggerTokens: (m) => Math.floor((m.contextWindow - m.maxOutput) * Math.max(0.85 - 0.1, 0.1)),
+  triggerTokens: (m) => Math.floor((m.contextWindow - m.maxOutput) * triggerRatio(0.85, 0.1)),
   action: 'tool results capped at 4000 tokens; structured summary; ≥ 0.95 → emergency drop',
   keeps: 'last 6 messages',
-  plan: (_log, m) => [planStep('sven', [{ id: 'auto', options: { toolResultCap: 4000, keepN: 6, threshold: 0.85, overheadReserve: 0.1 } }], 1, m.contextWindow - m.maxOutput)],
+  plan: (log, m) => [planStep('sven', [{ id: 'auto', options: { toolResultCap: 4000, keepN: 6, threshold: 0.85, overheadReserve: 0.1, emergencyAt: EMERGENCY_AT } }], 1, fileBudgetFor(m.contextWindow - m.maxOutput, modelViewOf(log)))],
 };
 
 export const seed002: PeerPolicy = {
@@ -25,7 +30,7 @@ export const seed002: PeerPolicy = {
   triggerTokens: () => undefined,
   action: 'Native / Summarize / Truncate (keep N recent + system) above auto_compact_threshold',
   keeps: 'N recent messages; target = threshold / 2',
-  plan: (_log, m) => [planStep('seed-002', [{ id: 'sliding-window', options: { untilFits: true } }], 1, Math.floor((m.contextWindow - m.maxOutput) / 2))],
+  plan: (log, m) => [planStep('seed-002', [{ id: 'sliding-window', options: { untilFits: true } }], 1, fileBudgetFor(Math.floor((m.contextWindow - m.maxOutput) / 2), modelViewOf(log)))],
 };
 
 export const seed004: PeerPolicy = {
@@ -34,5 +39,5 @@ export const seed004: PeerPolicy = {
   triggerTokens: (m) => m.contextWindow - m.maxOutput,
   action: 'free reducers always (tool-result retention), summarize only the overflow, prefix-ward',
   keeps: 'verbatim tail',
-  plan: (_log, m) => [planStep('seed-004', [{ id: 'tool-retention', options: { mode: 'age', turns: 5 } }, { id: 'auto' }], 1, m.contextWindow - m.maxOutput)],
+  plan: (log, m) => [planStep('seed-004', [{ id: 'tool-retention', options: { mode: 'age', turns: 5 } }, { id: 'auto' }], 1, fileBudgetFor(m.contextWindow - m.maxOutput, modelViewOf(log)))],
 };
