@@ -46,17 +46,23 @@ describe('the built CLI', () => {
     const help = cli(['--help']);
     expect(help.code).toBe(0);
     for (const v of listVerbs()) expect(help.stdout).toMatch(new RegExp(`^  ${v} `, 'm'));
-    // Start-up: `compact --help` loads the compact verb and the whole library it needs.
+    // Start-up: `compact --help` loads the compact verb and the whole library it needs. Its CPU
+    // time (GNU time when present: the wall clock of a busy shared machine measures the
+    // neighbours — 16 s with the other test files running), best of 5.
+    const timeBin = '/usr/bin/time';
+    const hasTime = fs.existsSync(timeBin);
     let best = Infinity;
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
-      const r = spawnSync(process.execPath, [entryFile, 'compact', '--help'], { encoding: 'utf8' });
-      best = Math.min(best, performance.now() - t0);
+      const out = path.join(os.tmpdir(), `cs-startup-${process.pid}.txt`);
+      const r = hasTime ? spawnSync(timeBin, ['-o', out, '-f', '%U %S', process.execPath, entryFile, 'compact', '--help'], { encoding: 'utf8' }) : spawnSync(process.execPath, [entryFile, 'compact', '--help'], { encoding: 'utf8' });
+      const ms = hasTime ? fs.readFileSync(out, 'utf8').trim().split('\n').pop()!.split(' ').map(Number).reduce((a, b) => a + b, 0) * 1000 : performance.now() - t0;
+      best = Math.min(best, ms);
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(/compact DIR --out DIR2/);
     }
-    // 0.3–0.4 s here when idle (tsx took 0.9–3.6 s); the limit leaves room for a busy machine.
-    expect(best).toBeLessThan(1500);
+    // 0.3–0.4 s CPU here (through tsx: 1–3.6 s); the limit leaves room for a slower machine.
+    expect(best).toBeLessThan(1000);
   });
 
   it('inspects a corpus file exactly as the sources do', () => {
