@@ -3,6 +3,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { getBridge } from '@/lib/engine/client';
+import { listenLibrary } from '@/lib/engine/channel';
 import { isAbortError } from '@/lib/errors';
 
 declare global {
@@ -29,5 +30,8 @@ export function Providers({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (process.env.NEXT_PUBLIC_E2E === '1') window.__contextscope = { bridge: getBridge() };
   }, []);
+  // Another tab applied, undid, forked, renamed or deleted a version: refetch this transcript's list
+  // (a refetch already running is left to finish: cancelling it would restart the query worker).
+  useEffect(() => listenLibrary((m) => void client.invalidateQueries({ queryKey: ['versions', m.transcriptId] }, { cancelRefetch: false })), [client]);
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

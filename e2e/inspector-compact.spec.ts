@@ -106,24 +106,18 @@ for (const c of CASES) test(`${c.label}: drag-select → strip-tool-results + de
   await page.screenshot({ path: path.join(SCREENSHOTS, `inspector-applied-${c.family}.png`) });
 
   await wb.undo();
-  // Back to the log's own total: no compaction left in the shown version.
-  await expect
-    .poll(
-      async () => {
-        if ((await wb.contextAfter.count()) === 0) return original.before;
-        // Read without waiting: the line may vanish between the count and the read (the poll's
-        // own deadline would otherwise be spent inside contextTokens()' visibility wait).
-        const text = await wb.contextAfter.first().textContent({ timeout: 1_000 }).catch(() => null);
-        const m = text ? /context\s+([\d,]+)\s*→\s*([\d,]+)/.exec(text) : null;
-        return m ? Number(m[2].replace(/,/g, '')) : null;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(original.before);
-  await expect.poll(() => compactionLayerPixels(page)).toBe(untouchedLayer);
-  // The version the Apply forked is gone with its only step: the original is shown, no empty version is left.
+  // Undo puts the page back where it was before Apply: the original version, the selection the
+  // step was made from (so the plan can be changed and applied again), and a Redo.
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-version', 'original');
   await expect(page).not.toHaveURL(/[?&]v=/);
+  await expect(page).toHaveURL(new RegExp(`sel=1-${last + 1}(&|$)`));
+  await expect(page.getByTestId('redo')).toBeVisible();
+  // The version the Apply forked is gone with its only step: no empty version is left.
   await expect(page.getByTestId('version-select').locator('option')).toHaveCount(1);
+  // The preview of the same plan on the same turns is shown again: the numbers before Apply.
+  await expect.poll(async () => (await wb.contextTokens()).after, { timeout: 20_000 }).toBe(original.after);
+  // Clearing the selection: back to the log's own total, nothing previewed.
+  await page.getByTestId('clear-selection').click();
+  await expect.poll(() => compactionLayerPixels(page)).toBe(untouchedLayer);
   await expect(wb.fates).toHaveCount(0);
 });

@@ -40,8 +40,14 @@ for (const c of CASES) {
     // The Plan panel's whole-context total is what the model sees of the file; the overhead the CLI
     // infers from the recorded usage is named beside it (no step can remove it).
     const overhead = page.getByTestId('plan-overhead');
-    if (expected.overhead && expected.overhead.invisible >= 200) await expect(overhead).toContainText(`${tokensText(expected.overhead.invisible)} tokens the file leaves out`);
-    else await expect(overhead).toHaveCount(0);
+    if (expected.overhead && expected.overhead.invisible >= 200) {
+      // One definition of context (issue 13): the file's part + the overhead, the overhead its own part.
+      await expect(overhead).toContainText(`in the file + ${tokensText(expected.overhead.invisible)} overhead`);
+      const fromFile = Number((await page.getByTestId('plan-selection-total').locator('span').first().textContent())!.replace(/,/g, ''));
+      await expect(page.getByTestId('plan-context')).toHaveText(`Context ${tokensText(fromFile + expected.overhead.invisible)} = ${tokensText(fromFile)} in the file + ${tokensText(expected.overhead.invisible)} overhead`);
+      // The turn headers say the same, with the same words.
+      await expect(page.locator('[data-testid=turn-header][data-turn="0"] [data-testid=turn-context]')).toContainText(`+ ${tokensText(expected.overhead.invisible)} overhead`);
+    } else await expect(overhead).toHaveCount(0);
     // The transcript's totals live in the side panel's Info tab.
     await page.getByRole('tab', { name: 'Info', exact: true }).click();
     const total = page.getByTestId('token-total');

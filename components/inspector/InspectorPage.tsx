@@ -10,6 +10,8 @@ import { SAVED_FATES } from '@/lib/engine/preview-kinds';
 import { ExportDialog } from '../export/ExportDialog';
 import { FateContext, SearchContext } from '../messages/context';
 import { MessageList, type MessageListHandle } from '../messages/MessageList';
+import { OverheadContext } from '../messages/context';
+import { CONTEXT_DEFINITION } from '../ui/context-label';
 import { formatDelta } from '../plan/numbers';
 import { parseQuery } from '@/lib/engine/search';
 import { SearchBar } from '../search/SearchBar';
@@ -213,6 +215,7 @@ export function InspectorPage() {
         onHelp={() => setHelpOpen(true)}
         search={data.data && <SearchBar ref={searchInput} value={query} onChange={setQuery} hits={hits.length} active={hitIndex} onStep={stepHit} pending={query.trim() !== deferredQuery || search.isFetching} capped={hits.length >= SEARCH_LIMIT} />}
       />
+      {data.data?.meta.dataLoss && <DataLossBanner loss={data.data.meta.dataLoss} />}
       <section className="shrink-0 border-b border-neutral-200 px-3 pb-1 pt-2 dark:border-neutral-800" aria-label="Timeline">
         {data.data && timeline ? (
           <>
@@ -246,7 +249,9 @@ export function InspectorPage() {
           {rowIndex.data && data.data ? (
             <FateContext.Provider value={preview?.changed ?? null}>
               <SearchContext.Provider value={highlight}>
-                <MessageList ref={list} id={id} index={rowIndex.data} activeTurn={cursorTurn} />
+                <OverheadContext.Provider value={timeline?.overhead ?? 0}>
+                  <MessageList ref={list} id={id} index={rowIndex.data} activeTurn={cursorTurn} />
+                </OverheadContext.Provider>
               </SearchContext.Provider>
             </FateContext.Provider>
           ) : rowIndex.isError ? (
@@ -273,6 +278,17 @@ export function InspectorPage() {
   );
 }
 
+/** The file lost data on import: said above the timeline, where the user looks first (the full list is in the Info panel). */
+function DataLossBanner({ loss }: { loss: { count: number; first: string } }) {
+  return (
+    <p role="alert" className="shrink-0 border-b border-amber-300 bg-amber-50 px-4 py-1.5 text-xs text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100" data-testid="inspector-data-loss">
+      <span aria-hidden="true">⚠ </span>
+      <strong>Incomplete import:</strong> {loss.first}
+      {loss.count > 1 && ` (and ${loss.count - 1} more part${loss.count === 2 ? '' : 's'} not read; see Import warnings in Info)`}. What is shown and counted here leaves that out.
+    </p>
+  );
+}
+
 function SelectionRow({ selection, selectedTokens, wb, onClear }: { selection: [number, number] | null; selectedTokens: number; wb: Workbench; onClear: () => void }) {
   const preview = wb.compaction.preview;
   const ctx = preview?.tokens.context;
@@ -284,7 +300,7 @@ function SelectionRow({ selection, selectedTokens, wb, onClear }: { selection: [
           <strong className="tabular-nums" data-testid="selection-total" data-tokens={selectedTokens}>
             {formatTokens(selectedTokens)} tokens
           </strong>
-          {preview?.tokens.selection && (
+          {preview?.tokens.selection && !wb.previewPending && (
             <span className="ml-1 tabular-nums text-neutral-500">
               {preview.tokens.selection.before !== selectedTokens && `· ${formatTokens(preview.tokens.selection.before)} in view `}→ {formatTokens(preview.tokens.selection.after)} (
               {formatDelta(preview.tokens.selection.after - preview.tokens.selection.before, preview.tokens.selection.before)})
@@ -300,8 +316,8 @@ function SelectionRow({ selection, selectedTokens, wb, onClear }: { selection: [
       <span className="flex-1" />
       {ctx && (
         <span className="tabular-nums text-neutral-600 dark:text-neutral-400" data-testid="context-after">
-          {wb.planActive ? 'preview' : wb.version.name}: context {formatTokens(ctx.before)} → <strong className="text-teal-700 dark:text-teal-400">{formatTokens(ctx.after)}</strong> ({formatDelta(ctx.after - ctx.before, ctx.before)})
-          {wb.preview.isFetching && <span className="ml-1 animate-pulse">…</span>}
+          {wb.planActive ? 'preview' : wb.version.name}: <span title={CONTEXT_DEFINITION}>context from the file</span> {formatTokens(ctx.before)} → <strong className="text-teal-700 dark:text-teal-400">{formatTokens(ctx.after)}</strong> ({formatDelta(ctx.after - ctx.before, ctx.before)})
+          {wb.previewPending && <span className="ml-1 animate-pulse">…</span>}
         </span>
       )}
     </div>

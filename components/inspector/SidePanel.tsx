@@ -4,6 +4,7 @@ import type { InspectorData } from '@/lib/engine/api';
 import { BUDGET_KINDS } from '@/lib/tokens/totals';
 import { KIND_STYLE } from '../ui/kinds';
 import { formatPercent, formatTokens } from '../ui/format';
+import { LOG_DEFINITION } from '../ui/context-label';
 
 /** Below this, the overhead reads as estimate error rather than a hidden system prompt or schemas. */
 export const SMALL_OVERHEAD = 200;
@@ -19,7 +20,9 @@ export function SidePanel({ data }: { data: InspectorData }) {
   return (
     <aside className="h-full space-y-5 overflow-y-auto border-l border-neutral-200 p-4 text-sm dark:border-neutral-800" data-testid="side-panel" aria-label="Transcript totals">
       <section>
-        <h2 className="mb-2 text-xs font-semibold uppercase tracking-wide text-neutral-500">Tokens in the log</h2>
+        <h2 className="mb-2 text-xs font-semibold uppercase tracking-wide text-neutral-500" title={LOG_DEFINITION}>
+          Tokens in the log
+        </h2>
         <p className="text-2xl font-semibold tabular-nums" data-testid="token-total" data-tokens={total}>
           {formatTokens(total)}
         </p>

@@ -9,7 +9,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { Version } from '@/lib/compaction/types';
+import type { Step, Version } from '@/lib/compaction/types';
 import { getBridge } from '@/lib/engine/client';
 import { isAbortError } from '@/lib/errors';
 import type { DraftStep } from '@/lib/engine/compaction';
@@ -63,6 +63,12 @@ export interface Workbench {
   preview: ReturnType<typeof usePreviewQuery>;
   apply: () => Promise<void>;
   undo: () => Promise<void>;
+  /** Re-apply the step the last Undo removed (null when there is none to redo on this version). */
+  redo: (() => Promise<void>) | null;
+  /** The preview on screen is not (yet) the one of the current plan and selection: a drag or knob change is being previewed. */
+  previewPending: boolean;
+  /** The draft previewed changes nothing (no block changed, 0 tokens): Apply would add an empty step. */
+  draftIsNoop: boolean;
   busy: string | null;
   actionError: string | null;
   model: ModelInfo | undefined;
@@ -172,6 +178,11 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
   const draft = useDebounced(draftNow, PREVIEW_DEBOUNCE_MS);
   const previewEnabled = data !== undefined && versionsQuery.isSuccess && (draft !== null || version.steps.length > 0);
   const preview = usePreviewQuery(id, version.id, versionStamp, draft, selection, previewEnabled);
+  // While the debounce holds a new drag back, or the query runs, the card still holds the previous
+  // preview (keepPreviousData): it is the last one's numbers, not this selection's.
+  const previewPending = previewEnabled && (draftNow !== draft || preview.isFetching);
+  const draftLines = draft ? (preview.data?.preview.reducers ?? []).filter((r) => r.stepId === draft.id) : [];
+  const draftIsNoop = draft !== null && !previewPending && preview.data !== undefined && draftLines.every((r) => r.saved === 0 && r.events === 0);
 
   const triggersQuery = useQuery({
     queryKey: ['triggers', id, modelId],
@@ -217,6 +228,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     try {
       const next = await applyMutation.mutateAsync(step);
       await queryClient.invalidateQueries({ queryKey: ['versions', id] });
+      setUndone(null);
       setStepId(newStepId());
       setPlanTouched(false);
       setParams({ v: next.id, sel: null });
@@ -227,21 +239,43 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     }
   }, [planActive, plan, stepId, selection, applyMutation, queryClient, id, setParams]);
 
+  // The step the last Undo removed, to Redo on the version it left (cleared by any other Apply).
+  const [undone, setUndone] = useState<{ versionId: string; steps: number; step: Step } | null>(null);
   const undo = useCallback(async () => {
     if (version.steps.length === 0) return;
+    const step = version.steps[version.steps.length - 1];
     setBusy('Undoing…');
     setActionError(null);
     try {
       const shown = await getBridge().undoStep(undefined, id, version.id);
       await queryClient.invalidateQueries({ queryKey: ['versions', id] });
-      // Undoing the only step of a version an Apply forked removes it: back to the original.
-      if (shown.id !== version.id) selectVersion(shown.id);
+      setUndone({ versionId: shown.id, steps: shown.steps.length, step });
+      // Undoing the only step of a version an Apply forked removes it: back to the original. The
+      // turns the step covered are selected again, so the user can change the plan and re-apply.
+      const sel = step.range.kind === 'turns' ? `${step.range.from + 1}-${step.range.to + 1}` : null;
+      setParams({ v: shown.id === ORIGINAL_VERSION ? null : shown.id, sel });
     } catch (e) {
       setActionError((e as Error).message);
     } finally {
       setBusy(null);
     }
-  }, [version, id, queryClient, selectVersion]);
+  }, [version, id, queryClient, setParams]);
+  const canRedo = undone !== null && undone.versionId === version.id && undone.steps === version.steps.length;
+  const redo = useCallback(async () => {
+    if (!undone) return;
+    setBusy('Redoing…');
+    setActionError(null);
+    try {
+      const next = await getBridge().applyStep(undefined, id, undone.versionId, undone.step);
+      await queryClient.invalidateQueries({ queryKey: ['versions', id] });
+      setUndone(null);
+      setParams({ v: next.id, sel: null });
+    } catch (e) {
+      setActionError((e as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  }, [undone, id, queryClient, setParams]);
 
   const contextWindow = model?.contextWindow ?? data?.timeline.contextWindow;
   const trigger = triggers.find((t) => t.peer === triggerPeer);
@@ -273,6 +307,9 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     preview,
     apply,
     undo,
+    redo: canRedo ? redo : null,
+    previewPending,
+    draftIsNoop,
     busy,
     actionError,
     model,

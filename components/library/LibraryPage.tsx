@@ -136,10 +136,24 @@ export function LibraryPage() {
           </p>
         ))}
         {importer.lastImported && !busy && (
-          <p className="flex items-center gap-3 rounded-lg border border-emerald-300 bg-emerald-50 px-4 py-2 text-sm dark:border-emerald-900 dark:bg-emerald-950/30" data-testid="import-done" role="status">
-            <span className="flex-1">
-              Imported <strong>{importer.lastImported.title}</strong> — {formatTokens(importer.lastImported.turns)} turns, {formatTokens(importer.lastImported.tokens.total)} tokens.
-            </span>
+          <p
+            className={`flex items-center gap-3 rounded-lg border px-4 py-2 text-sm ${importer.lastImported.dataLoss ? 'border-amber-400 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100' : 'border-emerald-300 bg-emerald-50 dark:border-emerald-900 dark:bg-emerald-950/30'}`}
+            data-testid="import-done"
+            data-loss={importer.lastImported.dataLoss ? 'true' : undefined}
+            role="status"
+          >
+            {importer.lastImported.dataLoss ? (
+              // A file that lost data on import says so here, not behind a grey warnings count.
+              <span className="flex-1" data-testid="import-data-loss">
+                <span aria-hidden="true">⚠ </span>
+                Imported <strong>{importer.lastImported.title}</strong> incompletely — {importer.lastImported.dataLoss.first}
+                {importer.lastImported.dataLoss.count > 1 && ` (and ${importer.lastImported.dataLoss.count - 1} more part${importer.lastImported.dataLoss.count === 2 ? '' : 's'} not read)`}. {formatTokens(importer.lastImported.turns)} turns, {formatTokens(importer.lastImported.tokens.total)} tokens were read.
+              </span>
+            ) : (
+              <span className="flex-1">
+                Imported <strong>{importer.lastImported.title}</strong> — {formatTokens(importer.lastImported.turns)} turns, {formatTokens(importer.lastImported.tokens.total)} tokens.
+              </span>
+            )}
             <Link className="font-medium text-blue-700 underline dark:text-blue-400" href={`/inspect?id=${encodeURIComponent(importer.lastImported.id)}`}>
               Open in the inspector →
             </Link>

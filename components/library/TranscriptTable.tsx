@@ -6,6 +6,7 @@ import type { TranscriptMeta } from '@/lib/db/schema';
 import { Button } from '../ui/Button';
 import { FormatBadge } from '../ui/FormatBadge';
 import { formatBytes, formatShortDate, formatTokens } from '../ui/format';
+import { LOG_DEFINITION } from '../ui/context-label';
 
 type SortKey = 'title' | 'format' | 'model' | 'turns' | 'tokens' | 'size' | 'importedAt';
 
@@ -18,7 +19,7 @@ const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean; wide?: bo
   { key: 'format', label: 'Format' },
   { key: 'model', label: 'Model', wide: true },
   { key: 'turns', label: 'Turns', numeric: true },
-  { key: 'tokens', label: 'Tokens', numeric: true },
+  { key: 'tokens', label: 'In the log', numeric: true },
   { key: 'size', label: 'Size', numeric: true, wide: true },
   { key: 'importedAt', label: 'Imported' },
 ];
@@ -78,6 +79,7 @@ export function TranscriptTable({
                 <button
                   type="button"
                   data-testid={`sort-${c.key}`}
+                  title={c.key === 'tokens' ? LOG_DEFINITION : undefined}
                   className="inline-flex items-center gap-1 uppercase hover:text-neutral-900 dark:hover:text-neutral-100"
                   onClick={() => setSort((s) => ({ key: c.key, dir: s.key === c.key ? ((-s.dir) as 1 | -1) : c.numeric || c.key === 'importedAt' ? -1 : 1 }))}
                 >
@@ -134,6 +136,11 @@ export function TranscriptTable({
                       {m.conversation !== undefined && ` · conversation ${m.conversation}`}
                       {m.warnings > 0 && ` · ${m.warnings} warning${m.warnings === 1 ? '' : 's'}`}
                     </div>
+                    {m.dataLoss && (
+                      <div className="truncate text-[11px] font-medium text-amber-700 dark:text-amber-400" data-testid="row-data-loss" title={m.dataLoss.first}>
+                        ⚠ incomplete: {m.dataLoss.first}
+                      </div>
+                    )}
                   </div>
                 )}
               </td>

@@ -19,6 +19,11 @@ export function isPlainProse(text: string): boolean {
   return text.length < 4000 && !MARKDOWN_SIGNIFICANT.test(text);
 }
 
+/** Only absolute http(s) and mailto links stay links. */
+export function isSafeHref(href: string | undefined): href is string {
+  return typeof href === 'string' && /^(https?:\/\/|mailto:)/i.test(href.trim());
+}
+
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   if (isPlainProse(text))
     return (
@@ -35,11 +40,16 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
         disallowedElements={['img']}
         unwrapDisallowed
         components={{
-          a: ({ href, children }) => (
-            <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-              {children}
-            </a>
-          ),
+          a: ({ href, children }) =>
+            isSafeHref(href) ? (
+              <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+                {children}
+              </a>
+            ) : (
+              // A neutralised (javascript:, data:…) or relative link is text: an empty href would
+              // open this very page again in a new tab.
+              <span className="markdown-dead-link">{children}</span>
+            ),
         }}
       >
         {text}

@@ -8,7 +8,8 @@ import type { TimelineTurn } from '@/lib/engine/timeline';
 import { rowOfTurn, type Row, type RowIndex } from '@/lib/engine/rows';
 import { formatTokens } from '../ui/format';
 import { BlockView } from './BlockView';
-import { SearchContext } from './context';
+import { OverheadContext, SearchContext } from './context';
+import { CONTEXT_DEFINITION, contextParts } from '../ui/context-label';
 import { useRowWindow, type RowWindow } from './useRowWindow';
 
 /** Inspect's threshold: below it the plain DOM keeps the browser's own find (Ctrl+F) working. */
@@ -40,6 +41,16 @@ const ROLE_COLOR: Record<Message['role'], string> = {
   tool: 'text-orange-700 dark:text-orange-400',
 };
 
+/** "context 29,785 = 7,766 in the file + 22,019 overhead": the one definition (components/ui/context-label.ts). */
+function TurnContext({ fromFile }: { fromFile: number }) {
+  const c = contextParts(fromFile, useContext(OverheadContext));
+  return (
+    <span className="tabular-nums text-neutral-500" title={CONTEXT_DEFINITION} data-testid="turn-context" data-context={c.total}>
+      {c.text}
+    </span>
+  );
+}
+
 const TurnHeader = memo(function TurnHeader({ turn, info, active }: { turn: number; info?: TimelineTurn; active: boolean }) {
   return (
     <div
@@ -54,7 +65,7 @@ const TurnHeader = memo(function TurnHeader({ turn, info, active }: { turn: numb
       {info && (
         <>
           <span className="tabular-nums text-neutral-500">+{formatTokens(info.addedTotal)} tokens</span>
-          <span className="tabular-nums text-neutral-500">context {formatTokens(info.contextTotal)}</span>
+          <TurnContext fromFile={info.contextTotal} />
           {info.recorded !== undefined && <span className="tabular-nums text-neutral-500">recorded {formatTokens(info.recorded)}</span>}
           {info.toolCalls > 0 && <span className="text-neutral-500">{info.toolCalls} tool calls</span>}
         </>

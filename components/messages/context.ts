@@ -21,3 +21,6 @@ export const SearchContext = createContext<SearchHighlight>({ text: '', activeRo
 export function useBlockFate(blockId: string): FateKind | undefined {
   return useContext(FateContext)?.[blockId];
 }
+
+/** The transcript's invisible overhead (tokens per call the file leaves out): turn headers show context with it as its own part. */
+export const OverheadContext = createContext(0);

@@ -30,6 +30,14 @@ describe('transcript text rendering', () => {
     });
   }
 
+  it('a neutralised javascript: link is text, not an anchor (no href="" that reopens the page)', () => {
+    for (const text of ['[click](javascript:alert(1))', '[x](data:text/html,hi) and [y](vbscript:z)', '[rel](../settings)']) {
+      const html = renderToStaticMarkup(<Markdown text={text} />);
+      expect(html).not.toMatch(/<a\b/);
+    }
+    expect(renderToStaticMarkup(<Markdown text="[click](javascript:alert(1))" />)).toContain('click');
+  });
+
   it('still renders ordinary markdown', () => {
     const html = renderToStaticMarkup(<Markdown text={'**bold** and `code`\n\n- item\n\n[docs](https://example.com)'} />);
     expect(html).toContain('<strong>bold</strong>');

@@ -10,8 +10,9 @@ import type { PreviewSummary } from '@/lib/engine/preview';
 import type { SummaryProgress } from '@/lib/summarize/run';
 import { Button } from '../ui/Button';
 import { formatTokens } from '../ui/format';
+import { CONTEXT_DEFINITION, contextParts } from '../ui/context-label';
 import { formatDelta } from './numbers';
-import { MANUAL_REDUCERS, planFromConfig, setHint, shortToolName, type ManualReducerId, type PlanState } from './plan';
+import { MANUAL_REDUCERS, planFromConfig, setHint, shortToolName, targetReference, type ManualReducerId, type PlanState } from './plan';
 import { SMALL_OVERHEAD } from '../inspector/SidePanel';
 import type { Workbench } from '../inspector/useWorkbench';
 
@@ -40,14 +41,19 @@ const heading = 'mb-1.5 text-[11px] font-semibold uppercase tracking-wide text-n
 
 /** The selection's (or the whole context's) tokens before → after, at the top of the panel. */
 export function SelectionTotals({ selection, selectedTokens, preview, pending, contextNow, overhead = 0, logTokens = 0 }: { selection: [number, number] | null; selectedTokens: number; preview: PreviewSummary | null; pending: boolean; contextNow: number; overhead?: number; logTokens?: number }) {
-  const pair = selection ? preview?.tokens.selection : preview?.tokens.context;
+  // While pending, the preview held on screen is the previous selection's or plan's: its numbers are not shown as this one's.
+  const pair = pending ? undefined : selection ? preview?.tokens.selection : preview?.tokens.context;
   // In the model's view: a source compaction may already have taken part of the selection out.
   const before = pair ? pair.before : selection ? selectedTokens : contextNow;
   return (
     <div className="rounded-md border border-neutral-200 bg-neutral-50 px-3 py-2 dark:border-neutral-800 dark:bg-neutral-900/60" aria-live="polite">
       <div className="flex items-baseline justify-between text-[11px] text-neutral-500">
-        <span>{selection ? `Turns ${selection[0] + 1}–${selection[1] + 1}` : 'Whole context'}</span>
-        {pending && <span className="animate-pulse">previewing…</span>}
+        <span>{selection ? `Turns ${selection[0] + 1}–${selection[1] + 1}` : overhead >= SMALL_OVERHEAD ? 'Whole context, from the file' : 'Whole context'}</span>
+        {pending && (
+          <span className="animate-pulse" data-testid="previewing">
+            previewing…
+          </span>
+        )}
       </div>
       <div className="mt-0.5 flex items-baseline gap-2 tabular-nums" data-testid="plan-selection-total">
         <span className="text-lg font-semibold">{before !== undefined ? formatTokens(before) : '—'}</span>
@@ -62,20 +68,36 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
         )}
         <span className="text-xs text-neutral-500">tokens</span>
       </div>
-      {preview && selection && (
+      {preview && selection && !pending && (
         <p className="mt-0.5 text-[11px] tabular-nums text-neutral-500">
           {pair && pair.before !== selectedTokens && `${formatTokens(selectedTokens)} in the log, ${formatTokens(pair.before)} still in the model's view · `}
           whole context {formatTokens(preview.tokens.context.before)} → {formatTokens(preview.tokens.context.after)}
         </p>
       )}
       {!selection && (overhead >= SMALL_OVERHEAD || logTokens > contextNow) && (
-        <p className="mt-0.5 text-[11px] tabular-nums text-neutral-500" data-testid="plan-overhead">
-          What the model sees now of the file
+        <p className="mt-0.5 text-[11px] tabular-nums text-neutral-500" data-testid="plan-overhead" title={CONTEXT_DEFINITION}>
+          The part of the context from the file
           {logTokens > contextNow && <> (the log holds {formatTokens(logTokens)}: the source&apos;s own compaction took the rest out)</>}.
-          {overhead >= SMALL_OVERHEAD && <> It also saw {formatTokens(overhead)} tokens the file leaves out (its system prompt and tool schemas, from the recorded usage): no step can remove them.</>}
+          {overhead >= SMALL_OVERHEAD && (
+            <>
+              {' '}
+              <span data-testid="plan-context">{capitalize(contextParts(before ?? contextNow, overhead).text)}</span>: the overhead is the system prompt and tool schemas the file leaves out (from the recorded usage), and no step can remove it.
+            </>
+          )}
         </p>
       )}
     </div>
+  );
+}
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function TargetReference({ target, context, selection, selectionTokens }: { target: number; context: number; selection: [number, number] | null; selectionTokens: number }) {
+  const r = targetReference(target, context, selection ? { label: `Turns ${selection[0] + 1}–${selection[1] + 1}`, tokens: selectionTokens } : null);
+  return (
+    <p className={`text-[11px] leading-snug tabular-nums ${r.unreachable ? 'text-amber-800 dark:text-amber-300' : 'text-neutral-500'}`} data-testid="target-reference" data-unreachable={r.unreachable}>
+      {r.text}
+    </p>
   );
 }
 
@@ -108,7 +130,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
   const inputBudget = wb.model ? { model: wb.model.contextWindow - wb.model.maxOutput, file: fileBudgetFor(wb.model.contextWindow - wb.model.maxOutput, view), overhead: view.overhead, factor: view.factor } : null;
   return (
     <div className="space-y-4">
-      <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.preview.isFetching} contextNow={wb.contextNow} overhead={wb.overhead} logTokens={wb.logTokens} />
+      <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.previewPending} contextNow={wb.contextNow} overhead={wb.overhead} logTokens={wb.logTokens} />
       {!wb.planActive && <p className="-mt-2 text-[11px] text-neutral-500">Drag across the timeline to select turns, or change the plan: the preview follows.</p>}
       {wb.preview.isError && (
         <p role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-xs text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
@@ -135,7 +157,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
         <section className="space-y-2" aria-label="Auto compaction">
           <div className="flex items-end gap-2">
             <label className="flex-1 text-xs">
-              <span className="text-neutral-600 dark:text-neutral-400">Target budget (tokens)</span>
+              <span className="text-neutral-600 dark:text-neutral-400">Target for the whole context (tokens)</span>
               <input
                 type="number"
                 min={1}
@@ -149,8 +171,8 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
                 aria-label="Target budget"
               />
             </label>
-            <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: Math.max(1, Math.round(context * 0.5)) }))} disabled={!context} title="Aim at half of the current context">
-              50 %
+            <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: Math.max(1, Math.round(context * 0.5)) }))} disabled={!context} title={`Aim at half of the whole context (${formatTokens(context)} tokens), not of the selection`} aria-label="50 % of the whole context">
+              50 % of context
             </Button>
             {inputBudget && (
               <Button className="!px-2 !py-1 text-xs" onClick={() => setPlan((p) => ({ ...p, targetBudget: inputBudget.file }))} title="The model's input budget (window − max output), as the file may hold it: minus the invisible overhead, ÷ the calibration factor" data-testid="input-budget-button">
@@ -167,6 +189,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
               {plan.targetBudget !== inputBudget.file && <> At the current target ({formatTokens(plan.targetBudget)} in the file) the model is sent about {formatTokens(modelTokensOf(plan.targetBudget, inputBudget))}.</>}
             </p>
           )}
+          {context > 0 && <TargetReference target={plan.targetBudget} context={context} selection={selection} selectionTokens={preview?.tokens.selection?.before ?? selectedTokens} />}
           <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
           <label className="flex items-center gap-2 text-xs">
             <input type="checkbox" checked={plan.autoSummarize} onChange={(e) => setPlan((p) => ({ ...p, autoSummarize: e.target.checked }))} />
@@ -226,16 +249,32 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
       )}
 
       <div className="flex items-center gap-2">
-        <Button variant="primary" onClick={() => void wb.apply()} disabled={!wb.draft || wb.busy !== null || !wb.preview.data} title="Apply the plan as a step of this version (Enter)">
+        <Button
+          variant="primary"
+          onClick={() => void wb.apply()}
+          disabled={!wb.draft || wb.busy !== null || !wb.preview.data || wb.previewPending || wb.draftIsNoop}
+          title={wb.draftIsNoop ? 'This plan changes nothing on these turns: there is nothing to apply' : 'Apply the plan as a step of this version (Enter)'}
+          data-testid="apply"
+        >
           Apply
         </Button>
-        <Button onClick={() => void wb.undo()} disabled={wb.version.steps.length === 0 || wb.busy !== null} title="Remove the last step of this version (z)">
+        <Button onClick={() => void wb.undo()} disabled={wb.version.steps.length === 0 || wb.busy !== null} title="Remove the last step of this version (z)" data-testid="undo">
           Undo
         </Button>
+        {wb.redo && (
+          <Button onClick={() => void wb.redo?.()} disabled={wb.busy !== null} title="Apply the step Undo removed again" data-testid="redo">
+            Redo
+          </Button>
+        )}
         <span className="text-[11px] text-neutral-500" aria-live="polite">
           {wb.busy ?? (wb.version.steps.length > 0 ? `${wb.version.name}: ${wb.version.steps.length} step${wb.version.steps.length === 1 ? '' : 's'}` : 'Applying forks a new version')}
         </span>
       </div>
+      {wb.draftIsNoop && (
+        <p className="text-[11px] text-amber-800 dark:text-amber-300" data-testid="apply-noop">
+          This plan changes nothing here (0 tokens): nothing to apply. Select other turns, lower keep-last, or pick other reducers.
+        </p>
+      )}
       {wb.actionError && (
         <p role="alert" className="text-xs text-red-700 dark:text-red-400">
           {wb.actionError}

@@ -6,12 +6,26 @@ export function formatSigned(n: number): string {
   return r > 0 ? `+${formatTokens(r)}` : r < 0 ? `−${formatTokens(-r)}` : '0';
 }
 
-/** "−12,400 · −38 %" (the percentage of `base`). */
+/**
+ * A share in percent, rounded honestly: never to 0 or 100 unless it is exactly that (99.6 stays
+ * 99.6, 0.04 reads "<0.1"), one decimal below 10 and wherever rounding to a whole number would
+ * reach a boundary.
+ */
+export function formatPctMagnitude(pct: number): string {
+  const a = Math.abs(pct);
+  if (a === 0) return '0';
+  if (a < 0.1) return '<0.1';
+  if (a < 10) return a.toFixed(1);
+  const whole = Math.round(a);
+  if (whole === 100 && a !== 100) return a < 100 ? (a >= 99.95 ? '>99.9' : a.toFixed(1)) : a.toFixed(1);
+  return String(whole);
+}
+
+/** "−12,400 · −38 %" (the percentage of `base`). The number and its % never break apart (non-breaking spaces). */
 export function formatDelta(delta: number, base: number): string {
   if (base <= 0) return formatSigned(delta);
   const pct = (delta / base) * 100;
-  const p = Math.abs(pct) < 10 && Math.abs(pct) > 0 ? Math.abs(pct).toFixed(1) : Math.abs(Math.round(pct)).toString();
-  return `${formatSigned(delta)} · ${pct > 0 ? '+' : pct < 0 ? '−' : ''}${p} %`;
+  return `${formatSigned(delta)}\u00a0·\u00a0${pct > 0 ? '+' : pct < 0 ? '−' : ''}${formatPctMagnitude(pct)}\u00a0%`;
 }
 
 /** Dollars with cents; fractions of a cent shown to 4 places so small contexts are not "$0.00". */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPlan, planFromConfig, planToDraft, setHint, shortToolName, type PlanState } from './plan';
+import { defaultPlan, planFromConfig, planToDraft, setHint, shortToolName, targetReference, type PlanState } from './plan';
 import { formatDelta, formatUsd } from './numbers';
 
 describe('plan → draft step', () => {
@@ -55,10 +55,28 @@ describe('plan → draft step', () => {
   });
 
   it('formats deltas and costs', () => {
-    expect(formatDelta(-12_400, 32_632)).toBe('−12,400 · −38 %');
-    expect(formatDelta(50, 1000)).toBe('+50 · +5.0 %');
+    const plain = (s: string) => s.replace(/\u00a0/g, ' ');
+    expect(plain(formatDelta(-12_400, 32_632))).toBe('−12,400 · −38 %');
+    expect(plain(formatDelta(50, 1000))).toBe('+50 · +5.0 %');
+    // Issue 13: 1,037,808 → 4,213 is −99.6 %, not "−100 %"; only an exact 100 % reads 100.
+    expect(plain(formatDelta(4_213 - 1_037_808, 1_037_808))).toBe('−1,033,595 · −99.6 %');
+    expect(plain(formatDelta(-1_000, 1_000))).toBe('−1,000 · −100 %');
+    expect(plain(formatDelta(-999_999, 1_000_000))).toBe('−999,999 · −>99.9 %');
+    expect(plain(formatDelta(1, 1_000_000))).toBe('+1 · +<0.1 %');
+    // The % stays on the number's line: the spaces inside the delta do not break.
+    expect(formatDelta(-12_400, 32_632)).not.toMatch(/ /);
     expect(formatUsd(1.5)).toBe('$1.50');
     expect(formatUsd(-0.0042)).toBe('−$0.0042');
+  });
+});
+
+describe('the Auto target says what it refers to', () => {
+  it("is the whole context's size; with a selection it says what compacting the selection alone can reach (slopometry turns 5–9)", () => {
+    expect(targetReference(34_928, 69_856, null)).toEqual({ text: 'Target 34,928 tokens for the whole context = 50 % of its 69,856.', unreachable: false });
+    const r = targetReference(34_928, 69_856, { label: 'Turns 5–9', tokens: 12_421 });
+    expect(r.unreachable).toBe(true);
+    expect(r.text).toBe('Target 34,928 tokens for the whole context = 50 % of its 69,856. Turns 5–9 hold 12,421: even emptied, the context stays at 57,435 (the turns outside the selection are not touched).');
+    expect(targetReference(60_000, 69_856, { label: 'Turns 5–9', tokens: 12_421 })).toEqual({ text: 'Target 60,000 tokens for the whole context = 85.9 % of its 69,856: Turns 5–9 (12,421) must lose 9,856.', unreachable: false });
   });
 });
 

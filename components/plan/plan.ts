@@ -154,3 +154,18 @@ export function shortToolName(name: string): string {
   const m = /^mcp__([^_]+(?:_[^_]+)*?)__(.+)$/.exec(name);
   return m ? `${m[1]} · ${m[2]}` : name;
 }
+
+/**
+ * What the Auto target refers to, in words: it is always a size for the whole context (what the
+ * model is sent), never for the selection alone. With a selection, say what compacting only those
+ * turns can reach at best (everything outside it stays), so "50 %" never reads as "half the selection".
+ */
+export function targetReference(target: number, context: number, selection: { label: string; tokens: number } | null): { text: string; unreachable: boolean } {
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  const pct = context > 0 ? Math.round((target / context) * 1000) / 10 : 0;
+  const base = `Target ${fmt(target)} tokens for the whole context = ${pct} % of its ${fmt(context)}`;
+  if (!selection) return { text: `${base}.`, unreachable: false };
+  const floor = Math.max(0, context - selection.tokens);
+  if (target < floor) return { text: `${base}. ${selection.label} hold ${fmt(selection.tokens)}: even emptied, the context stays at ${fmt(floor)} (the turns outside the selection are not touched).`, unreachable: true };
+  return { text: `${base}: ${selection.label} (${fmt(selection.tokens)}) must lose ${fmt(context - target)}.`, unreachable: false };
+}

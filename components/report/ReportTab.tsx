@@ -2,7 +2,7 @@
 
 import type { PreviewSummary } from '@/lib/engine/preview';
 import { formatTokens } from '../ui/format';
-import { formatDelta } from '../plan/numbers';
+import { formatDelta, formatPctMagnitude } from '../plan/numbers';
 import { FATE_STYLE, fateSwatchStyle } from '../timeline/patterns';
 import { EmptyState } from './EmptyState';
 
@@ -29,7 +29,7 @@ export function ReportTab({ preview }: { preview: PreviewSummary | null }) {
           <span className="text-neutral-500">{formatDelta(after - before, before)}</span>
         </p>
         <p className="mt-0.5 text-neutral-500 tabular-nums" title="Leading tokens identical to the uncompacted context: a provider's prompt cache still hits them">
-          cache-stable prefix {formatTokens(preview.cacheStablePrefix)} tokens ({before > 0 ? Math.round((preview.cacheStablePrefix / before) * 100) : 0} %)
+          cache-stable prefix {formatTokens(preview.cacheStablePrefix)} tokens ({before > 0 ? formatPctMagnitude((preview.cacheStablePrefix / before) * 100) : 0} %)
         </p>
       </section>
       <section>

@@ -6,8 +6,9 @@ import { KIND_STYLE, STACK_ORDER, type DrawnKind } from '../ui/kinds';
 import { formatTokens } from '../ui/format';
 import { useIsDark } from '../ui/ThemeToggle';
 import { drawBase, drawOverlay, geometry, HEIGHT, PAD, prepareCanvas } from './draw';
-import { indexOfTurn, indexRangeOfTurns, packTimeline } from './packed';
-import { fullView, panView, turnAtXInView, yAxisMax, zoomView, type TurnView } from './scale';
+import { indexOfTurn, indexRangeOfTurns, packTimeline, viewMax } from './packed';
+import { CONTEXT_DEFINITION } from '../ui/context-label';
+import { fullView, panView, turnAtXInView, yAxisFor, zoomView, type TurnView, type YScaleMode } from './scale';
 import { OverviewStrip } from './OverviewStrip';
 import { drawCompactionLayer, scaleWithLines, type BudgetLines, type CompareCurves } from './compaction-layer';
 import type { PreviewSummary } from '@/lib/engine/preview';
@@ -88,12 +89,14 @@ export function TimelineChart({
   // Keyed on the series, not the timeline object: the page rebuilds that object when the model (and
   // so the window line) changes, and packing 100k turns again would be a 20 ms task for nothing.
   const packed = useMemo(() => packTimeline({ turns, overhead }), [turns, overhead]);
-  const scale = useMemo(() => {
-    const s = yAxisMax(timeline.maxContext, timeline.contextWindow);
-    return { ...s, max: scaleWithLines(timeline.maxContext, s.max, compaction.lines, timeline.overhead) };
-  }, [timeline, compaction.lines]);
   const layer = useRef<HTMLCanvasElement>(null);
   const [view, setView] = useState<TurnView>(() => fullView(n));
+  const [yMode, setYMode] = useState<YScaleMode>('auto');
+  const fitTop = useMemo(() => (yMode === 'fit' ? viewMax(packed, view) : 0), [yMode, packed, view]);
+  const scale = useMemo(() => {
+    const s = yAxisFor(yMode, timeline.maxContext, fitTop, timeline.contextWindow);
+    return yMode === 'fit' ? s : { ...s, max: scaleWithLines(timeline.maxContext, s.max, compaction.lines, timeline.overhead) };
+  }, [yMode, fitTop, timeline, compaction.lines]);
   // A new series (another transcript, a new version) starts zoomed out.
   useEffect(() => setView(fullView(n)), [n]);
   const geo = useMemo(() => geometry(width, view), [width, view]);
@@ -364,7 +367,33 @@ export function TimelineChart({
         }}
       />
       {n > 1 && <OverviewStrip packed={packed} view={view} onView={setView} width={width} dark={dark} />}
+      <YScaleToggle mode={yMode} onMode={setYMode} windowOnScale={scale.windowOnScale} />
       {hovered && hover && <HoverCard turn={hovered} overhead={overhead} x={hover.x} containerWidth={width} change={compactionChange(compaction.preview, hovered.turn)} />}
+    </div>
+  );
+}
+
+/** The y-axis scale: auto, fit to the turns in view, or the whole window (under the overview strip, right). */
+function YScaleToggle({ mode, onMode, windowOnScale }: { mode: YScaleMode; onMode: (m: YScaleMode) => void; windowOnScale: boolean }) {
+  // Not "auto": the Plan panel's strategy radio is "Auto", and one accessible name must not stand for two controls.
+  const label: Record<YScaleMode, string> = { auto: 'default', fit: 'fit to data', window: 'window' };
+  return (
+    <div role="radiogroup" aria-label="Y-axis scale" className="ml-auto mt-0.5 flex w-fit items-center rounded border border-neutral-300 text-[10px] dark:border-neutral-700" data-testid="y-scale" data-mode={mode} data-window-on-scale={windowOnScale}>
+      <span className="px-1.5 text-neutral-500">y-axis</span>
+      {(['auto', 'fit', 'window'] as const).map((m) => (
+        <button
+          key={m}
+          type="button"
+          role="radio"
+          aria-checked={mode === m}
+          onClick={() => onMode(m)}
+          onMouseDown={(e) => e.stopPropagation()}
+          title={m === 'fit' ? 'Scale the y-axis to the largest context among the turns in view' : m === 'window' ? "Scale the y-axis to the model's context window" : 'The window when contexts come near it, else the data'}
+          className={`px-1.5 py-px ${mode === m ? 'bg-neutral-800 text-white dark:bg-neutral-200 dark:text-neutral-900' : 'text-neutral-600 dark:text-neutral-300'}`}
+        >
+          {label[m]}
+        </button>
+      ))}
     </div>
   );
 }
@@ -414,7 +443,9 @@ function HoverCard({ turn, overhead, x, containerWidth, change = null }: { turn:
             </tr>
           ))}
           <tr className="border-t border-neutral-200 font-semibold dark:border-neutral-700">
-            <td className="pt-1">Estimated context</td>
+            <td className="pt-1" title={CONTEXT_DEFINITION}>
+              Context{overhead > 0 && <span className="font-normal text-neutral-500"> (file + overhead)</span>}
+            </td>
             <td className="pt-1 text-right">{formatTokens(turn.contextTotal + overhead)}</td>
             <td className="pt-1 text-right text-neutral-500">+{formatTokens(turn.addedTotal)}</td>
           </tr>

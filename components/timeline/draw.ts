@@ -138,8 +138,10 @@ export function drawBase(g: CanvasRenderingContext2D, geo: Geometry, layer: Base
       const r = packed.recorded[bars[j]];
       if (Number.isNaN(r)) continue;
       const x = barX(j) + barW / 2;
-      if (!started) g.moveTo(x, yOf(r));
-      else g.lineTo(x, yOf(r));
+      // Fit to data scales to the bars: a recorded size above them runs along the top edge.
+      const y = yOf(Math.min(r, scale.max));
+      if (!started) g.moveTo(x, y);
+      else g.lineTo(x, y);
       started = true;
     }
     g.stroke();
@@ -147,7 +149,7 @@ export function drawBase(g: CanvasRenderingContext2D, geo: Geometry, layer: Base
       g.fillStyle = ink;
       for (let j = 0; j < bars.length; j++) {
         const r = packed.recorded[bars[j]];
-        if (!Number.isNaN(r)) g.fillRect(barX(j) + barW / 2 - 1.5, yOf(r) - 1.5, 3, 3);
+        if (!Number.isNaN(r)) g.fillRect(barX(j) + barW / 2 - 1.5, yOf(Math.min(r, scale.max)) - 1.5, 3, 3);
       }
     }
   }

@@ -44,6 +44,20 @@ export function packTimeline(timeline: Pick<Timeline, 'turns' | 'overhead'>): Pa
   return { count, turnNo, tops, recorded, hasRecorded };
 }
 
+/**
+ * The largest bar (estimated context with overhead) among bars [view.start, view.end]: the top of
+ * a fit-to-data y-axis. Recorded sizes above it are drawn along the top edge (draw.ts).
+ */
+export function viewMax(packed: PackedTimeline, view: TurnView): number {
+  let max = 0;
+  const end = Math.min(packed.count - 1, view.end);
+  for (let i = Math.max(0, view.start); i <= end; i++) {
+    const top = packed.tops[i * KINDS + KINDS - 1];
+    if (top > max) max = top;
+  }
+  return max;
+}
+
 /** Bar index of a turn number, or -1 (binary search). */
 export function indexOfTurn(packed: PackedTimeline, turn: number): number {
   const i = lowerBound(packed.turnNo, turn);

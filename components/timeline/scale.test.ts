@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fullView, lowerBound, MIN_VIEW_TURNS, niceStep, panView, turnAtX, turnAtXInView, yAxisMax, zoomView } from './scale';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fullView, lowerBound, MIN_VIEW_TURNS, niceStep, panView, turnAtX, turnAtXInView, yAxisFor, yAxisMax, zoomView } from './scale';
+import { packTimeline, viewMax } from './packed';
+import { importBytes } from '@/lib/formats/import';
+import { buildTimeline } from '@/lib/engine/timeline';
+import { corpusFiles } from '../../tests/corpus';
 
 describe('timeline scale', () => {
   it('picks nice steps', () => {
@@ -13,6 +19,26 @@ describe('timeline scale', () => {
     expect(yAxisMax(5_000, 200_000).windowOnScale).toBe(false);
     expect(yAxisMax(5_000, 200_000).max).toBeCloseTo(5_500);
     expect(yAxisMax(5_000, undefined).windowOnScale).toBe(false);
+  });
+  it('fit to data: a Codex rollout whose context is 29k after its own compaction fills the plot under a 400k window, which stays named off scale', () => {
+    const file = corpusFiles('codex-cli').find((f) => f.includes('localpush'))!;
+    const t = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
+    const timeline = buildTimeline({ messages: t.messages, usage: t.usage, markers: t.markers, tools: t.tools, contextWindow: 400_000 });
+    const packed = packTimeline(timeline);
+    const last = timeline.turns[timeline.turns.length - 1];
+    expect(last.contextTotal).toBeGreaterThan(25_000);
+    expect(last.contextTotal).toBeLessThan(35_000);
+    // The recorded peak before the source's compaction puts the 400k window on scale in auto: the 29k bar is a sliver.
+    const auto = yAxisFor('auto', timeline.maxContext, 0, 400_000);
+    expect(auto.windowOnScale).toBe(true);
+    const lastTop = last.contextTotal + timeline.overhead;
+    expect(lastTop / auto.max).toBeLessThan(0.15);
+    // Fit to data (the bars of the turns in view, here all of them): the last bar fills most of the height; the window is off scale.
+    const fit = yAxisFor('fit', timeline.maxContext, viewMax(packed, fullView(timeline.turns.length)), 400_000);
+    expect(fit.windowOnScale).toBe(false);
+    expect(lastTop / fit.max).toBeGreaterThan(0.5);
+    // The window scale always shows the window.
+    expect(yAxisFor('window', 5_000, 5_000, 400_000)).toEqual({ max: 420_000, windowOnScale: true });
   });
   it('maps x to a turn', () => {
     expect(turnAtX(10, 50, 100, 10)).toBe(-1);

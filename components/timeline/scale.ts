@@ -20,6 +20,20 @@ export function yAxisMax(maxContext: number, contextWindow: number | undefined):
   return { max: dataTop, windowOnScale: false };
 }
 
+/**
+ * The y-axis the user picked: `auto` (the rule above, over the whole timeline), `fit` (the largest
+ * context among the turns in view: zoom onto a part and it fills the height) or `window` (the
+ * model's whole window). Off scale, the window is still named at the top ("↑ (off scale)").
+ */
+export type YScaleMode = 'auto' | 'fit' | 'window';
+
+export function yAxisFor(mode: YScaleMode, maxContext: number, viewMax: number, contextWindow: number | undefined): { max: number; windowOnScale: boolean } {
+  if (mode === 'auto') return yAxisMax(maxContext, contextWindow);
+  if (mode === 'window' && contextWindow) return { max: Math.max(Math.max(1, maxContext) * 1.1, contextWindow * 1.05), windowOnScale: true };
+  const max = Math.max(1, mode === 'fit' ? viewMax : maxContext) * 1.1;
+  return { max, windowOnScale: contextWindow !== undefined && contextWindow <= max };
+}
+
 /** Which turn index a pointer x falls on, or -1. */
 export function turnAtX(x: number, left: number, plotWidth: number, count: number): number {
   if (count === 0 || x < left || x > left + plotWidth) return -1;

@@ -59,11 +59,11 @@ export class Workbench {
     return { before, after };
   }
 
-  /** The shown version's context: "name: context BEFORE → AFTER (…)". */
+  /** The shown version's context (the file's part): "name: context from the file BEFORE → AFTER (…)". */
   async contextTokens(): Promise<{ before: number; after: number }> {
     await expect(this.contextAfter).toBeVisible({ timeout: 30_000 });
     const text = (await this.contextAfter.textContent()) ?? '';
-    const m = /context\s+([\d,]+)\s*→\s*([\d,]+)/.exec(text);
+    const m = /context from the file\s+([\d,]+)\s*→\s*([\d,]+)/.exec(text);
     if (!m) throw new Error(`context-after reads "${text}"`);
     return { before: parseTokens(m[1]), after: parseTokens(m[2]) };
   }

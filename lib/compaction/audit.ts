@@ -14,7 +14,8 @@ export interface AuditRecord {
   $schema: 'contextscope-compaction-audit';
   version: typeof AUDIT_VERSION;
   source: { fileName: string; format: string; transcriptId: string; messages: number; turns: number; model?: string };
-  output?: { fileName: string; format: string; tokens?: number };
+  /** `notCarried`: a conversion's losses (what the target format cannot carry), with token counts. */
+  output?: { fileName: string; format: string; tokens?: number; notCarried?: Array<{ what: string; blocks: number; tokens: number; becomes: 'dropped' | 'text' }> };
   budget?: number;
   steps: Step[];
   tokens: { before: number; start: number; after: number };

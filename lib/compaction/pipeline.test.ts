@@ -108,6 +108,21 @@ describe('auto with summarize_threshold (real Claude Code session)', () => {
     expect(p.report.flatMap((r) => r.notes).join('\n')).not.toContain('summarize_threshold');
   });
 
+  it("a selection's 'why not' is true: Auto 50 % on turns 5–9 blames the unselected turns 10–14, not keep_last", () => {
+    // The Plan panel's "50 %" of the model's view (what the model last saw: after the source's compaction).
+    const start = projectTranscript(real, [step(['strip-reasoning'], { keepLast: 0, range: { kind: 'turns', from: real.turnCount, to: real.turnCount } })]).tokens.start!.total;
+    const target = Math.round(start * 0.5);
+    const p = projectTranscript(real, [step([{ id: 'auto', options: {} }], { keepLast: 1, budget: target, id: 'auto', range: { kind: 'turns', from: 4, to: 8 } })]);
+    expect(p.tokens.after.total).toBeGreaterThan(target);
+    const last = p.report.filter((r) => r.reducer === 'auto').flatMap((r) => r.notes).at(-1)!;
+    expect(last).toMatch(new RegExp(`^still ${fmt(p.tokens.after.total)} tokens > target ${fmt(target)}: the target is for the whole context, and what this step may not edit alone exceeds it: turns 10–${real.turnCount} after the range \\(not selected\\) \\(([\\d,]+)\\)`));
+    expect(last).not.toMatch(/keep_last/);
+    // The part named is the tokens of the unselected turns, as the projection counts them.
+    const unselected = p.messages.filter((m) => !m.sidechain && m.turn > 8).reduce((n, m) => n + m.blocks.reduce((k, b) => k + b.tokens, 0), 0);
+    expect(last).toContain(`(${fmt(unselected)})`);
+    expect(unselected).toBeGreaterThan(target);
+  });
+
   it('below the threshold: auto stops after the free reducers (no summary, no emergency) and says why', () => {
     const p = run({ summarizeThreshold: 0.5 });
     expect(p.messages).toEqual(free.messages);

@@ -230,10 +230,52 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
   }
   const after = contextTokens(ctx);
   if (after > aim.total) {
-    const why = belowSummarizeThreshold ? 'auto stopped after the free reducers (below summarize_threshold)' : 'the protected turns (keep_last) and system messages alone exceed it';
+    const why = belowSummarizeThreshold ? 'auto stopped after the free reducers (below summarize_threshold)' : overTargetReason(ctx, aim.total);
     reports.push({ ...note(`still ${n(after)} tokens > target ${n(aim.total)}: ${why}`), tokensBefore: after, tokensAfter: after });
   }
   return { ctx, state, reports };
+}
+
+/** "turns 10–14" (1-based, as the user reads them). */
+function turnSpan(lo: number, hi: number): string {
+  return lo === hi ? `turn ${lo + 1}` : `turns ${lo + 1}–${hi + 1}`;
+}
+
+/**
+ * Why a context is still over the target after every stage, in true parts: the target is for the
+ * whole context, and a step may only edit its range minus keep_last. What lies outside the range
+ * (turns before or after a selection), in keep_last, or in the system prompt and tool schemas is
+ * out of its reach; what is left inside the range is what the reducers could not take out.
+ */
+export function overTargetReason(ctx: CompactionContext, target: number): string {
+  const w = ctx.window;
+  const range = ctx.step.range;
+  const rangeEnd = range.kind === 'turns' ? Math.min(range.to, ctx.log.turnCount - 1) : ctx.log.turnCount - 1;
+  type Part = { label: (lo: number, hi: number) => string; tokens: number; lo: number; hi: number };
+  const part = (label: Part['label']): Part => ({ label, tokens: 0, lo: Infinity, hi: -Infinity });
+  const fixed = part(() => 'the system prompt and tool schemas');
+  const before = part((lo, hi) => `${turnSpan(lo, hi)} before the range`);
+  const beyond = part((lo, hi) => `${turnSpan(lo, hi)} after the range (not selected)`);
+  const kept = part((lo, hi) => `${turnSpan(lo, hi)} kept by keep_last ${ctx.step.keepLast}`);
+  const inRange = part((lo, hi) => `what is left of ${turnSpan(lo, hi)} in the range`);
+  for (const t of ctx.tools) fixed.tokens += t.tokens;
+  for (const m of ctx.messages) {
+    if (m.sidechain) continue;
+    let tokens = 0;
+    for (const b of m.blocks) tokens += b.tokens;
+    const p = m.role === 'system' ? fixed : w && m.turn >= w.from && m.turn <= w.to ? inRange : w && m.turn < w.from ? before : m.turn > rangeEnd ? beyond : kept;
+    p.tokens += tokens;
+    p.lo = Math.min(p.lo, m.turn);
+    p.hi = Math.max(p.hi, m.turn);
+  }
+  const say = (p: Part) => `${p.label(p.lo, p.hi)} (${n(p.tokens)})`;
+  const outOfReach = [beyond, before, kept, fixed].filter((p) => p.tokens > 0).sort((a, b) => b.tokens - a.tokens);
+  const unreachable = outOfReach.reduce((s, p) => s + p.tokens, 0);
+  if (unreachable > target) {
+    const named = outOfReach.map(say).join(', ');
+    return `the target is for the whole context, and what this step may not edit alone exceeds it: ${named}${outOfReach.length > 1 ? ` = ${n(unreachable)}` : ''}`;
+  }
+  return `${say(inRange)} is more than the ${n(Math.max(0, target - unreachable))} the target leaves for it once ${outOfReach.length ? outOfReach.map(say).join(', ') : 'nothing else'} ${outOfReach.length === 1 ? 'is' : 'are'} counted: no reducer took out more`;
 }
 
 /** `auto` behind the plain reducer interface (one merged report). */

@@ -71,6 +71,12 @@ export interface TranscriptMeta {
   markers: number;
   usage: UsageSummary | null;
   warnings: number;
+  /**
+   * Content of the file that import could not read (lib/model/warnings.ts isDataLoss): how many
+   * such warnings and the first one's text. Absent when nothing was lost (and on rows stored
+   * before this field existed).
+   */
+  dataLoss?: { count: number; first: string };
   /** Which conversation of a container file this is (tau-bench, eval outputs). */
   conversation?: number;
   /**

@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Repo } from '../db/repo';
+import { openRepo, Repo } from '../db/repo';
+import { ContextscopeDB } from '../db/schema';
+import { userMessage } from '../errors';
 import { importBytes } from '../formats/import';
 import { corpusFiles } from '../../tests/corpus';
 import { freshDbName } from '../db/test-helpers';
@@ -101,6 +103,58 @@ describe('engine.importFile', () => {
     expect(out.kind === 'error' && out.error.expected).toMatch(/delete transcripts/);
     expect(out.kind === 'error' && out.error.where?.file).toBe(path.basename(chatText));
     expect(await engine.listTranscripts()).toEqual([]);
+  });
+
+  it('quota exceeded in the middle of the storing transaction (after the meta and chunks were written): nothing half-stored, a clear message, the next import works', async () => {
+    const dbName = freshDbName();
+    useEngineDatabase(dbName);
+    const file = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker'))!;
+    // The engine's own connection (Dexie makes a Table class per database instance).
+    const engineDb = openRepo(dbName).db;
+    const db = new ContextscopeDB(dbName);
+    // The originals row is the last big write of storeImport: the browser refuses it.
+    const tableProto = Object.getPrototypeOf(engineDb.originals) as { put: (...a: unknown[]) => unknown };
+    const realPut = tableProto.put;
+    let refused = 0;
+    vi.spyOn(tableProto, 'put').mockImplementation(function (this: { name: string }, ...args: unknown[]) {
+      if (this.name === 'originals') {
+        refused++;
+        return Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+      }
+      return realPut.apply(this, args);
+    });
+    const out = await engine.importFile(read(file), path.basename(file));
+    expect(refused).toBe(1);
+    expect(out.kind === 'error' && out.error.code).toBe('quota:storage');
+    expect(out.kind === 'error' && userMessage(out.error)).toMatch(/storage|quota/i);
+    // Every table the transaction touched is as before: no meta, no chunk, no details, no original.
+    expect(await db.transcripts.count()).toBe(0);
+    expect(await db.chunks.count()).toBe(0);
+    expect(await db.details.count()).toBe(0);
+    expect(await db.originals.count()).toBe(0);
+    expect(await db.imports.where('status').equals('running').count()).toBe(0);
+    expect(await engine.listTranscripts()).toEqual([]);
+
+    vi.mocked(tableProto.put).mockRestore();
+    const again = await engine.importFile(read(file), path.basename(file));
+    expect(again.kind).toBe('imported');
+    expect(await db.transcripts.count()).toBe(1);
+    db.close();
+  });
+
+  it('a cut-off JSONL says what it lost in the stored meta (the banner, library row and inspector show it)', async () => {
+    const file = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker'))!;
+    const text = fs.readFileSync(file, 'utf8');
+    const lines = text.split('\n').filter((l) => l !== '');
+    // The session was still being written: its last line stops half-way.
+    const cut = lines.slice(0, -1).join('\n') + '\n' + lines[lines.length - 1].slice(0, 40);
+    const out = await engine.importFile(new TextEncoder().encode(cut), 'cut.jsonl');
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    expect(out.meta.dataLoss).toEqual({ count: 1, first: expect.stringMatching(new RegExp(`last line \\(${lines.length}\\).*ignored`)) });
+    expect((await engine.listTranscripts())[0].dataLoss?.count).toBe(1);
+    // A whole file has none.
+    const whole = await engine.importFile(read(file), path.basename(file));
+    expect(whole.kind === 'imported' && whole.meta.dataLoss).toBeUndefined();
   });
 
   it('rejects a file no format claims with unsupported:format', async () => {

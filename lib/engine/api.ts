@@ -10,6 +10,7 @@ import { transfer } from 'comlink';
 import { ImportError, serializeError, type SerializedError } from '../errors';
 import { detect } from '../formats/detect';
 import { contentId, importFile as importSourceFile } from '../formats/import';
+import { dataLossOf } from '../model/warnings';
 import { formatById } from '../formats/registry';
 import type { ConversationInfo } from '../formats/types';
 import type { Version } from '../compaction/types';
@@ -235,6 +236,7 @@ async function importFromSource(file: SourceFile, original: Uint8Array, name: st
       markers: transcript.markers.length,
       usage: usageSummary(transcript),
       warnings: transcript.warnings.length,
+      ...(dataLossOf(transcript.warnings) && { dataLoss: dataLossOf(transcript.warnings) }),
       ...(options.conversation !== undefined && { conversation: options.conversation }),
       originalId: fileId,
       importedAt: new Date().toISOString(),

@@ -2,11 +2,14 @@ import 'fake-indexeddb/auto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expose } from 'comlink';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Repo } from '../db/repo';
 import { corpusFiles } from '../../tests/corpus';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase, type ImportProgress } from './api';
 import { TIMELINE_SLICE, WorkerBridge } from './client';
+import { LIBRARY_CHANNEL, listenLibrary } from './channel';
+import { ORIGINAL_VERSION } from './versions';
 import { makeLongTranscript } from '../../scripts/make-long-transcript';
 import { buildRows, rowIndexOf } from './rows';
 import { parseQuery, searchRows } from './search';
@@ -39,6 +42,12 @@ class ChannelWorker extends EventTarget {
   terminate(): void {
     this.terminated = true;
     this.port.close();
+  }
+  /** What the browser does when a worker dies (out of memory, an uncaught error): an `error` event, then silence. */
+  crash(message: string): void {
+    this.terminated = true;
+    this.port.close();
+    this.dispatchEvent(Object.assign(new Event('error'), { message }));
   }
 }
 
@@ -128,6 +137,71 @@ describe('WorkerBridge', () => {
     expect(await other).toBeNull();
     expect(bridge.startedWorkers).toBe(2);
     bridge.terminate();
+  });
+
+  it('a worker crashing mid-operation: the page goes on with a new one, reads are answered, the import in flight fails with what happened and nothing of it is stored', async () => {
+    const other = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker'))!;
+    // The query lane's first worker will hang on the library list, then crash.
+    const hanging = { ...engine, listTranscripts: () => new Promise<never>(() => {}) };
+    const { bridge, workers } = channelBridge((n) => (n === 1 ? hanging : engine));
+    const first = await bridge.importFile(undefined, bufferOf(chatFile), path.basename(chatFile), {});
+    expect(first.kind).toBe('imported');
+    const importWorker = workers[0];
+
+    // A read in flight when its worker dies is sent again to a new worker.
+    const listing = bridge.listTranscripts(undefined);
+    await new Promise((r) => setTimeout(r, 20));
+    workers[1].crash('Out of memory');
+    expect((await listing).map((m) => m.fileName)).toEqual([path.basename(chatFile)]);
+    expect(workers.length).toBe(3);
+
+    // The import worker dies while storing: the import fails with the reason, nothing is listed.
+    const store = vi.spyOn(Repo.prototype, 'storeImport').mockImplementationOnce(() => {
+      importWorker.crash('Out of memory');
+      return new Promise<never>(() => {});
+    });
+    await expect(bridge.importFile(undefined, bufferOf(other), path.basename(other), {})).rejects.toThrow(/engine worker stopped \(Out of memory\).*keeps nothing.*Try again/);
+    store.mockRestore();
+    expect((await bridge.listTranscripts(undefined)).map((m) => m.fileName)).toEqual([path.basename(chatFile)]);
+
+    // Trying again works on a fresh worker; what was there before is all still there.
+    const again = await bridge.importFile(undefined, bufferOf(other), path.basename(other), {});
+    expect(again.kind).toBe('imported');
+    expect((await bridge.listTranscripts(undefined)).map((m) => m.fileName).sort()).toEqual([path.basename(chatFile), path.basename(other)].sort());
+    expect(importWorker.terminated).toBe(true);
+    bridge.terminate();
+  });
+
+  it('another tab hears of every version written here (BroadcastChannel); this tab does not hear itself', async () => {
+    const file = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker'))!;
+    const { bridge } = channelBridge();
+    const out = await bridge.importFile(undefined, bufferOf(file), path.basename(file), {});
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const id = out.meta.id;
+    const otherTab: unknown[] = [];
+    const ch = new BroadcastChannel(LIBRARY_CHANNEL);
+    ch.onmessage = (ev) => otherTab.push(ev.data);
+    const thisTab: unknown[] = [];
+    const stop = listenLibrary((m) => thisTab.push(m));
+    try {
+      const strip = { id: 's1', range: { kind: 'turns' as const, from: 0, to: out.meta.turns - 2 }, reducers: [{ id: 'strip-tool-results' as const }], keepLast: 0 };
+      const v1 = await bridge.applyStep(undefined, id, ORIGINAL_VERSION, strip);
+      await bridge.renameVersion(undefined, id, v1.id, 'named');
+      const fork = await bridge.forkVersion(undefined, id, v1.id);
+      await bridge.removeVersion(undefined, id, fork.id);
+      await bridge.undoStep(undefined, id, v1.id);
+      await expect.poll(() => otherTab.length).toBe(5);
+      expect(new Set(otherTab.map((m) => JSON.stringify(m)))).toEqual(new Set([JSON.stringify({ kind: 'versions', transcriptId: id })]));
+      // A refused write announces nothing.
+      await expect(bridge.applyStep(undefined, id, ORIGINAL_VERSION, { ...strip, id: 's2', range: { kind: 'turns', from: out.meta.turns - 1, to: out.meta.turns - 1 }, keepLast: 1 })).rejects.toThrow(/changes nothing/);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(otherTab).toHaveLength(5);
+      expect(thisTab).toEqual([]);
+    } finally {
+      stop();
+      ch.close();
+      bridge.terminate();
+    }
   });
 
   it('an abort never terminates a worker with a write in flight (a write is never sent twice)', async () => {

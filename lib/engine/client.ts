@@ -13,9 +13,10 @@ import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { BatchOutcome, ConversationsOutcome, Engine, EngineImportOptions, ExportedFile, ExportOutcome, ImportOutcome, ImportProgress, InspectorData } from './api';
 import type { Timeline, TimelineTurn } from './timeline';
 import type { Row, RowIndex } from './rows';
-import type { ConfigOutcome, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, TangentProposals, VersionComparison } from './compaction';
+import type { ConfigOutcome, ConversionLossesOutcome, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, TangentProposals, VersionComparison } from './compaction';
 import type { ToolStat } from './preview';
 import type { Version } from '../compaction/types';
+import { announce } from './channel';
 import type { TriggerPoint } from '../simulate/replay';
 import type { ReplayView } from './replay';
 import type { SummaryFailure, SummaryProgress } from '../summarize/run';
@@ -52,6 +53,8 @@ interface PendingCall {
   reject: (e: unknown) => void;
   /** Send the job again to the lane's next worker (reads only). */
   resend: () => void;
+  /** Already sent again after a worker crash (a read that crashes two workers fails). */
+  crashed?: boolean;
 }
 
 interface LaneState {
@@ -64,6 +67,13 @@ export type WorkerFactory = () => Worker;
 
 /** webpack and Turbopack bundle the worker only when `new URL(…)` is written inline here (TOOLCHAIN.md #6). */
 const defaultFactory: WorkerFactory = () => new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module' });
+
+/** Resolve as `write` does, after telling the other tabs that this transcript's versions changed. */
+async function announced<T>(transcriptId: string, write: Promise<T>): Promise<T> {
+  const out = await write;
+  announce({ kind: 'versions', transcriptId });
+  return out;
+}
 
 export class WorkerBridge {
   private lanes = new Map<Lane, LaneState>();
@@ -83,10 +93,17 @@ export class WorkerBridge {
       state = { worker, remote, pending: new Set() };
       const s = state;
       worker.addEventListener('error', (ev) => {
-        const err = new Error(`The engine worker failed: ${(ev as ErrorEvent).message ?? 'unknown error'}`);
-        for (const call of s.pending) call.reject(err);
-        s.pending.clear();
-        this.terminate(lane);
+        // The worker crashed (out of memory, an uncaught error): the page goes on with a new one.
+        // A read is sent once more to it; a write is not (it may or may not have committed: the
+        // database rolled back an unfinished transaction), so it fails with what happened.
+        const reason = (ev as ErrorEvent).message || 'it stopped unexpectedly';
+        if (this.lanes.get(lane) !== s) return;
+        for (const call of this.stop(lane, s)) {
+          if (call.kind === 'read' && !call.crashed && !call.signal?.aborted) {
+            call.crashed = true;
+            call.resend();
+          } else call.reject(new Error(`The engine worker stopped (${reason}) before this ${call.kind === 'write' ? 'import or change finished: the database keeps nothing of an unfinished one. Try again' : 'request was answered'}.`));
+        }
       });
       this.lanes.set(lane, state);
       // Recovery runs once per page load, not per worker: a restarted worker must not purge the
@@ -295,20 +312,21 @@ export class WorkerBridge {
   listVersions(signal: AbortSignal | undefined, id: string): Promise<Version[]> {
     return this.run(signal, 'query', (r) => r.listVersions(id));
   }
+  // Version writes tell the other tabs (lib/engine/channel.ts) once they succeeded.
   forkVersion(signal: AbortSignal | undefined, id: string, parentId: string, name?: string): Promise<Version> {
-    return this.run(signal, 'query', (r) => r.forkVersion(id, parentId, name), 'write');
+    return announced(id, this.run(signal, 'query', (r) => r.forkVersion(id, parentId, name), 'write'));
   }
   renameVersion(signal: AbortSignal | undefined, id: string, versionId: string, name: string): Promise<Version> {
-    return this.run(signal, 'query', (r) => r.renameVersion(id, versionId, name), 'write');
+    return announced(id, this.run(signal, 'query', (r) => r.renameVersion(id, versionId, name), 'write'));
   }
   removeVersion(signal: AbortSignal | undefined, id: string, versionId: string): Promise<void> {
-    return this.run(signal, 'query', (r) => r.removeVersion(id, versionId), 'write');
+    return announced(id, this.run(signal, 'query', (r) => r.removeVersion(id, versionId), 'write'));
   }
   applyStep(signal: AbortSignal | undefined, id: string, versionId: string, step: DraftStep): Promise<Version> {
-    return this.run(signal, 'query', (r) => r.applyStep(id, versionId, step), 'write');
+    return announced(id, this.run(signal, 'query', (r) => r.applyStep(id, versionId, step), 'write'));
   }
   undoStep(signal: AbortSignal | undefined, id: string, versionId: string): Promise<Version> {
-    return this.run(signal, 'query', (r) => r.undoStep(id, versionId), 'write');
+    return announced(id, this.run(signal, 'query', (r) => r.undoStep(id, versionId), 'write'));
   }
   /** Stale previews are cancelled by TanStack Query's signal: the preview worker is terminated. */
   preview(signal: AbortSignal | undefined, id: string, request: PreviewRequest): Promise<PreviewOutcome> {
@@ -316,6 +334,9 @@ export class WorkerBridge {
   }
   compareVersions(signal: AbortSignal | undefined, id: string, a: string, b: string, model?: string): Promise<VersionComparison> {
     return this.run(signal, 'preview', (r) => r.compareVersions(id, a, b, model));
+  }
+  conversionLosses(signal: AbortSignal | undefined, id: string, versionId: string, format: string): Promise<ConversionLossesOutcome> {
+    return this.run(signal, 'query', (r) => r.conversionLosses(id, versionId, format) as Promise<ConversionLossesOutcome>);
   }
   exportVersion(signal: AbortSignal | undefined, id: string, versionId: string, options: ExportOptions): Promise<ExportVersionOutcome> {
     return this.run(signal, 'query', (r) => r.exportVersion(id, versionId, options) as Promise<ExportVersionOutcome>);

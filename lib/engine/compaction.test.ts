@@ -153,6 +153,21 @@ describe('versions: apply, undo, fork, rename, delete', () => {
     await expect(engine.undoStep(id, v2.id)).rejects.toThrow(/no step to undo/);
   });
 
+  it('a step that changes nothing (a 0 % preview) is refused: no empty version is forked', async () => {
+    const { id, turns } = await importCorpus(claudeCode);
+    // Strip the results of the last turn only, with keep-last protecting that turn: nothing changes.
+    const noop = { ...strip(turns, 'noop', [turns - 1, turns - 1]), keepLast: 1 };
+    const p = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft: noop });
+    if (p.kind !== 'preview') throw new Error('preview failed');
+    expect(p.preview.tokens.context.after).toBe(p.preview.tokens.context.before);
+    await expect(engine.applyStep(id, ORIGINAL_VERSION, noop)).rejects.toThrow(/changes nothing/);
+    expect((await engine.listVersions(id)).map((v) => v.id)).toEqual([ORIGINAL_VERSION]);
+    // …and on a stored version, no step is added.
+    const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns, 'real', [0, turns - 2]));
+    await expect(engine.applyStep(id, v1.id, { ...strip(turns, 'again', [0, turns - 2]) })).rejects.toThrow(/changes nothing/);
+    expect((await engine.listVersions(id)).find((v) => v.id === v1.id)!.steps).toHaveLength(1);
+  });
+
   it('fork copies the steps (then both evolve apart); rename and delete; the original refuses both', async () => {
     const { id, turns } = await importCorpus(claudeCode);
     const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns));
@@ -213,6 +228,49 @@ describe('engine.exportVersion', () => {
     expect(audit.output.tokens).toBe(file.tokens.reimported);
     expect(audit.fates.stubbed).toBeGreaterThan(0);
     expect(Object.values(audit.changedBlocks)).toContain('stubbed:strip-tool-results');
+  });
+
+  it('a conversion lists what the target cannot carry, with tokens, before the download and in the audit', async () => {
+    const slopometry = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
+    const { id, turns } = await importCorpus(slopometry);
+    const log = importBytes(path.basename(slopometry), new Uint8Array(fs.readFileSync(slopometry))).transcript;
+    const reasoning = log.messages.filter((m) => !m.sidechain).flatMap((m) => m.blocks).filter((b) => b.kind === 'reasoning');
+    expect(reasoning.length).toBeGreaterThan(100);
+    const reasoningTokens = reasoning.reduce((n, b) => n + b.tokens, 0);
+
+    // Before anything is written: OpenAI Chat cannot carry Claude's signed reasoning.
+    const check = await engine.conversionLosses(id, ORIGINAL_VERSION, 'openai-chat');
+    if (check.kind !== 'losses') throw new Error(JSON.stringify(check));
+    const lost = check.losses.find((l) => l.what.startsWith('reasoning'));
+    expect(lost).toMatchObject({ blocks: reasoning.length, tokens: reasoningTokens, becomes: 'dropped' });
+    expect(check.losses.find((l) => l.what.startsWith('compaction summary'))?.becomes).toBe('text');
+    expect(check.tokens.after).toBeLessThan(check.tokens.before);
+    // Anthropic Messages carries the reasoning: only the source's compaction marker is not carried.
+    const anthropic = await engine.conversionLosses(id, ORIGINAL_VERSION, 'anthropic-messages');
+    expect(anthropic.kind === 'losses' && anthropic.losses.map((l) => l.what)).toEqual(['compaction summary(ies) of the source, without their marker']);
+    // The source's own format loses nothing.
+    const own = await engine.conversionLosses(id, ORIGINAL_VERSION, 'claude-code');
+    expect(own.kind === 'losses' && own.losses).toEqual([]);
+
+    // The audit record of a compacted conversion names the same losses.
+    const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns, 'strip', [0, turns - 2]));
+    const out = await engine.exportVersion(id, v1.id, { format: 'openai-chat', withAudit: true });
+    if (out.kind !== 'file') throw new Error(JSON.stringify(out));
+    const audit = JSON.parse(new TextDecoder().decode(out.file.audit!.bytes));
+    const auditReasoning = audit.output.notCarried.find((l: { what: string }) => l.what.startsWith('reasoning'));
+    expect(auditReasoning.becomes).toBe('dropped');
+    expect(auditReasoning.tokens).toBeGreaterThan(1000);
+    expect(out.file.losses).toEqual(audit.output.notCarried);
+  });
+
+  it('Codex images converted to OpenAI Chat are listed as written as text, with their tokens', async () => {
+    const coverage = corpusFiles('codex-cli').find((f) => f.includes('schema_coverage'))!;
+    const { id } = await importCorpus(coverage);
+    const check = await engine.conversionLosses(id, ORIGINAL_VERSION, 'openai-chat');
+    if (check.kind !== 'losses') throw new Error(JSON.stringify(check));
+    const images = check.losses.find((l) => l.what.startsWith('attachment'));
+    expect(images?.becomes).toBe('text');
+    expect(images!.tokens).toBeGreaterThan(1000);
   });
 
   it('the original exports byte-identical; a conversion to another format re-imports; an unknown format is a clear error', async () => {

@@ -13,7 +13,7 @@ import type { Projection, Step, SummaryKey, Version } from '../compaction/types'
 import type { Repo } from '../db/repo';
 import { listSummaryRows } from '../db/summaries';
 import { ExportError, serializeError, userMessage, type SerializedError } from '../errors';
-import { conversionTargets, convertTranscript } from '../formats/convert';
+import { conversionTargets, convertTranscript, type ConversionLoss } from '../formats/convert';
 import { importBytes } from '../formats/import';
 import { formatById } from '../formats/registry';
 import { isFatalForExport, newPairingIssues, validatePairing } from '../model/pairing';
@@ -61,11 +61,15 @@ export interface ExportedVersion {
   fileName: string;
   mimeType: string;
   dropped: string[];
+  /** A conversion's losses by kind, with token counts (empty for the source's own format). */
+  losses: ConversionLoss[];
   format: string;
   /** tokens.total of the projection, and of the file written imported back (inspect's number). */
   tokens: { projected: number; reimported: number; original: number };
   audit?: { bytes: Uint8Array; fileName: string };
 }
+
+export type ConversionLossesOutcome = { kind: 'losses'; losses: ConversionLoss[]; tokens: { before: number; after: number } } | { kind: 'error'; error: SerializedError };
 
 export type ExportVersionOutcome = { kind: 'file'; file: ExportedVersion } | { kind: 'error'; error: SerializedError };
 
@@ -115,6 +119,16 @@ export interface TangentProposals {
   provider?: string;
   proposals: Array<{ turn: number; reason: string }>;
   error?: string;
+}
+
+/** Whether a projection differs from another in anything the model would see: tokens, messages or a block's fate. */
+function changesAnything(a: Projection, b: Projection): boolean {
+  if (a.tokens.after.total !== b.tokens.after.total || a.messages.length !== b.messages.length || a.tools.length !== b.tools.length) return true;
+  const fa = a.fates;
+  const fb = b.fates;
+  const keys = new Set([...Object.keys(fa), ...Object.keys(fb)]);
+  for (const k of keys) if ((fa[k]?.kind ?? 'kept') !== (fb[k]?.kind ?? 'kept')) return true;
+  return false;
 }
 
 export function compactionEngine(deps: CompactionDeps) {
@@ -197,6 +211,7 @@ export function compactionEngine(deps: CompactionDeps) {
       let fileName: string;
       let mimeType: string;
       let dropped: string[];
+      let losses: ConversionLoss[] = [];
       if (target === log.format) {
         const out = format.serialize(log, compacted);
         ({ text, fileName, mimeType, dropped } = out);
@@ -204,7 +219,7 @@ export function compactionEngine(deps: CompactionDeps) {
       } else {
         // convertTranscript validates by re-import and pairing itself.
         const out = convertTranscript(log, target, compacted);
-        ({ text, fileName, mimeType, dropped } = out);
+        ({ text, fileName, mimeType, dropped, losses } = out);
         raw = out.bytes;
       }
       // Formats name a compacted export themselves (serialize-util compactedFileName); add the mark only where one did not.
@@ -235,6 +250,7 @@ export function compactionEngine(deps: CompactionDeps) {
         fileName,
         mimeType: mimeOf(fileName, mimeType),
         dropped,
+        losses,
         format: target,
         tokens: { projected: projection.tokens.after.total, reimported, original: projection.tokens.before.total },
       };
@@ -242,7 +258,7 @@ export function compactionEngine(deps: CompactionDeps) {
       if (options.withAudit) {
         const lost = compacted ? lostIdentifiers(log, projection) : [];
         const budget = steps.find((s) => s.budget !== undefined)?.budget;
-        const audit = buildAudit({ log, steps, projection, lost, ...(budget !== undefined && { budget }), output: { fileName, format: target, tokens: reimported } });
+        const audit = buildAudit({ log, steps, projection, lost, ...(budget !== undefined && { budget }), output: { fileName, format: target, tokens: reimported, ...(target !== log.format && { notCarried: losses }) } });
         const auditBytes = new TextEncoder().encode(JSON.stringify(audit, null, 2) + '\n');
         file.audit = { bytes: auditBytes, fileName: `${baseName(fileName)}.audit.json` };
         buffers.push(auditBytes.buffer as ArrayBuffer);
@@ -367,6 +383,12 @@ export function compactionEngine(deps: CompactionDeps) {
       await versions.deleteVersion(repo(), id, versionId);
     },
     async applyStep(id: string, versionId: string, step: DraftStep): Promise<Version> {
+      // A step that changes nothing (a "0 %" preview) is not a version's step: applying it on the
+      // original would fork an empty "Compacted N".
+      const before = await projectVersion(id, versionId);
+      const after = await projectVersion(id, versionId, step);
+      if (!changesAnything(before.projection, after.projection))
+        throw new versions.VersionError('invalid:version', `This step changes nothing (0 tokens saved, no message changed): nothing was applied. Select other turns, lower keep-last or pick other reducers.`);
       return versions.applyStep(repo(), id, versionId, step);
     },
     async undoStep(id: string, versionId: string): Promise<Version> {
@@ -394,6 +416,20 @@ export function compactionEngine(deps: CompactionDeps) {
       } catch (e) {
         if (e instanceof ConfigError) return { kind: 'error', error: { name: e.name, code: e.code, message: e.message, where: { file: fileName, path: e.path }, ...(e.expected && { expected: e.expected }) } };
         return { kind: 'error', error: serializeError(e) };
+      }
+    },
+    /**
+     * What converting this version to `format` cannot carry, before anything is downloaded (the
+     * export dialog lists it): the conversion is run and validated, its bytes are not returned.
+     */
+    async conversionLosses(id: string, versionId: string, format: string): Promise<ConversionLossesOutcome> {
+      try {
+        const { log, steps, projection } = await projectVersion(id, versionId);
+        if (format === log.format) return { kind: 'losses' as const, losses: [], tokens: { before: projection.tokens.after.total, after: projection.tokens.after.total } };
+        const out = convertTranscript(log, format, steps.length > 0 ? projection : undefined);
+        return { kind: 'losses' as const, losses: out.losses, tokens: out.tokens };
+      } catch (e) {
+        return { kind: 'error' as const, error: serializeError(e) };
       }
     },
     async exportTargets(id: string): Promise<Array<{ id: string; label: string; source: boolean }>> {

@@ -630,11 +630,14 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
       prefixStart = undefined;
       continue;
     }
+    // A side chain (a sub-agent's lines, interleaved in the file) is never where a summary pair
+    // goes: the pair waits for the next main-chain message, so the main-chain lines the summary
+    // covers after the side chain stay in the history before it.
+    if (pm.sidechain) continue;
     if (queue.length) {
       before.set(pm.sourceId, queue);
       queue = [];
     }
-    if (pm.sidechain) continue;
     const source = messageById.get(pm.sourceId);
     if (source) for (const s of waitingForEnd.splice(0)) spanEnd.set(s, source.recordRefs[0]);
     if (isSourceSummary(pm)) prefixStart = undefined;

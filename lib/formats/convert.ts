@@ -12,12 +12,43 @@ import type { Message, Transcript } from '../model/types';
 import { importBytes } from './import';
 import { formatById, formats } from './registry';
 import type { ConvertInput, SerializeResult } from './types';
+import { contextTotals } from '../tokens/totals';
+
+/**
+ * One kind of content the target format cannot carry as the source had it, with its size:
+ * `tokens` of the source's blocks, `asText` when they are written as text instead (a placeholder,
+ * a summary without its marker) rather than left out.
+ */
+export interface ConversionLoss {
+  what: string;
+  blocks: number;
+  tokens: number;
+  /** Written in another form: 'text' (placeholder or plain text) or 'dropped' (not in the file). */
+  becomes: 'dropped' | 'text';
+}
 
 export interface ConvertResult extends SerializeResult {
   /** The target format id. */
   format: string;
   /** Messages written (after side chains were left out). */
   messages: number;
+  /** What the target cannot carry, by kind, with token counts (the export dialog and the audit list these). */
+  losses: ConversionLoss[];
+  /** Tokens of what was converted (main context) and of the file written, imported back. */
+  tokens: { before: number; after: number };
+}
+
+/** Sum the tokens of matching blocks (main messages). */
+function tokensOf(messages: readonly ProjectedMessage[], test: (b: ProjectedBlock) => boolean): { blocks: number; tokens: number } {
+  let blocks = 0;
+  let tokens = 0;
+  for (const m of messages)
+    for (const b of m.blocks)
+      if (test(b)) {
+        blocks++;
+        tokens += b.tokens;
+      }
+  return { blocks, tokens };
 }
 
 /** Formats that can be written from canonical messages. */
@@ -131,16 +162,35 @@ export function convertTranscript(t: Transcript, targetFormatId: string, project
 
   // What the target could not carry, measured on the re-import (whatever the target itself says).
   const dropped = [...repairs, ...out.dropped];
-  const measure = (label: string, test: (b: ProjectedBlock) => boolean) => {
+  const losses: ConversionLoss[] = [];
+  const measure = (label: string, test: (b: ProjectedBlock) => boolean, becomes: ConversionLoss['becomes']) => {
     const before = countBlocks(main, test);
     const after = countBlocks(backMain, test);
-    if (after < before) dropped.push(`${before - after} of ${before} ${label} not carried by ${target.label}`);
+    if (after < before) {
+      dropped.push(`${before - after} of ${before} ${label} not carried by ${target.label}`);
+      // Tokens of the blocks not carried: all of them when none came back, else a share by count.
+      const src = tokensOf(main, test);
+      losses.push({ what: label, blocks: before - after, tokens: after === 0 ? src.tokens : Math.round((src.tokens * (before - after)) / before), becomes });
+    }
   };
-  measure('reasoning block(s)', (b) => b.kind === 'reasoning');
-  measure('reasoning signature(s) / encrypted payload(s)', (b) => b.kind === 'reasoning' && !!b.opaque);
-  measure('attachment(s)', (b) => b.kind === 'attachment');
-  measure('server tool / opaque block(s)', (b) => b.kind === 'opaque');
-  if (t.markers.length > 0) dropped.push(`${t.markers.length} compaction marker(s) of the source (${[...new Set(t.markers.map((m) => m.source))].join(', ')}): summaries are carried as text, the markers are not`);
-  if (sideChains.length > 0) dropped.push(`${sideChains.length} side-chain (sub-agent) message(s) left out`);
-  return { ...out, dropped: [...new Set(dropped)], format: target.id, messages: main.length };
+  measure('reasoning block(s)', (b) => b.kind === 'reasoning', 'dropped');
+  measure('attachment(s) (images, documents)', (b) => b.kind === 'attachment', 'text');
+  measure('server tool / opaque block(s)', (b) => b.kind === 'opaque', 'text');
+  const signed = countBlocks(main, (b) => b.kind === 'reasoning' && !!b.opaque);
+  const signedBack = countBlocks(backMain, (b) => b.kind === 'reasoning' && !!b.opaque);
+  if (signedBack < signed) dropped.push(`${signed - signedBack} of ${signed} reasoning signature(s) / encrypted payload(s) not carried by ${target.label}`);
+  if (t.markers.length > 0) {
+    dropped.push(`${t.markers.length} compaction marker(s) of the source (${[...new Set(t.markers.map((m) => m.source))].join(', ')}): summaries are carried as text, the markers are not`);
+    const summaries = tokensOf(main, (b) => b.kind === 'summary');
+    if (summaries.blocks > countBlocks(backMain, (b) => b.kind === 'summary')) losses.push({ what: 'compaction summary(ies) of the source, without their marker', blocks: summaries.blocks, tokens: summaries.tokens, becomes: 'text' });
+  }
+  if (sideChains.length > 0) {
+    dropped.push(`${sideChains.length} side-chain (sub-agent) message(s) left out`);
+    let tokens = 0;
+    for (const m of sideChains) for (const b of m.blocks) tokens += b.tokens;
+    losses.push({ what: 'side-chain (sub-agent) message(s)', blocks: sideChains.length, tokens, becomes: 'dropped' });
+  }
+  const before = contextTotals(main, input.tools).total;
+  const after = contextTotals(backMain, back.tools).total;
+  return { ...out, dropped: [...new Set(dropped)], format: target.id, messages: main.length, losses, tokens: { before, after } };
 }

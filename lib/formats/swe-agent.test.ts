@@ -135,13 +135,14 @@ describe('swe-agent export: a removed tool call leaves the history record (dedup
     it(name, () => {
       const t = load(name);
       const p = projectTranscript(t, [dedup]);
-      expect(Object.values(p.fates).filter((x) => x.kind === 'removed' || x.kind === 'deduped').length).toBeGreaterThan(0);
+      // (Dedup keeps failed re-runs and side-effecting shell commands: a file may remove none now.)
+      const removed = Object.values(p.fates).filter((x) => x.kind === 'removed' || x.kind === 'deduped').length;
       // Some removed call sat in a message that keeps its text: the case the record must drop the action from.
       const keptWithoutCall = p.messages.filter((pm) => {
         const src = t.messages.find((m) => m.id === pm.sourceId);
         return src?.blocks.some((b) => b.kind === 'tool_call') && !pm.blocks.some((b) => b.kind === 'tool_call');
       });
-      keptTextFor.set(name, keptWithoutCall.length);
+      keptTextFor.set(name, removed > 0 ? keptWithoutCall.length : 0);
       const out = sweAgentFormat.serialize(t, p);
       const re = importBytes(out.fileName, new TextEncoder().encode(out.text), { format: 'swe-agent' }).transcript;
       const calls = (ms: ReadonlyArray<{ blocks: readonly { kind: string }[] }>) => ms.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call').length;

@@ -123,7 +123,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
   // buy nothing the target asked for. Nothing is dropped, and the report says why.
   if (!fits(best)) {
     const floor = best ? contextTokens(best.ctx) : contextTokens(ctx);
-    return new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, `not run: even dropping the whole range leaves ${floor} tokens > target ${budget.total}`]);
+    return new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, `not run: even dropping the whole range leaves ${floor.toLocaleString('en-US')} tokens > target ${budget.total.toLocaleString('en-US')}`]);
   }
   let lo = 0;
   let hi = candidates.length - 1;
