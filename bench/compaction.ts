@@ -4,6 +4,7 @@
  * transcripts, same budget (25 % of the transcript), same token counting (each block's tokens as
  * imported: chars/4 here). Columns: time, growth ratio vs the previous size (linear ≈ 10×),
  * fits budget, pairing valid, identifiers retained (lost.ts rules over the whole log).
+ * Times are CPU time of this process (a shared machine's wall clock measures its neighbours).
  * Figures are ratios on one noisy shared machine: compare columns, not absolute numbers. Ours and
  * the AI SDK are timed best of 2 (JIT warm-up); LangChain once (it is quadratic: see the growth).
  */
@@ -163,10 +164,17 @@ interface Row {
   note?: string;
 }
 
+// CPU time of this process, not the wall clock: on a machine shared by many jobs the wall clock
+// mostly measures the neighbours (10k turns: 307 ms CPU, 2,089 ms wall at load 16 on 2 cores).
+const cpuNow = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
+
 function timeIt<T>(fn: () => T): { ms: number; value: T } {
-  const t0 = performance.now();
+  const t0 = cpuNow();
   const value = fn();
-  return { ms: performance.now() - t0, value };
+  return { ms: cpuNow() - t0, value };
 }
 
 /** Best of two runs: the first pays for JIT warm-up and the noisy neighbours. */
@@ -177,16 +185,41 @@ function best2<T>(fn: () => T): { ms: number; value: T } {
 }
 
 async function timeAsync<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const t0 = performance.now();
+  const t0 = cpuNow();
   const value = await fn();
-  return { ms: performance.now() - t0, value };
+  return { ms: cpuNow() - t0, value };
+}
+
+const LC_LIMIT_MS = 60_000;
+
+async function runLangChain(log: Transcript, budget: number): Promise<{ ms: number; value: BaseMessage[] }> {
+  const lcIn = toLangChain(log);
+  // The same per-message counts as ours, by message id (trimMessages hands the counter copies).
+  const byId = new Map(log.messages.map((m) => [m.id, m.blocks.reduce((s, b) => s + b.tokens, 0)]));
+  const counter = (msgs: BaseMessage[]) => msgs.reduce((s, m) => s + ((m.id !== undefined ? byId.get(m.id) : undefined) ?? tokenOf.get(m) ?? chars4(String(m.content))), 0);
+  return timeAsync(() => trimMessages(lcIn, { maxTokens: budget, strategy: 'last', tokenCounter: counter, includeSystem: true, startOn: 'human' }));
+}
+
+/** Time at size n from the last two measured points, as a power law (exponent 1 linear, 2 quadratic). */
+export function predictMs(points: ReadonlyArray<{ n: number; ms: number }>, n: number): { ms: number; exponent: number } {
+  const [a, b] = [...points].sort((x, y) => x.n - y.n).slice(-2);
+  const exponent = Math.max(1, Math.log(Math.max(b.ms, 1) / Math.max(a.ms, 1)) / Math.log(b.n / a.n));
+  return { ms: b.ms * (n / b.n) ** exponent, exponent };
 }
 
 export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_000]): Promise<Row[]> {
   console.log('\n## Compaction: auto pipeline vs LangChain trimMessages vs AI SDK pruneMessages (budget = 25 % of the transcript)');
   const rows: Row[] = [];
   const prev = new Map<string, number>();
-  let langchainTooSlow = false;
+  let langchainTooSlow: string | false = false;
+  // LangChain's growth, from an extra size of twice the first (smaller sizes are mostly JIT and
+  // fixed costs: 250 → 1k turns looked linear, and 10k then took 386 s).
+  const lcPoints: Array<{ n: number; ms: number }> = [];
+  {
+    const n0 = sizes[0] * 2;
+    const log0 = generateSession(n0);
+    lcPoints.push({ n: n0, ms: (await runLangChain(log0, Math.floor(tokensOfLog(log0) * 0.25))).ms });
+  }
   for (const n of sizes) {
     const log = generateSession(n);
     const total = tokensOfLog(log);
@@ -215,17 +248,18 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
     });
 
     // LangChain trimMessages: keep the last messages within the budget, start on a human message.
+    // Skipped where its measured growth predicts more than a minute (it is quadratic: ~5 min at 10k).
+    const predicted = lcPoints.length >= 2 ? predictMs(lcPoints, n) : undefined;
+    if (predicted !== undefined && predicted.ms > LC_LIMIT_MS) langchainTooSlow = `not run: growth n^${predicted.exponent.toFixed(1)} predicts ${(predicted.ms / 1000).toFixed(0)} s`;
     if (!langchainTooSlow) {
-      const lcIn = toLangChain(log);
-      // The same per-message counts as ours, by message id (trimMessages hands the counter copies).
-      const byId = new Map(log.messages.map((m) => [m.id, m.blocks.reduce((s, b) => s + b.tokens, 0)]));
-      const counter = (msgs: BaseMessage[]) => msgs.reduce((s, m) => s + ((m.id !== undefined ? byId.get(m.id) : undefined) ?? tokenOf.get(m) ?? chars4(String(m.content))), 0);
-      const lc = await timeAsync(() => trimMessages(lcIn, { maxTokens: budget, strategy: 'last', tokenCounter: counter, includeSystem: true, startOn: 'human' }));
+      const lc = await runLangChain(log, budget);
       const lcOut = langChainToProjected(lc.value, log);
+      lcPoints.push({ n, ms: lc.ms });
       push({ turns: n, tool: 'langchain trimMessages', ms: lc.ms, fits: contextTokens(lcOut) <= budget, tokens: contextTokens(lcOut), pairing: validatePairing(lcOut).length === 0, retained: retained(log, fates, totalIds, lcOut) });
-      if (lc.ms > 60_000) langchainTooSlow = true;
+      if (lc.ms > LC_LIMIT_MS) langchainTooSlow = 'not run: > 60 s at the previous size';
     } else {
-      rows.push({ turns: n, tool: 'langchain trimMessages', ms: NaN, fits: false, tokens: NaN, pairing: false, retained: NaN, note: 'not run: > 60 s at the previous size' });
+      rows.push({ turns: n, tool: 'langchain trimMessages', ms: NaN, fits: false, tokens: NaN, pairing: false, retained: NaN, note: langchainTooSlow });
+      console.log(`    langchain trimMessages: ${langchainTooSlow}`);
     }
 
     // AI SDK pruneMessages: no budget; drop reasoning and tool calls before the last 2 messages.
@@ -236,7 +270,7 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
 
     console.log(`  ${n.toLocaleString('en-US')} turns: ${log.messages.length.toLocaleString('en-US')} messages, ${total.toLocaleString('en-US')} tokens, budget ${budget.toLocaleString('en-US')}, ${totalIds.toLocaleString('en-US')} identifiers`);
   }
-  const header = ['turns', 'tool', 'time ms', 'growth', 'fits', 'tokens out', 'pairing', 'ids retained'];
+  const header = ['turns', 'tool', 'CPU ms', 'growth', 'fits', 'tokens out', 'pairing', 'ids retained'];
   const table = rows.map((r) => [
     r.turns.toLocaleString('en-US'),
     r.tool,

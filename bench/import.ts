@@ -46,7 +46,7 @@ export function makeLargeClaudeCodeFile(targetBytes = 100 * MB): Uint8Array {
   return new TextEncoder().encode(parts.join('\n') + '\n');
 }
 
-export async function runImportBench(): Promise<void> {
+export async function runImportBench(): Promise<{ importRatio: number; mb: number; tokenizerRatio: number }> {
   const outDir = path.join(process.cwd(), 'bench', 'out');
   fs.mkdirSync(outDir, { recursive: true });
   const bytes = makeLargeClaudeCodeFile();
@@ -102,9 +102,10 @@ export async function runImportBench(): Promise<void> {
   console.log(`${'lib/tokens o200k counter'.padEnd(58)} ${ours.ms.toFixed(0).padStart(7)} ms  ${(sampleMb / (ours.ms / 1000)).toFixed(1).padStart(5)} MB/s  ${ours.value.toLocaleString('en-US')} tokens`);
   console.log(`${'chars/4 estimate'.padEnd(58)} ${chars4.ms.toFixed(0).padStart(7)} ms  ${chars4.value.toLocaleString('en-US')} tokens (${((chars4.value / ours.value - 1) * 100).toFixed(1)} % vs exact)`);
   console.log(`ratio ours / raw: ${(ours.ms / raw.ms).toFixed(2)}× (same counts: ${ours.value === raw.value})`);
+  return { importRatio: imp.ms / limitMs, mb, tokenizerRatio: raw.ms / ours.ms };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1]?.endsWith("bench/import.ts") && import.meta.url === `file://${process.argv[1]}`) {
   runImportBench().catch((e) => {
     console.error(e);
     process.exit(1);

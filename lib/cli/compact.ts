@@ -8,13 +8,14 @@
  * exits 1. With no --strategy, `auto`. Formats write a summary their own way, so the re-imported
  * count can differ a little from the projection's; auto then re-aims below N and tries again.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { ImportError, userMessage } from '../errors';
 import { importFile } from '../formats/import';
 import { formatById } from '../formats/registry';
 import type { SerializeResult } from '../formats/types';
 import { encodeExport, textEncodingOf, type TextEncodingOf } from '../read/encode';
-import { sourceFromBytes } from '../read/source';
+import { sourceFromBytes, type SourceFile } from '../read/source';
 import { EXIT, EXIT_CODES_HELP, checkOutPath, explainExportError, readInputFile, readSource, writeOutput } from './_files';
 import { isFatalForExport, newPairingIssues, validatePairing, type PairingIssue } from '../model/pairing';
 import type { Transcript } from '../model/types';
@@ -30,12 +31,23 @@ import { formatReport } from '../compaction/report';
 import { proposeTangents } from '../compaction/tangents';
 import type { Projection, ReducerId, Step, SummaryKey } from '../compaction/types';
 import { projectWithProviderSummaries, providerFromEnvOrFlags, type CliProvider } from '../summarize/cli-provider';
+import { runBatch, runStream } from './_compact-batch';
 
 export const summary = 'Compact a transcript to a token budget and export it in its own format (auto, or --strategy …)';
 
 const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]… [--keep-last K] [--config F]
                               [--keep-last-calls C] [--keep-last-tokens T] [--tail auto|turns]
                               --out OUT [--report-json R] [--conversation K] [--dry-run]
+       npm run -s cli -- compact DIR --out DIR2 [--jobs N] [options]     every file of DIR, in worker threads
+       npm run -s cli -- compact --stream [options] < in.jsonl > out.jsonl  one transcript per line
+
+  DIR               compacts every file under DIR (recursively, dot files skipped) into DIR2 at the
+                    same relative path; progress on stderr, a summary table on stdout; exit 1 if any failed
+  --jobs N          worker threads for DIR (default: os.availableParallelism())
+  --stream          each stdin line is a JSON object {"path": F} or {"text": T, "name"?: N} or
+                    {"base64": B, "name": N} (any may carry "id"), or the transcript itself (one JSON
+                    document, e.g. an OpenAI Chat request); each stdout line is {id, name, ok, format,
+                    turns, tokensBefore, tokensAfter, budget, text | base64, error} in input order
 
   --budget N        target tokens, counted like \`inspect\` (default: the model's input budget
                     minus the invisible overhead and ÷ the calibration factor of the recorded usage)
@@ -90,12 +102,16 @@ export interface CompactArgs {
   keepFailed?: boolean;
   tangents?: number[];
   model?: string;
+  /** Worker threads for a directory (default: os.availableParallelism()). */
+  jobs?: number;
+  /** Read one transcript per line on stdin, write one result per line on stdout. */
+  stream: boolean;
   retention?: { mode: 'age' | 'count'; n: number };
   help: boolean;
 }
 
 export function parseCompactArgs(args: string[]): CompactArgs {
-  const out: CompactArgs = { strategies: [], dryRun: false, help: false };
+  const out: CompactArgs = { strategies: [], dryRun: false, stream: false, help: false };
   const value = (i: number, name: string): string => {
     const v = args[i];
     if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value.`);
@@ -169,6 +185,13 @@ export function parseCompactArgs(args: string[]): CompactArgs {
         break;
       case '--keep-failed':
         out.keepFailed = true;
+        break;
+      case '--jobs':
+      case '-j':
+        out.jobs = int(next(), '--jobs', 1);
+        break;
+      case '--stream':
+        out.stream = true;
         break;
       case '--retention': {
         const v = next();
@@ -376,6 +399,142 @@ export function whyNotFit(t: Transcript, projectedTokens: number, outputTokens: 
   return `${floor} ≤ budget ${budget}; the compaction fits (${projectedTokens}) but the ${t.format} export adds ${outputTokens - projectedTokens} tokens of its own records`;
 }
 
+/** Where a compaction writes its report (stdout) and its notes (stderr). */
+export interface Io {
+  out(s: string): void;
+  err(s: string): void;
+}
+
+export const processIo: Io = { out: (s) => void process.stdout.write(s), err: (s) => void process.stderr.write(s) };
+
+/** One file's result, for the batch summary table and the stream mode's output lines. */
+export interface CompactRow {
+  file: string;
+  code: number;
+  format?: string;
+  turns?: number;
+  tokensBefore?: number;
+  /** tokens.total of the written output, re-imported (or the projection's on --dry-run). */
+  tokensAfter?: number;
+  budget?: number;
+  attempts?: number;
+  ms: number;
+  error?: string;
+}
+
+/**
+ * Compact one transcript to `a.out` — what `compact FILE` does, for one file, a directory's files
+ * (batch) and stdin lines (stream). The report goes to io.out, notes and errors to io.err. The
+ * output is checked on the very bytes that would be written (re-imported: what the model is sent
+ * on resume within the budget, no tool pairing issue the compaction added) before anything is
+ * written; a failed check writes nothing unless --keep-failed. `sink` receives the bytes instead of
+ * a file (the stream mode).
+ */
+export async function compactBytes(a: CompactArgs, name: string, input: Uint8Array | SourceFile, cliIn: CliProvider, io: Io, sink?: (bytes: Uint8Array) => void, args: readonly string[] = []): Promise<CompactRow> {
+  let cli = cliIn;
+  const t0 = performance.now();
+  const row: CompactRow = { file: name, code: 0, ms: 0 };
+  const end = (code: number, error?: string): CompactRow => Object.assign(row, { code, ms: performance.now() - t0, ...(error !== undefined && { error }) });
+  let t: Transcript;
+  let source: SourceFile;
+  let plan: CompactionPlan | undefined;
+  try {
+    source = input instanceof Uint8Array ? sourceFromBytes(path.basename(name), input) : input;
+    t = importFile(source, { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
+    plan = a.config ? parseCompactionConfig(a.config, new TextDecoder().decode(readInputFile(a.config, '--config'))) : undefined;
+  } catch (e) {
+    const msg = userMessage(e);
+    io.err(msg + '\n');
+    return end(EXIT.badInput, msg);
+  }
+  Object.assign(row, { format: t.format, turns: t.turnCount });
+  try {
+    for (const w of plan?.warnings ?? []) io.err(`config: ${w}\n`);
+    // JP summarize_model / model: the summarizing model when --provider is given and no --summary-model.
+    if (plan?.summaryModel && cli.config) {
+      const chosen = summaryModelFromConfig(plan.summaryModel, cli.config.kind, args, process.env);
+      if (chosen.note) io.err(`config: ${chosen.note}\n`);
+      if (chosen.model) cli = providerFromEnvOrFlags([...args, '--summary-model', chosen.model], process.env, { modelFlag: '--summary-model' });
+    }
+    let budget = a.budget;
+    if (budget === undefined) {
+      const info = lookupModel(a.model ?? t.model);
+      if (!info) {
+        const msg = `No --budget given and the model (${a.model ?? t.model ?? 'not recorded'}) is not in the catalog: pass --budget N or --model M.`;
+        io.err(msg + '\n');
+        return end(EXIT.badInput, msg);
+      }
+      const d = defaultBudget(t, info);
+      budget = d.budget;
+      io.err(`budget: ${d.line}\n`);
+    }
+    row.budget = budget;
+    const step = stepFromArgs(a, plan, budget);
+    if (a.strategies.includes('classify-tangents') && !a.tangents) {
+      const proposed = proposeTangents(t, { keepLast: step.keepLast });
+      io.out(`tangent candidates (pass --tangents to remove):\n${proposed.map((p) => `  turn ${p.turn + 1}: ${p.reason}`).join('\n') || '  none'}\n`);
+    }
+    // --provider: answer the projection's summary requests with the LLM before the final projection.
+    const summaries = cli.provider ? (await projectWithProviderSummaries({ log: t, steps: [step], cli, onLine: (l) => io.err(`${l}\n`) })).lookup : undefined;
+    let outcome: CompactOutcome;
+    try {
+      outcome = compactTranscript(t, step, budget, { write: !a.dryRun, encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }) });
+    } catch (e) {
+      throw explainExportError(e, 'compacted export');
+    }
+    row.tokensBefore = outcome.projection.tokens.before.total;
+    row.attempts = outcome.attempts;
+    const lost = lostIdentifiers(t, outcome.projection);
+    io.out(formatReport(t, outcome.steps, outcome.projection, lost) + '\n');
+    for (const n of outcome.notes ?? []) io.out(`note: ${n}\n`);
+    const writeReport = () => {
+      if (!a.reportJson) return;
+      const audit = buildAudit({ log: t, steps: outcome.steps, projection: outcome.projection, lost, budget, ...(a.out && outcome.fileName && { output: { fileName: path.basename(a.out), format: t.format, tokens: outcome.reimportedTokens } }) });
+      writeOutput(a.reportJson, JSON.stringify(audit, null, 2) + '\n', '--report-json');
+      io.out(`wrote the audit record to ${a.reportJson}\n`);
+    };
+    if (a.dryRun) {
+      writeReport();
+      const fits = outcome.projection.tokens.after.total <= budget;
+      row.tokensAfter = outcome.projection.tokens.after.total;
+      io.out(`dry run: ${fits ? 'fits' : 'does NOT fit'} the budget of ${budget}; nothing written${a.reportJson ? ' but the audit record' : ''}\n`);
+      if (fits) return end(EXIT.ok);
+      const why = `does not fit: ${whyNotFit(t, outcome.projection.tokens.after.total, outcome.projection.tokens.after.total, budget)}`;
+      io.err(why + '.\n');
+      return end(EXIT.missedTarget, why);
+    }
+    // The check runs on the very bytes that would be written, before anything is written at --out.
+    const written = outcome.bytes ?? new TextEncoder().encode(outcome.text!);
+    const outName = a.out ?? outcome.fileName ?? name;
+    const re = importFile(sourceFromBytes(path.basename(outName), written), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
+    const total = modelViewTotals(re).total;
+    row.tokensAfter = total;
+    const { inherited, added } = pairingBlame(t, re);
+    const failures: string[] = [];
+    if (added.length) failures.push(`${added.length} tool pairing issue(s) added by the compaction (${describeIssues(added)})`);
+    if (total > budget) failures.push(`the output holds ${total} tokens > budget ${budget}: ${whyNotFit(t, outcome.projection.tokens.after.total, total, budget)}`);
+    if (inherited.length) io.out(`inherited: ${inherited.length} tool pairing issue(s) already in ${path.basename(name)} are kept as they were, not counted against the compaction (${describeIssues(inherited)})\n`);
+    writeReport();
+    if (failures.length === 0 || a.keepFailed) {
+      if (sink) sink(written);
+      else writeOutput(a.out!, written);
+      io.out(`wrote ${outName}: re-imported as ${re.format}, ${total} tokens (budget ${budget})${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}${failures.length ? ', although it failed the check (--keep-failed)' : ''}\n`);
+    } else {
+      io.out(`nothing written to ${outName}: the output failed the check (pass --keep-failed to write it anyway)\n`);
+    }
+    if (failures.length) {
+      const msg = `verification failed: ${failures.join('; ')}.`;
+      io.err(msg + '\n');
+      return end(EXIT.missedTarget, msg);
+    }
+    return end(EXIT.ok);
+  } catch (e) {
+    const msg = userMessage(e);
+    io.err(msg + '\n');
+    return end(e instanceof ImportError ? EXIT.badInput : EXIT.missedTarget, msg);
+  }
+}
+
 export async function run(args: string[]): Promise<number> {
   let a: CompactArgs;
   let cli: CliProvider;
@@ -391,99 +550,49 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return EXIT.ok;
   }
+  if (a.stream) {
+    if (a.file !== undefined || a.out !== undefined || a.reportJson !== undefined) {
+      process.stderr.write(`--stream reads transcripts from stdin and writes results to stdout: no FILE, --out or --report-json.\n\n${USAGE}\n`);
+      return 2;
+    }
+    return runStream(a, cli, process.stdin, processIo, args);
+  }
   if (!a.file) {
-    process.stderr.write(`compact needs a FILE.\n\n${USAGE}\n`);
+    process.stderr.write(`compact needs a FILE (or a directory, or --stream).\n\n${USAGE}\n`);
     return EXIT.badInput;
   }
+  let isDir = false;
+  try {
+    isDir = fs.statSync(a.file).isDirectory();
+  } catch {
+    // not there: compactBytes' read says so below
+  }
+  if (isDir) {
+    if (!a.out) {
+      process.stderr.write(`compact DIR needs --out DIR2 (the directory to write the compacted files to).\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (a.reportJson) {
+      process.stderr.write(`--report-json names one file: it does not go with a directory.\n`);
+      return 2;
+    }
+    return runBatch(args, a, processIo);
+  }
+  if (a.jobs !== undefined) process.stderr.write('note: --jobs applies to a directory; one file runs in this process.\n');
   if (!a.dryRun && !a.out) {
     process.stderr.write(`compact needs --out OUT (or --dry-run).\n\n${USAGE}\n`);
     return EXIT.badInput;
   }
-  let t: Transcript;
-  let source: ReturnType<typeof readSource>;
-  let plan: CompactionPlan | undefined;
+  let source: SourceFile;
   try {
     // Everything the command line names is checked before any work: a bad --out is said now.
     if (a.out && !a.dryRun) checkOutPath(a.out);
     if (a.reportJson) checkOutPath(a.reportJson, '--report-json');
     source = readSource(a.file);
-    t = importFile(source, { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
-    plan = a.config ? parseCompactionConfig(a.config, new TextDecoder().decode(readInputFile(a.config, '--config'))) : undefined;
   } catch (e) {
     process.stderr.write(userMessage(e) + '\n');
     return EXIT.badInput;
   }
-  try {
-    for (const w of plan?.warnings ?? []) process.stderr.write(`config: ${w}\n`);
-    // JP summarize_model / model: the summarizing model when --provider is given and no --summary-model.
-    if (plan?.summaryModel && cli.config) {
-      const chosen = summaryModelFromConfig(plan.summaryModel, cli.config.kind, args, process.env);
-      if (chosen.note) process.stderr.write(`config: ${chosen.note}\n`);
-      if (chosen.model) cli = providerFromEnvOrFlags([...args, '--summary-model', chosen.model], process.env, { modelFlag: '--summary-model' });
-    }
-    let budget = a.budget;
-    if (budget === undefined) {
-      const info = lookupModel(a.model ?? t.model);
-      if (!info) {
-        process.stderr.write(`No --budget given and the model (${a.model ?? t.model ?? 'not recorded'}) is not in the catalog: pass --budget N or --model M.\n`);
-        return EXIT.badInput;
-      }
-      const d = defaultBudget(t, info);
-      budget = d.budget;
-      process.stderr.write(`budget: ${d.line}\n`);
-    }
-    const step = stepFromArgs(a, plan, budget);
-    if (a.strategies.includes('classify-tangents') && !a.tangents) {
-      const proposed = proposeTangents(t, { keepLast: step.keepLast });
-      process.stdout.write(`tangent candidates (pass --tangents to remove):\n${proposed.map((p) => `  turn ${p.turn + 1}: ${p.reason}`).join('\n') || '  none'}\n`);
-    }
-    // --provider: answer the projection's summary requests with the LLM before the final projection.
-    const summaries = cli.provider ? (await projectWithProviderSummaries({ log: t, steps: [step], cli, onLine: (l) => process.stderr.write(`${l}\n`) })).lookup : undefined;
-    let outcome: CompactOutcome;
-    try {
-      outcome = compactTranscript(t, step, budget, { write: !a.dryRun, encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }) });
-    } catch (e) {
-      throw explainExportError(e, 'compacted export');
-    }
-    const lost = lostIdentifiers(t, outcome.projection);
-    process.stdout.write(formatReport(t, outcome.steps, outcome.projection, lost) + '\n');
-    for (const n of outcome.notes ?? []) process.stdout.write(`note: ${n}\n`);
-    const writeReport = () => {
-      if (!a.reportJson) return;
-      const audit = buildAudit({ log: t, steps: outcome.steps, projection: outcome.projection, lost, budget, ...(a.out && outcome.fileName && { output: { fileName: path.basename(a.out), format: t.format, tokens: outcome.reimportedTokens } }) });
-      writeOutput(a.reportJson, JSON.stringify(audit, null, 2) + '\n', '--report-json');
-      process.stdout.write(`wrote the audit record to ${a.reportJson}\n`);
-    };
-    if (a.dryRun) {
-      writeReport();
-      const fits = outcome.projection.tokens.after.total <= budget;
-      process.stdout.write(`dry run: ${fits ? 'fits' : 'does NOT fit'} the budget of ${budget}; nothing written${a.reportJson ? ' but the audit record' : ''}\n`);
-      if (!fits) process.stderr.write(`does not fit: ${whyNotFit(t, outcome.projection.tokens.after.total, outcome.projection.tokens.after.total, budget)}.\n`);
-      return fits ? EXIT.ok : EXIT.missedTarget;
-    }
-    // The check runs on the very bytes that would be written, before anything is written at --out.
-    const bytes = outcome.bytes ?? new TextEncoder().encode(outcome.text!);
-    const re = importFile(sourceFromBytes(path.basename(a.out!), bytes), { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
-    const total = modelViewTotals(re).total;
-    const { inherited, added } = pairingBlame(t, re);
-    const failures: string[] = [];
-    if (added.length) failures.push(`${added.length} tool pairing issue(s) added by the compaction (${describeIssues(added)})`);
-    if (total > budget) failures.push(`the output holds ${total} tokens > budget ${budget}: ${whyNotFit(t, outcome.projection.tokens.after.total, total, budget)}`);
-    if (inherited.length) process.stdout.write(`inherited: ${inherited.length} tool pairing issue(s) already in ${path.basename(a.file)} are kept as they were, not counted against the compaction (${describeIssues(inherited)})\n`);
-    writeReport();
-    if (failures.length === 0 || a.keepFailed) {
-      writeOutput(a.out!, outcome.bytes ?? outcome.text!);
-      process.stdout.write(`wrote ${a.out}: re-imported as ${re.format}, ${total} tokens (budget ${budget})${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}${failures.length ? ', although it failed the check (--keep-failed)' : ''}\n`);
-    } else {
-      process.stdout.write(`nothing written to ${a.out}: the output failed the check (pass --keep-failed to write it anyway)\n`);
-    }
-    if (failures.length) {
-      process.stderr.write(`verification failed: ${failures.join('; ')}.\n`);
-      return EXIT.missedTarget;
-    }
-    return EXIT.ok;
-  } catch (e) {
-    process.stderr.write(userMessage(e) + '\n');
-    return e instanceof ImportError ? EXIT.badInput : EXIT.missedTarget;
-  }
+  const row = await compactBytes(a, a.file, source, cli, processIo, undefined, args);
+  return row.code;
 }

@@ -126,7 +126,19 @@ export interface PairIndex {
   results: Map<string, { mi: number; bi: number }>;
 }
 
+// Contexts are immutable: the pair index of a messages array is computed once (several reducers
+// of a step ask for it). Callers read it and never change it.
+const pairsCache = new WeakMap<readonly ProjectedMessage[], PairIndex>();
+
 export function indexPairs(messages: readonly ProjectedMessage[]): PairIndex {
+  const hit = pairsCache.get(messages);
+  if (hit) return hit;
+  const index = buildPairIndex(messages);
+  pairsCache.set(messages, index);
+  return index;
+}
+
+function buildPairIndex(messages: readonly ProjectedMessage[]): PairIndex {
   const calls = new Map<string, { mi: number; bi: number }>();
   const results = new Map<string, { mi: number; bi: number }>();
   messages.forEach((m, mi) => {
@@ -148,6 +160,8 @@ export class ContextEditor {
   events = 0;
   /** Tokens saved so far (net of inserted messages). */
   saved = 0;
+  /** Saved tokens of main-chain messages only: what the context total (side chains excluded) drops by. */
+  private savedMain = 0;
 
   constructor(
     readonly ctx: CompactionContext,
@@ -202,6 +216,7 @@ export class ContextEditor {
     if (next.tokens >= old.tokens) return false;
     this.blocksOf(mi)[bi] = next;
     this.saved += old.tokens - next.tokens;
+    if (!this.ctx.messages[mi].sidechain) this.savedMain += old.tokens - next.tokens;
     this.events++;
     this.fate(old, mi, fate);
     return true;
@@ -212,6 +227,7 @@ export class ContextEditor {
     if (!old) return false;
     this.blocksOf(mi)[bi] = null;
     this.saved += old.tokens;
+    if (!this.ctx.messages[mi].sidechain) this.savedMain += old.tokens;
     this.events++;
     this.fate(old, mi, fate);
     return true;
@@ -229,6 +245,7 @@ export class ContextEditor {
     list.push(m);
     this.inserted.set(mi, list);
     for (const b of m.blocks) this.saved -= b.tokens;
+    if (!m.sidechain) for (const b of m.blocks) this.savedMain -= b.tokens;
   }
 
   get changed(): boolean {
@@ -256,6 +273,8 @@ export class ContextEditor {
       const tail = this.inserted.get(ctx.messages.length);
       if (tail) messages.push(...tail);
       next = { ...ctx, messages, fates: this.newFates ?? ctx.fates };
+      // The new total is the old one minus what the edits saved: no second pass over the context.
+      totalsCache.set(messages, { tools: next.tools, total: this.tokensBefore - this.savedMain });
     }
     const tokensAfter = this.changed ? contextTokens(next) : this.tokensBefore;
     return {

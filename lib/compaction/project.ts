@@ -71,8 +71,23 @@ export function coveredByMarkers(log: Transcript): Map<number, string> {
   return covered;
 }
 
-/** The context compaction starts from. */
+// The starting context of a log (immutable) is built once per baseline; every preview starts from it.
+const startCache = new WeakMap<Transcript, Map<string, { messages: ProjectedMessage[]; fates: Map<string, Fate> }>>();
+
+/** The context compaction starts from (its messages array is frozen and shared; the fates map is the caller's). */
 export function startingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
+  let perLog = startCache.get(log);
+  if (!perLog) startCache.set(log, (perLog = new Map()));
+  let hit = perLog.get(baseline);
+  if (!hit) {
+    const built = buildStartingContext(log, baseline);
+    hit = { messages: Object.freeze(built.messages) as ProjectedMessage[], fates: built.fates };
+    perLog.set(baseline, hit);
+  }
+  return { messages: hit.messages, fates: new Map(hit.fates) };
+}
+
+function buildStartingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
   const fates = new Map<string, Fate>();
   if (baseline === 'log') return { messages: log.messages.map(wrapMessage), fates };
   const covered = coveredByMarkers(log);
@@ -214,8 +229,16 @@ function mainLine(messages: readonly ProjectedMessage[]): ProjectedMessage[] {
 }
 
 /** Throw when `after` has pairing issues that `before` did not have. */
+// The issues of a context (immutable) are computed once: every reducer of a step is checked against the step's start.
+const knownIssues = new WeakMap<readonly ProjectedMessage[], PairingIssue[]>();
+
 export function assertPairingPreserved(before: readonly ProjectedMessage[], after: readonly ProjectedMessage[], where: string): void {
-  const fresh = newPairingIssues(validatePairing(mainLine(before)), validatePairing(mainLine(after)));
+  let known = knownIssues.get(before);
+  if (!known) {
+    known = validatePairing(mainLine(before));
+    knownIssues.set(before, known);
+  }
+  const fresh = newPairingIssues(known, validatePairing(mainLine(after)));
   if (fresh.length > 0) {
     const f = fresh[0];
     throw new CompactionInvariantError(`${where} broke tool pairing: ${fresh.length} new issue(s), first ${f.kind} for call ${f.callId} at projected message ${f.message}.`, fresh);

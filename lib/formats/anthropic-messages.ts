@@ -518,13 +518,16 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
       else groups.push({ record: site.record, parts: [pas] });
     }
     const texts: string[] = [];
+    // Messages per record, counted once (a filter over every site per group was quadratic).
+    const messagesPerRecord = new Map<number, number>();
+    for (const x of layout.sites) if (x) messagesPerRecord.set(x.record, (messagesPerRecord.get(x.record) ?? 0) + 1);
     for (const g of groups) {
       if ('synthetic' in g) {
         const value = synthesizedMessage(g.synthetic, dropped);
         if (value) texts.push(stringifyLike(value, t.style, depth));
         continue;
       }
-      const messagesOfRecord = layout.sites.filter((x) => x?.record === g.record).length;
+      const messagesOfRecord = messagesPerRecord.get(g.record) ?? 0;
       if (g.parts.length === messagesOfRecord && g.parts.every((p) => p.unchanged)) {
         texts.push(t.records[g.record].text);
         continue;

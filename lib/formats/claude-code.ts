@@ -167,6 +167,30 @@ function titleFromPrompt(text: string): string | undefined {
   return one.length > 80 ? one.slice(0, 79) + '…' : one;
 }
 
+/**
+ * JSON.stringify(a) === JSON.stringify(b) for parsed JSON values, without building either string:
+ * it stops at the first difference (a resumed session's replays are rare; lines that merely share
+ * a uuid differ early, e.g. in message.id).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] === undefined ? null : a[i], b[i] === undefined ? null : b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i]) return false;
+    if (!sameJson((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]])) return false;
+  }
+  return true;
+}
+
 export class ClaudeSessionReader {
   readonly builder = new TranscriptBuilder();
   readonly warnings: ImportWarning[] = [];
@@ -255,7 +279,7 @@ export class ClaudeSessionReader {
     // the replay is kept as a record for export but is not a second message (FORMATS.md §4).
     if (typeof value.uuid === 'string') {
       const seen = this.messageLines.get(value.uuid);
-      if (seen !== undefined && JSON.stringify(seen) === JSON.stringify(msg)) {
+      if (seen !== undefined && sameJson(seen, msg)) {
         this.replayedLines++;
         return;
       }
@@ -586,7 +610,11 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
   // In a sub-agent's own file every line is a side chain, and that chain is the conversation.
   const subAgentFile = t.warnings.some((w) => w.code === 'subagent:file');
   const messageOfRecord = new Map<number, Message>();
-  for (const m of t.messages) for (const r of m.recordRefs) messageOfRecord.set(r, m);
+  const messageById = new Map<string, Message>();
+  for (const m of t.messages) {
+    messageById.set(m.id, m);
+    for (const r of m.recordRefs) messageOfRecord.set(r, m);
+  }
   // Synthetic messages are written just before the first kept main-chain message since the last
   // summary (the kept prefix, see above), else before the next projected source message.
   const before = new Map<string, ProjectedMessage[]>();
@@ -611,7 +639,7 @@ export function serializeClaudeRecords(t: Transcript, projection: Projection, op
       before.set(pm.sourceId, queue);
       queue = [];
     }
-    const source = t.messages.find((m) => m.id === pm.sourceId);
+    const source = messageById.get(pm.sourceId);
     if (source) for (const s of waitingForEnd.splice(0)) spanEnd.set(s, source.recordRefs[0]);
     if (isSourceSummary(pm)) prefixStart = undefined;
     else if (prefixStart === undefined && !before.has(pm.sourceId)) {

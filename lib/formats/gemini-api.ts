@@ -405,6 +405,9 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
   // Messages read from one Content (a split results + new prompt turn) are written back as one Content:
   // verbatim when every one of them is there untouched, else from their own parts.
   const written: Array<{ value: AnyObj; text?: string }> = [];
+  // Messages per Content record, counted once (a filter over every draft per Content was quadratic).
+  const draftsPerRecord = new Map<number, number>();
+  for (const x of layout.drafts) if (x.site?.record !== undefined) draftsPerRecord.set(x.site.record, (draftsPerRecord.get(x.site.record) ?? 0) + 1);
   for (let i = 0; i < contents.length; ) {
     const c = contents[i];
     let j = i + 1;
@@ -416,7 +419,7 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
       continue;
     }
     const original = layout.set.records[c.record].value as AnyObj;
-    const all = layout.drafts.filter((x) => x.site?.record === c.record).length;
+    const all = draftsPerRecord.get(c.record) ?? 0;
     if (group.length === all && group.every((g) => g.unchanged)) {
       written.push({ value: original, text: layout.set.records[c.record].text });
       continue;

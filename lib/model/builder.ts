@@ -38,6 +38,8 @@ export interface BuildInput {
 export class TranscriptBuilder {
   private messages: DraftMessage[] = [];
   private tools: Array<Omit<ToolSchema, 'tokens'>> = [];
+  /** Names of `tools`, so a request declaring 100k tools is read in linear time. */
+  private readonly toolNames = new Set<string>();
   private markers: Marker[] = [];
   private usage: UsageRecord[] = [];
   private warnings: ImportWarning[] = [];
@@ -58,7 +60,9 @@ export class TranscriptBuilder {
   }
 
   addTool(t: Omit<ToolSchema, 'tokens'>): void {
-    if (!this.tools.some((x) => x.name === t.name)) this.tools.push(t);
+    if (this.toolNames.has(t.name)) return;
+    this.toolNames.add(t.name);
+    this.tools.push(t);
   }
 
   addMarker(m: Omit<Marker, 'id'>): void {
@@ -141,6 +145,17 @@ export class TranscriptBuilder {
 export function deepFreeze<T>(o: T): T {
   if (o === null || typeof o !== 'object' || Object.isFrozen(o)) return o;
   Object.freeze(o);
-  for (const v of Object.values(o as object)) deepFreeze(v);
+  if (Array.isArray(o)) {
+    for (let i = 0; i < o.length; i++) {
+      const v: unknown = o[i];
+      if (v !== null && typeof v === 'object') deepFreeze(v);
+    }
+  } else {
+    // for…in over own keys: no array of values allocated per object (millions of them in a big log).
+    for (const k in o) {
+      const v: unknown = (o as Record<string, unknown>)[k];
+      if (v !== null && typeof v === 'object' && Object.hasOwn(o as object, k)) deepFreeze(v);
+    }
+  }
   return o;
 }

@@ -19,6 +19,9 @@ export const MAX_JSON_DEPTH = 1000;
 
 /** Offset where nesting first exceeds `max` (strings skipped), or -1. */
 export function depthExceededAt(text: string, max = MAX_JSON_DEPTH): number {
+  // Nesting deeper than `max` needs more than `max` opening brackets: most texts have far fewer,
+  // and counting them (native indexOf) costs a fraction of the character-by-character walk below.
+  if (!hasMoreOpenersThan(text, max)) return -1;
   let depth = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
@@ -30,6 +33,13 @@ export function depthExceededAt(text: string, max = MAX_JSON_DEPTH): number {
     } else if (c === 93 || c === 125) depth--;
   }
   return -1;
+}
+
+function hasMoreOpenersThan(text: string, max: number): boolean {
+  let n = 0;
+  for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1)) if (++n > max) return true;
+  for (let i = text.indexOf('['); i >= 0; i = text.indexOf('[', i + 1)) if (++n > max) return true;
+  return false;
 }
 
 export function tooDeepError(fileName: string, line: number): ImportError {

@@ -42,8 +42,23 @@ interface MessageLike {
   sidechain?: boolean;
 }
 
+// A frozen messages array (an imported log's, a projection's starting context) never changes: its
+// totals are computed once. Unfrozen arrays are always counted (a caller may still be filling them).
+const frozenTotals = new WeakMap<readonly MessageLike[], { tools: readonly Pick<ToolSchema, 'tokens'>[]; totals: Totals }>();
+
 /** Totals of a context: messages (side chains excluded: the main model never saw them) + tool schemas. */
 export function contextTotals(messages: readonly MessageLike[], tools: readonly Pick<ToolSchema, 'tokens'>[]): Totals {
+  const frozen = Object.isFrozen(messages) && Object.isFrozen(tools);
+  if (frozen) {
+    const hit = frozenTotals.get(messages);
+    if (hit && hit.tools === tools) return { total: hit.totals.total, byKind: { ...hit.totals.byKind } };
+  }
+  const totals = countTotals(messages, tools);
+  if (frozen) frozenTotals.set(messages, { tools, totals: { total: totals.total, byKind: { ...totals.byKind } } });
+  return totals;
+}
+
+function countTotals(messages: readonly MessageLike[], tools: readonly Pick<ToolSchema, 'tokens'>[]): Totals {
   const byKind = emptyByKind();
   for (const m of messages) {
     if (m.sidechain) continue;

@@ -3,7 +3,7 @@ import type { ToolCallBlock, ToolResultBlock } from '../../model/types';
 import { ContextEditor, indexPairs, isEditable, isMessageGranular, type CompactionContext, type PairIndex } from '../context';
 import { callOfMessage, sourceIndex } from '../calls';
 import type { Budget } from '../budget';
-import type { Fate, ProjectedBlock } from '../types';
+import type { Fate, ProjectedBlock, ProjectedMessage } from '../types';
 import { clipLine, pickSignal, resultStatus, signalLines, STUB_SIGNAL } from '../signal';
 import type { OutputCategory } from '../truncate-text';
 
@@ -13,17 +13,36 @@ export interface BlockRef<B = ProjectedBlock> {
   block: B;
 }
 
-/** Editable blocks of a kind, oldest first. */
-export function editableBlocks<K extends ProjectedBlock['kind']>(ctx: CompactionContext, kind: K): BlockRef<Extract<ProjectedBlock, { kind: K }>>[] {
-  const out: BlockRef<Extract<ProjectedBlock, { kind: K }>>[] = [];
-  ctx.messages.forEach((m, mi) => {
-    if (!isEditable(ctx, m)) return;
-    m.blocks.forEach((b, bi) => {
-      if (b.kind === kind) out.push({ mi, bi, block: b as Extract<ProjectedBlock, { kind: K }> });
-    });
-  });
-  return out;
+/**
+ * Editable blocks of a kind, oldest first. One scan of the context finds every kind, cached by the
+ * messages array (contexts are immutable) and the window: the auto pipeline's reducers that change
+ * nothing hand the same array to the next one, which then does not scan 40k messages again.
+ * The list is shared: read it, never change it.
+ */
+export function editableBlocks<K extends ProjectedBlock['kind']>(ctx: CompactionContext, kind: K): readonly BlockRef<Extract<ProjectedBlock, { kind: K }>>[] {
+  const w = ctx.window;
+  let hit = editableCache.get(ctx.messages);
+  if (!hit || hit.from !== w?.from || hit.to !== w?.to) {
+    hit = { from: w?.from, to: w?.to, byKind: new Map() };
+    const { byKind } = hit;
+    const messages = ctx.messages;
+    for (let mi = 0; mi < messages.length; mi++) {
+      const m = messages[mi];
+      if (!isEditable(ctx, m)) continue;
+      const blocks = m.blocks;
+      for (let bi = 0; bi < blocks.length; bi++) {
+        const b = blocks[bi];
+        let list = byKind.get(b.kind);
+        if (!list) byKind.set(b.kind, (list = []));
+        list.push({ mi, bi, block: b });
+      }
+    }
+    editableCache.set(ctx.messages, hit);
+  }
+  return (hit.byKind.get(kind) ?? []) as BlockRef<Extract<ProjectedBlock, { kind: K }>>[];
 }
+
+const editableCache = new WeakMap<readonly ProjectedMessage[], { from: number | undefined; to: number | undefined; byKind: Map<string, BlockRef[]> }>();
 
 /** With `untilFits`, reducers stop as soon as the budget holds (the auto pipeline's "cheap first, stop early"). */
 export function fitsNow(editor: ContextEditor, budget: Budget, untilFits: boolean): boolean {
