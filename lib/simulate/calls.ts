@@ -426,7 +426,9 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       const overEvents = policy.triggerEvents !== undefined && items.length >= policy.triggerEvents && items.length >= armedEvents + policy.triggerEvents / 2;
       if (policy.kind === 'plan' && policy.plan && (overTokens || overEvents)) {
         const context = contextAsLog(log, items, tools);
-        const steps = policy.plan(context, limits);
+        // A plan's budget is a prompt size (what the model is sent); the context it compacts is
+        // counted the way the file is: less the invisible overhead, ÷ the calibration factor.
+        const steps = policy.plan(context, limits).map((st) => (st.budget === undefined ? st : { ...st, budget: Math.max(1, Math.floor((st.budget - env.overhead) / factor)) }));
         const projection = projectTranscript(context, steps, { baseline: 'log' });
         for (const [id, f] of Object.entries(projection.fates)) if (f.kind !== 'kept') fates.set(id, f);
         firedBefore = prompt;

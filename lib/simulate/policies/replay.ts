@@ -19,14 +19,19 @@ import { jp, seed002, seed004, sven } from './seeds';
 export const AUTO_TRIGGER = 0.75;
 export const AUTO_TARGET = 0.5;
 
-export const contextscopeAuto: ReplayPolicy = {
-  id: 'contextscope-auto',
-  label: 'Contextscope Auto',
-  kind: 'plan',
-  note: `fires at ${AUTO_TRIGGER * 100} % of the input budget (window − max output) and runs Auto to ${AUTO_TARGET * 100} % of it with the library's defaults: free reducers first, summaries prefix-ward only for the overflow`,
-  triggerTokens: (m) => Math.floor((m.contextWindow - m.maxOutput) * AUTO_TRIGGER),
-  plan: (_log, m) => [planStep('contextscope-auto', [{ id: 'auto' }], 1, Math.floor((m.contextWindow - m.maxOutput) * AUTO_TARGET))],
-};
+/** Our Auto as a replay policy: fires at `trigger` × the input budget, compacts to `target` × it. */
+export function autoPolicy(trigger = AUTO_TRIGGER, target = AUTO_TARGET): ReplayPolicy {
+  return {
+    id: 'contextscope-auto',
+    label: 'Contextscope Auto',
+    kind: 'plan',
+    note: `fires at ${Math.round(trigger * 100)} % of the input budget (window − max output) and runs Auto to ${Math.round(target * 100)} % of it with the library's defaults: free reducers first, summaries prefix-ward only for the overflow`,
+    triggerTokens: (m) => Math.floor((m.contextWindow - m.maxOutput) * trigger),
+    plan: (_log, m) => [planStep('contextscope-auto', [{ id: 'auto' }], 1, Math.floor((m.contextWindow - m.maxOutput) * target))],
+  };
+}
+
+export const contextscopeAuto: ReplayPolicy = autoPolicy();
 
 export const seed002Summarize: ReplayPolicy = {
   id: 'seed-002-summarize',
