@@ -91,12 +91,15 @@ describe('compact blames only itself', () => {
 });
 
 describe('what the CLI reads', () => {
-  it('a FILE that is a directory is called one (inspect, compact, convert: exit 2)', async () => {
-    for (const verb of [() => inspect([tmp]), () => compact([tmp, '--budget', '10', '--out', path.join(tmp, 'o')]), () => convert([tmp, '--to', 'openai-chat', '--out', path.join(tmp, 'o')])]) {
+  it('a FILE that is a directory is called one (inspect, convert: exit 2); compact takes one as a batch and needs --out DIR2', async () => {
+    for (const verb of [() => inspect([tmp]), () => convert([tmp, '--to', 'openai-chat', '--out', path.join(tmp, 'o')])]) {
       const r = await capture(verb);
       expect(r.code).toBe(2);
       expect(r.err).toContain('FILE is a directory, not a file');
     }
+    const batch = await capture(() => compact([tmp, '--budget', '10']));
+    expect(batch.code).toBe(2);
+    expect(batch.err).toContain('compact DIR needs --out DIR2');
   });
 
   it('/dev/zero and a FIFO are refused at once, not read forever', async () => {
