@@ -1,6 +1,6 @@
 'use client';
 
-import type { FateKind } from '@/lib/compaction/types';
+import type { FateKind } from '@/lib/model/projection';
 import { fateSwatchStyle } from '../timeline/patterns';
 import { useBlockFate } from './context';
 

@@ -5,7 +5,7 @@
  * props: the fate of each changed block in the previewed version, and the search's highlight.
  */
 import { createContext, useContext } from 'react';
-import type { FateKind } from '@/lib/compaction/types';
+import type { FateKind } from '@/lib/model/projection';
 
 export const FateContext = createContext<Readonly<Record<string, FateKind>> | null>(null);
 

@@ -3,7 +3,7 @@
  * Three shapes: a request `{system, messages, tools}`, a response object (`type:"message"`), and a
  * recorded SSE stream (`*.chunks.txt`: one event JSON per line) reassembled from its deltas.
  */
-import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedBlock, ProjectedMessage, Projection } from '../model/projection';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock } from '../model/builder';
 import type { Block, ImportWarning, Transcript } from '../model/types';

@@ -4,7 +4,7 @@
  * export of a projection (DESIGN.md "export of a compacted conversation") maps projected blocks back
  * onto the source items. Owned by formats-api; no format logic lives here.
  */
-import type { ProjectedBlock, ProjectedMessage } from '../compaction/types';
+import type { ProjectedBlock, ProjectedMessage } from '../model/projection';
 import { ExportError, type ErrorWhere } from '../errors';
 import { isFatalForExport, newPairingIssues, validatePairing } from '../model/pairing';
 import type { Block, JsonStyle, Message, Transcript } from '../model/types';

@@ -6,7 +6,7 @@
  * Reference: https://docs.claude.com/en/docs/claude-code/sdk/sdk-headless
  * The line → message code is shared with claude-code.ts.
  */
-import type { Projection } from '../compaction/types';
+import type { Projection } from '../model/projection';
 import type { Transcript } from '../model/types';
 import { isJsonlFile } from '../read/head';
 import { readJsonDocument } from '../read/json-doc';

@@ -4,7 +4,7 @@
  * Reference: https://github.com/simonw/claude-code-transcripts
  * The line → message code is shared with claude-code.ts.
  */
-import type { Projection } from '../compaction/types';
+import type { Projection } from '../model/projection';
 import type { Transcript } from '../model/types';
 import { readJsonDocument } from '../read/json-doc';
 import type { SourceFile } from '../read/source';

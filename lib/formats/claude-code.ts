@@ -14,7 +14,7 @@
  * Claude Code records no system prompt and no tool schemas: none are invented here; the UI infers
  * that invisible overhead from the recorded usage (DESIGN.md, Tokens).
  */
-import type { ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedMessage, Projection } from '../model/projection';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
 import type { ImportWarning, JsonStyle, Marker, Message, SourceRecord, Transcript, UsageRecord } from '../model/types';

@@ -5,7 +5,7 @@
  * `event_msg.token_count`; `compacted` lines are markers whose `replacement_history` is the new
  * model-visible history.
  */
-import type { Projection } from '../compaction/types';
+import type { Projection } from '../model/projection';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftMessage } from '../model/builder';
 import type { Transcript, UsageRecord } from '../model/types';

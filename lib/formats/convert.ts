@@ -5,7 +5,7 @@
  * says what it could not carry, and is validated by importing it back with the target format:
  * a conversion whose tool calls and results do not pair throws an ExportError.
  */
-import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedBlock, ProjectedMessage, Projection } from '../model/projection';
 import { ExportError, ImportError, userMessage } from '../errors';
 import { isFatalForExport, validatePairing } from '../model/pairing';
 import type { Message, Transcript } from '../model/types';

@@ -4,7 +4,7 @@
  * Content array), a response (`candidates`), and gemini-cli `.responses` replay JSONL
  * (`{method, response: chunk | chunk[]}` per model call).
  */
-import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedBlock, ProjectedMessage, Projection } from '../model/projection';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
 import type { Block, Transcript, UsageRecord } from '../model/types';

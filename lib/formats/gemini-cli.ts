@@ -6,7 +6,7 @@
  * A gemini record carries its tool calls *and* their results: the results become a `tool` message
  * right after it, so pairing and turn logic stay the same as everywhere else.
  */
-import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedBlock, ProjectedMessage, Projection } from '../model/projection';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
 import type { Transcript, UsageRecord } from '../model/types';

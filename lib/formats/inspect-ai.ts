@@ -10,7 +10,7 @@
  * display and token counts, never in the records (an export re-emits the reference).
  */
 import { Unzip, UnzipInflate, UnzipPassThrough, Zip, ZipDeflate, unzipSync } from 'fflate';
-import type { ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedMessage, Projection } from '../model/projection';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock } from '../model/builder';
 import { CallOccurrences } from '../model/pairing';

@@ -9,7 +9,7 @@
  * whose content has a ```mswea_bash_command block, or an `extra` object on a message (mini-swe-agent's
  * own field), or a ```bash action answered by a user message starting with `<returncode>`.
  */
-import type { Projection } from '../compaction/types';
+import type { Projection } from '../model/projection';
 import { TranscriptBuilder } from '../model/builder';
 import type { Transcript } from '../model/types';
 import { readJsonDocument } from '../read/json-doc';

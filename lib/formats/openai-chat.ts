@@ -11,7 +11,7 @@
  * container's elements; the chosen conversation's messages are read from inside its record, and an
  * export re-writes only that record (its other elements stay byte-identical).
  */
-import type { ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedMessage, Projection } from '../model/projection';
 import { ImportError, type ErrorWhere } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
 import type { ImportWarning, JsonStyle, Message, Role, SourceRecord, Transcript } from '../model/types';

@@ -4,7 +4,7 @@
  * `output:[…]`), and rollout JSONL (NeMo Gym: one `{responses_create_params, response}` conversation
  * per line). Items are also the body of Codex rollouts (codex-cli.ts reuses `convertItem`).
  */
-import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedBlock, ProjectedMessage, Projection } from '../model/projection';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
 import type { JsonStyle, Role, Transcript } from '../model/types';

@@ -9,7 +9,7 @@
  * State-change events carry no message and are kept for export. `condensation` actions are
  * compactions the agent already did: a Marker (and the summary, when it has one).
  */
-import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedBlock, ProjectedMessage, Projection } from '../model/projection';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
 import type { Block, JsonStyle, Message, Transcript } from '../model/types';

@@ -3,7 +3,7 @@
  * deciding whether a projected message is untouched, re-joining records with the file's own
  * separators when records are dropped or inserted, and deterministic ids for written lines.
  */
-import type { ProjectedBlock, ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedBlock, ProjectedMessage, Projection } from '../model/projection';
 import type { Block, JsonStyle, Message, Transcript } from '../model/types';
 
 /** True when the projected message is the source message with the very same block objects. */

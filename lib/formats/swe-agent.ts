@@ -5,7 +5,7 @@
  * 1.x: `tool_calls` ↔ `role:"tool"` with a `tool_call_ids` list. 0.x: no tool calls; the action is
  * parsed from the text into a tool_call block and the next observation becomes its result.
  */
-import type { Projection, ProjectedMessage } from '../compaction/types';
+import type { Projection, ProjectedMessage } from '../model/projection';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock } from '../model/builder';
 import { CallOccurrences } from '../model/pairing';

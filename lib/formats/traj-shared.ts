@@ -6,7 +6,7 @@
 import { ImportError, type ErrorWhere } from '../errors';
 import type { DraftBlock } from '../model/builder';
 import type { Message, SourceRecord, Transcript } from '../model/types';
-import type { ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedMessage, Projection } from '../model/projection';
 import { parseJsonString, stringifyLike } from '../read/json-doc';
 import { countReplacementChars } from '../read/source';
 import type { ImportWarning } from '../model/types';

@@ -2,7 +2,7 @@
  * Test helpers for the trajectory formats: a hand-made projection (what a compaction step would
  * produce) so export-of-a-projection can be checked without depending on the compaction engine.
  */
-import type { ProjectedBlock, ProjectedMessage, Projection, TokenTotals } from '../compaction/types';
+import type { ProjectedBlock, ProjectedMessage, Projection, TokenTotals } from '../model/projection';
 import { validatePairing, isFatalForExport } from '../model/pairing';
 import type { Transcript } from '../model/types';
 

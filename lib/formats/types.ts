@@ -2,7 +2,7 @@
  * The contract of a format module (one file per format, listed in registry.ts).
  * Importers are pure: bytes in, a Transcript (or a typed ImportError) out.
  */
-import type { ProjectedMessage, Projection } from '../compaction/types';
+import type { ProjectedMessage, Projection } from '../model/projection';
 import type { ImportWarning, ToolSchema, Transcript } from '../model/types';
 import type { SourceFile } from '../read/source';
 
