@@ -2,25 +2,10 @@
  * The replay's table, one row per policy: what the CLI prints, what the inspector's Replay tab
  * shows and what both export as CSV — one function, so the numbers mean the same everywhere.
  */
-import type { Simulation } from './calls';
+import type { ReplayTotals, Simulation } from './calls';
 
-export interface ReplayRow {
-  policy: string;
-  label: string;
-  compactions: number;
-  peakContext: number;
-  callsOverWindow: number;
-  input: number;
-  cacheRead: number;
-  cacheWrite: number;
-  output: number;
-  usd: number;
-  /** Percent, one decimal. */
-  cacheHitPct: number;
-  cacheBreaks: number;
-  identifiersLost: number;
-  userMessagesLost: number;
-}
+/** One policy's row: its totals, with the cache hit rate as a percent (one decimal) and cost to 1/100 cent. */
+export type ReplayRow = { policy: string; label: string } & Omit<ReplayTotals, 'calls' | 'cacheHitRate'> & { cacheHitPct: number };
 
 export const REPLAY_COLUMNS: ReadonlyArray<{ key: keyof ReplayRow; label: string }> = [
   { key: 'label', label: 'Policy' },
@@ -39,22 +24,10 @@ export const REPLAY_COLUMNS: ReadonlyArray<{ key: keyof ReplayRow; label: string
 ];
 
 export function replayRows(sim: Simulation): ReplayRow[] {
-  return sim.results.map((r) => ({
-    policy: r.policy,
-    label: r.label,
-    compactions: r.totals.compactions,
-    peakContext: r.totals.peakContext,
-    callsOverWindow: r.totals.callsOverWindow,
-    input: r.totals.input,
-    cacheRead: r.totals.cacheRead,
-    cacheWrite: r.totals.cacheWrite,
-    output: r.totals.output,
-    usd: Math.round(r.totals.usd * 10_000) / 10_000,
-    cacheHitPct: Math.round(r.totals.cacheHitRate * 1000) / 10,
-    cacheBreaks: r.totals.cacheBreaks,
-    identifiersLost: r.totals.identifiersLost,
-    userMessagesLost: r.totals.userMessagesLost,
-  }));
+  return sim.results.map((r) => {
+    const { calls: _calls, cacheHitRate, usd, ...totals } = r.totals;
+    return { policy: r.policy, label: r.label, ...totals, usd: Math.round(usd * 10_000) / 10_000, cacheHitPct: Math.round(cacheHitRate * 1000) / 10 };
+  });
 }
 
 function csvCell(v: string | number): string {
