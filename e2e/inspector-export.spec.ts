@@ -72,12 +72,21 @@ for (const c of CASES) {
 
     const exported = await wb.exportShownVersion();
     expect(exported.format).toBe(c.format);
+    // Before the download the dialog says what the file will not hold (issue 13): nothing for
+    // Claude Code and Codex when Auto summarized (their files keep it as history).
+    const leftOut = page.getByTestId('history-left-out');
+    await expect(leftOut).toBeVisible();
+    const leftCount = Number(await leftOut.getAttribute('data-count'));
+    if (c.format === 'claude-code') await expect(leftOut).toContainText('keeps what the compaction took out as history');
+    else if (leftCount > 0) await expect(leftOut).toContainText(`${leftCount} message`);
     expect(exported.bytes.equals(fs.readFileSync(file))).toBe(false);
     // The export is a file of the source's own format: the CLI reads it back as such.
     const tmp = path.join(test.info().outputDir, exported.name);
     fs.mkdirSync(path.dirname(tmp), { recursive: true });
     fs.writeFileSync(tmp, exported.bytes);
     const reread = cliInspect(tmp, conversation);
+    // The messages the dialog said the file would not hold are the ones it does not hold.
+    if (c.format === 'codex-cli') expect(source.messages - reread.messages).toBe(leftCount);
     expect(reread.format).toBe(c.format);
     expect(reread.tokens.total).toBe(compactedTotal);
 

@@ -12,6 +12,7 @@ import { Dialog } from '../ui/Dialog';
 import { downloadBytes } from '../ui/download';
 import { formatTokens } from '../ui/format';
 import { ConversionLosses } from './ConversionLosses';
+import { HistoryLeftOut } from './HistoryLeftOut';
 
 /**
  * Export: a format (the source's by default, or any format it converts to), the compacted version
@@ -81,12 +82,10 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
         {chosenFormat && source && chosenFormat !== source.id ? (
           // A conversion writes every message anew: say what the target cannot carry, before the download.
           <ConversionLosses id={id} versionId={which} format={chosenFormat} formatLabel={targets.data?.find((t) => t.id === chosenFormat)?.label ?? chosenFormat} />
+        ) : compacted ? (
+          <HistoryLeftOut id={id} versionId={which} formatLabel={source?.label ?? ''} />
         ) : (
-          <p className="text-xs text-neutral-500">
-            {compacted
-              ? 'Untouched records are written verbatim; changed ones keep every other field. The file is imported back and its tool pairs checked before it downloads.'
-              : 'The original in its own format is the exact bytes you imported.'}
-          </p>
+          <p className="text-xs text-neutral-500">The original in its own format is the exact bytes you imported.</p>
         )}
         {state.kind === 'error' && (
           <div role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300" data-testid="export-error">

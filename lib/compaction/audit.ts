@@ -14,8 +14,18 @@ export interface AuditRecord {
   $schema: 'contextscope-compaction-audit';
   version: typeof AUDIT_VERSION;
   source: { fileName: string; format: string; transcriptId: string; messages: number; turns: number; model?: string };
-  /** `notCarried`: a conversion's losses (what the target format cannot carry), with token counts. */
-  output?: { fileName: string; format: string; tokens?: number; notCarried?: Array<{ what: string; blocks: number; tokens: number; becomes: 'dropped' | 'text' }> };
+  /**
+   * `notCarried`: a conversion's losses (what the target format cannot carry), with token counts.
+   * `leftOut`: in the source's own format, the messages a compaction took out that the file does
+   * not keep as history (formats without a compaction record: only Claude Code and Codex keep them).
+   */
+  output?: {
+    fileName: string;
+    format: string;
+    tokens?: number;
+    notCarried?: Array<{ what: string; blocks: number; tokens: number; becomes: 'dropped' | 'text' }>;
+    leftOut?: { messages: number; tokens: number; summarized: number; removed: number };
+  };
   budget?: number;
   steps: Step[];
   tokens: { before: number; start: number; after: number };

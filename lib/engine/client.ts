@@ -13,7 +13,7 @@ import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { BatchOutcome, ConversationsOutcome, Engine, EngineImportOptions, ExportedFile, ExportOutcome, ImportOutcome, ImportProgress, InspectorData } from './api';
 import type { Timeline, TimelineTurn } from './timeline';
 import type { Row, RowIndex } from './rows';
-import type { ConfigOutcome, ConversionLossesOutcome, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, TangentProposals, VersionComparison } from './compaction';
+import type { ConfigOutcome, ConversionLossesOutcome, HistoryLeftOut, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, TangentProposals, VersionComparison } from './compaction';
 import type { ToolStat } from './preview';
 import type { Version } from '../compaction/types';
 import { announce } from './channel';
@@ -340,6 +340,9 @@ export class WorkerBridge {
   }
   exportVersion(signal: AbortSignal | undefined, id: string, versionId: string, options: ExportOptions): Promise<ExportVersionOutcome> {
     return this.run(signal, 'query', (r) => r.exportVersion(id, versionId, options) as Promise<ExportVersionOutcome>);
+  }
+  historyLeftOut(signal: AbortSignal | undefined, id: string, versionId: string): Promise<HistoryLeftOut> {
+    return this.run(signal, 'query', (r) => r.historyLeftOut(id, versionId));
   }
   exportTargets(signal: AbortSignal | undefined, id: string): Promise<Array<{ id: string; label: string; source: boolean }>> {
     return this.run(signal, 'query', (r) => r.exportTargets(id));

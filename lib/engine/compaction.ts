@@ -131,6 +131,38 @@ function changesAnything(a: Projection, b: Projection): boolean {
   return false;
 }
 
+/** What a same-format compacted export leaves out of the file (formats that keep no history). */
+export interface HistoryLeftOut {
+  /** The format keeps the compacted lines as history: nothing is left out. */
+  keepsHistory: boolean;
+  /** Source messages of the main chain the file no longer holds, and their tokens. */
+  messages: number;
+  tokens: number;
+  /** Of those, summarized (their content is in a summary) and removed. */
+  summarized: number;
+  removed: number;
+}
+
+export function historyLeftOut(log: Transcript, projection: Projection | undefined, keepsHistory: boolean, outText?: string): HistoryLeftOut {
+  const out: HistoryLeftOut = { keepsHistory, messages: 0, tokens: 0, summarized: 0, removed: 0 };
+  if (!projection) return out;
+  const carried = new Set<string>();
+  for (const m of projection.messages) if (m.sourceId !== undefined) carried.add(m.sourceId);
+  // A format that keeps history writes a taken-out message's lines as they were, before its
+  // compaction point: left out is only a message none of whose lines is in the file (JSONL lines).
+  const lines = keepsHistory && outText !== undefined ? new Set(outText.split(/\r?\n/)) : undefined;
+  if (keepsHistory && !lines) return out;
+  for (const m of log.messages) {
+    if (m.sidechain || carried.has(m.id)) continue;
+    if (lines && m.recordRefs.some((r) => lines.has(log.records[r]?.text ?? ''))) continue;
+    out.messages++;
+    for (const b of m.blocks) out.tokens += b.tokens;
+    if (m.blocks.some((b) => projection.fates[b.id]?.kind === 'summarized')) out.summarized++;
+    else out.removed++;
+  }
+  return out;
+}
+
 export function compactionEngine(deps: CompactionDeps) {
   const repo = () => deps.repo();
 
@@ -258,7 +290,8 @@ export function compactionEngine(deps: CompactionDeps) {
       if (options.withAudit) {
         const lost = compacted ? lostIdentifiers(log, projection) : [];
         const budget = steps.find((s) => s.budget !== undefined)?.budget;
-        const audit = buildAudit({ log, steps, projection, lost, ...(budget !== undefined && { budget }), output: { fileName, format: target, tokens: reimported, ...(target !== log.format && { notCarried: losses }) } });
+        const left = target === log.format ? historyLeftOut(log, compacted, !!format.keepsHistory, text) : undefined;
+        const audit = buildAudit({ log, steps, projection, lost, ...(budget !== undefined && { budget }), output: { fileName, format: target, tokens: reimported, ...(target !== log.format && { notCarried: losses }), ...(left && left.messages > 0 && { leftOut: { messages: left.messages, tokens: left.tokens, summarized: left.summarized, removed: left.removed } }) } });
         const auditBytes = new TextEncoder().encode(JSON.stringify(audit, null, 2) + '\n');
         file.audit = { bytes: auditBytes, fileName: `${baseName(fileName)}.audit.json` };
         buffers.push(auditBytes.buffer as ArrayBuffer);
@@ -431,6 +464,15 @@ export function compactionEngine(deps: CompactionDeps) {
       } catch (e) {
         return { kind: 'error' as const, error: serializeError(e) };
       }
+    },
+    /** What a compacted export in the source's own format leaves out of the file (the export dialog says it before the download). */
+    async historyLeftOut(id: string, versionId: string): Promise<HistoryLeftOut> {
+      const { log, steps, projection } = await projectVersion(id, versionId);
+      const format = formatById(log.format);
+      const compacted = steps.length > 0 ? projection : undefined;
+      // Where the format keeps history, what stays in the file is read from the file it writes.
+      const text = compacted && format?.keepsHistory ? format.serialize(log, compacted).text : undefined;
+      return historyLeftOut(log, compacted, !!format?.keepsHistory, text);
     },
     async exportTargets(id: string): Promise<Array<{ id: string; label: string; source: boolean }>> {
       const meta = await repo().getMeta(id);

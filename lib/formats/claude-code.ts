@@ -930,6 +930,7 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
 
 export const claudeCode: FormatModule = {
   id: 'claude-code',
+  keepsHistory: true,
   label: 'Claude Code',
   specUrl: 'https://github.com/daaain/claude-code-log/blob/main/claude_code_log/models.py',
   extensions: ['.jsonl'],

@@ -334,6 +334,7 @@ function syntheticTextOfItem(item: AnyObj): string {
 
 export const codexCli: FormatModule = {
   id: 'codex-cli',
+  keepsHistory: true,
   label: 'OpenAI Codex CLI rollout',
   specUrl: 'https://github.com/openai/codex/blob/main/codex-rs/protocol/src/protocol.rs',
   extensions: ['.jsonl'],

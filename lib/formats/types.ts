@@ -71,6 +71,12 @@ export interface FormatModule {
   /** For container files: the conversations they hold. */
   listConversations?(file: SourceFile): ConversationInfo[];
   /**
+   * A compacted export keeps the lines the compaction took out of the model's view, as history
+   * before its compaction point (Claude Code's compact_boundary, Codex's `compacted` line). Other
+   * formats leave removed and summarized messages out of the file.
+   */
+  keepsHistory?: boolean;
+  /**
    * Conversion target (API formats: openai-chat, anthropic-messages, openai-responses, gemini-api):
    * write a new file of this format from canonical (possibly projected) messages.
    */
