@@ -26,10 +26,7 @@ for (const c of CASES)
     const file = corpusFile(c.family, c.name);
     const expected = cliInspect(file);
     expect(expected.turns).toBeLessThanOrEqual(3);
-    await library.goto();
-    await library.importFile(file);
-    await library.open(await library.waitForRow(path.basename(file)));
-    await inspector.waitLoaded();
+    await library.openInInspector(file, inspector);
     const timeline = new TimelineCanvas(page);
     const wb = new Workbench(page);
     // The run's bar is the last one (the turn the prompt opened). Drag inside it, from its left

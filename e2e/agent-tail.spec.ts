@@ -32,10 +32,7 @@ for (const name of ROLLOUTS)
     test.setTimeout(150_000);
     const file = corpusFile('codex-cli', name);
     const expected = cliInspect(file);
-    await library.goto();
-    await library.importFile(file);
-    await library.open(await library.waitForRow(path.basename(file)));
-    await inspector.waitLoaded();
+    await library.openInInspector(file, inspector);
     const wb = new Workbench(page);
     const target = await wb.autoHalf();
     expect(target).toBeGreaterThan(0);

@@ -6,7 +6,6 @@
  * the next.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { LONG_RESULT_LINES, writeLongTranscript } from '../scripts/make-long-transcript';
 import { expect, test } from './fixtures';
@@ -30,10 +29,7 @@ async function rowBoxes(page: Page, inner: Locator) {
 
 test('a very long list grows a row to its content: a hit in a folded result unfolds it on screen, nothing is clipped or overlaps', async ({ library, inspector, page }) => {
   test.setTimeout(120_000);
-  await library.goto();
-  await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
-  await inspector.waitLoaded();
+  await library.openInInspector(file, inspector);
   await expect(inspector.list).toHaveAttribute('data-fixed-heights', 'yes');
 
   // The last line of item 4000's result: in the folded part of an 80-line result, mid-list.

@@ -70,10 +70,7 @@ for (const c of CASES) {
 test("a source-compacted Codex rollout: the Plan's whole context is the model's view, and says the log holds more", async ({ library, inspector, page }) => {
   const file = corpusFile('codex-cli', 'localpush_rollout-2026-02-23_sanitized_compacted.jsonl');
   const expected = cliInspect(file);
-  await library.goto();
-  await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
-  await inspector.waitLoaded();
+  await library.openInInspector(file, inspector);
   const note = page.getByTestId('plan-overhead');
   await expect(note).toContainText(`the log holds ${tokensText(expected.tokens.total)}: the source's own compaction took the rest out`);
   const shown = Number((await page.getByTestId('plan-selection-total').locator('span').first().textContent())!.replace(/,/g, ''));

@@ -21,10 +21,7 @@ test('versions, URL state, Lost links and keys: apply, reload, rename, fork, com
   const expected = cliInspect(file);
   expect(expected.turns).toBeGreaterThanOrEqual(8);
 
-  await library.goto();
-  await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
-  await inspector.waitLoaded();
+  await library.openInInspector(file, inspector);
   const timeline = new TimelineCanvas(page);
   const wb = new Workbench(page);
   const versionOf = () => new URL(page.url()).searchParams.get('v');

@@ -46,10 +46,7 @@ test('converting slopometry to OpenAI Chat lists the reasoning it cannot carry, 
   const reasoningTokens = reasoning.reduce((n, b) => n + b.tokens, 0);
   expect(reasoning.length).toBeGreaterThan(100);
 
-  await library.goto();
-  await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
-  await inspector.waitLoaded();
+  await library.openInInspector(file, inspector);
   await page.getByTestId('export').click();
   const dialog = page.getByTestId('export-dialog');
   await expect(dialog.getByTestId('export-format')).not.toHaveValue('');
@@ -67,10 +64,7 @@ test('Apply on a preview that changes nothing is refused; a new drag reads previ
   test.setTimeout(120_000);
   const file = corpusFile('claude-code', 'vibecodingtracker_claude_code_v1.0.95.jsonl');
   const turns = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript.turnCount;
-  await library.goto();
-  await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
-  await inspector.waitLoaded();
+  await library.openInInspector(file, inspector);
   // The same transcript in a second tab.
   const other = await context.newPage();
   await other.goto(page.url());
@@ -113,10 +107,7 @@ test('Apply on a preview that changes nothing is refused; a new drag reads previ
 
 test('a Codex rollout at 29k after its own compaction: fit to data fills the plot, the window stays named off scale; one "context"', async ({ library, inspector, page }) => {
   const file = corpusFile('codex-cli', 'localpush_rollout-2026-02-23_sanitized_compacted.jsonl');
-  await library.goto();
-  await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
-  await inspector.waitLoaded();
+  await library.openInInspector(file, inspector);
   const y = page.getByTestId('y-scale');
   await expect(y).toHaveAttribute('data-mode', 'auto');
   await expect(y).toHaveAttribute('data-window-on-scale', 'true');

@@ -17,10 +17,7 @@ test('per-tool hints: the table names every tool apart, fits the panel, and stri
   const todoCalls = messages.filter((m) => !m.sidechain).flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call' && b.name === 'TodoWrite').length;
   expect(todoCalls).toBeGreaterThan(3);
 
-  await library.goto();
-  await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
-  await inspector.waitLoaded();
+  await library.openInInspector(file, inspector);
   const wb = new Workbench(page);
   await wb.pickReducers('tool-hints');
   await wb.keepLast(0);

@@ -12,10 +12,7 @@ import { Workbench } from './pages/Workbench';
 test('input budget: overhead and calibration in the target, shown where it is chosen and in Info', async ({ library, inspector, page }) => {
   test.setTimeout(120_000);
   const file = corpusFile('claude-code', 'slopometry_transcript_opus45_compact.jsonl');
-  await library.goto();
-  await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
-  await inspector.waitLoaded();
+  await library.openInInspector(file, inspector);
 
   const wb = new Workbench(page);
   await wb.tab('Info');

@@ -10,10 +10,7 @@ import { Workbench } from './pages/Workbench';
 test('classify-tangents: propose, tick, preview (confirm = Apply)', async ({ library, inspector, page }) => {
   test.setTimeout(120_000);
   const file = corpusFile('claude-code', 'vibecodingtracker_claude_code_v1.0.95.jsonl');
-  await library.goto();
-  await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
-  await inspector.waitLoaded();
+  await library.openInInspector(file, inspector);
   const wb = new Workbench(page);
   await wb.pickReducers();
   // Only the tangents: untick the default reducer.

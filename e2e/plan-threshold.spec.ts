@@ -11,10 +11,7 @@ import { Workbench } from './pages/Workbench';
 test('summarize threshold: Auto skips summaries below it and says so, summarizes above it', async ({ library, inspector, page }) => {
   test.setTimeout(120_000);
   const file = corpusFile('claude-code', 'slopometry_transcript_opus45_compact.jsonl');
-  await library.goto();
-  await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
-  await inspector.waitLoaded();
+  await library.openInInspector(file, inspector);
   const wb = new Workbench(page);
   // A target the free reducers cannot reach alone (they end near half of this session's context).
   const half = await wb.autoHalf();

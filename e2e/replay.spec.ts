@@ -17,10 +17,7 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
   const cli = cliSimulate(file);
   expect(cli.rows.length).toBeGreaterThan(10);
 
-  await library.goto();
-  await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
-  await inspector.waitLoaded();
+  await library.openInInspector(file, inspector);
   await page.getByTestId('open-replay').click();
   await expect(page).toHaveURL(/\/replay\?id=/);
   const table = page.getByTestId('replay-table');

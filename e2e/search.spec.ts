@@ -32,10 +32,7 @@ test('search a virtualized list: counts, scrolls to, outlines and marks the hits
   const needle = lateWords.find((w) => firstSeen(w) >= messages.length * 0.6);
   expect(needle, 'a word to search for').toBeTruthy();
 
-  await library.goto();
-  await library.importFile(file);
-  await library.open(await library.waitForRow(path.basename(file)));
-  await inspector.waitLoaded();
+  await library.openInInspector(file, inspector);
   await expect(inspector.list).toHaveAttribute('data-virtual', 'yes');
   const rows = Number(await inspector.list.getAttribute('data-rows'));
   expect(await page.locator('[data-testid=message-list] [data-row]').count()).toBeLessThan(rows);

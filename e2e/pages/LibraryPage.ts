@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import fs from 'node:fs';
+import path from 'node:path';
 
 /** The library (`/`): import by picker, paste or sample; the table of stored transcripts. */
 export class LibraryPage {
@@ -76,6 +77,14 @@ export class LibraryPage {
 
   async rowTurns(row: Locator): Promise<number> {
     return Number(await row.getAttribute('data-turns'));
+  }
+
+  /** Import a file from the library page and open it: the set-up most inspector specs start with. */
+  async openInInspector(file: string, inspector: { waitLoaded(): Promise<void> }): Promise<void> {
+    await this.goto();
+    await this.importFile(file);
+    await this.open(await this.waitForRow(path.basename(file)));
+    await inspector.waitLoaded();
   }
 
   async open(row: Locator): Promise<void> {
