@@ -55,6 +55,7 @@ async function expectNoOverflow(page: import('@playwright/test').Page, what: str
 
 for (const size of [
   { width: 1024, height: 700 },
+  { width: 1280, height: 800 },
   { width: 1440, height: 900 },
 ]) {
   test(`${size.width}×${size.height}: library and inspector fit the window, every row action reachable`, async ({ library, inspector, page }) => {
@@ -74,5 +75,9 @@ for (const size of [
     for (const row of [library.rows.first(), library.rows.last()]) for (const action of ['rename', 'export-original', 'delete']) await expect(row.getByTestId(action)).toBeInViewport();
     await expectNoOverflow(page, 'library');
     await page.screenshot({ path: path.join(SCREENSHOTS, `library-${size.width}.png`) });
+    // The long format label and model of a Codex rollout in the inspector's top bar (Settings was cut at 1280).
+    await library.open(library.rows.filter({ hasText: 'vibecodingtracker_codex' }));
+    await inspector.waitLoaded();
+    await expectNoOverflow(page, 'inspector (Codex rollout)');
   });
 }

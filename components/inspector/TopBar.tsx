@@ -50,7 +50,7 @@ export function TopBar({
             {meta.title}
           </h1>
           <span className="shrink-0 text-xs">
-            <FormatBadge format={meta.format} label={meta.formatLabel} labelClassName="hidden xl:inline" />
+            <FormatBadge format={meta.format} label={meta.formatLabel} labelClassName="hidden 2xl:inline" />
           </span>
           {onModel && (
             <label className="flex shrink-0 items-center gap-1 text-xs text-neutral-500" title={meta.model ? `The transcript says ${meta.model}` : 'The transcript names no model'}>
@@ -105,8 +105,11 @@ export function TopBar({
           Replay
         </Link>
       )}
-      <Link href="/settings" className="rounded px-2 py-1 text-sm text-neutral-600 hover:bg-neutral-100 dark:text-neutral-300 dark:hover:bg-neutral-800">
-        Settings
+      <Link href="/settings" aria-label="Settings" title="Settings" className="rounded px-2 py-1 text-sm text-neutral-600 hover:bg-neutral-100 dark:text-neutral-300 dark:hover:bg-neutral-800">
+        <span className="hidden 2xl:inline">Settings</span>
+        <span className="2xl:hidden" aria-hidden="true">
+          ⚙
+        </span>
       </Link>
       <ThemeToggle />
     </header>
