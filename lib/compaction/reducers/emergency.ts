@@ -17,6 +17,8 @@ import { isHarnessText } from '../../summarize/facts';
 
 /** The notice when the full one would not fit the target (a few tokens: the floor of an agent run can sit just under it). */
 export const SHORT_EMERGENCY_NOTICE = '[Context notice] Earlier history ({what}) was dropped.';
+/** The fewest words that still say what was dropped, when only they leave room for the error lines. */
+export const TERSE_EMERGENCY_NOTICE = '[Context notice] {what} dropped.';
 
 export const EMERGENCY_NOTICE =
   '[Context notice] Earlier conversation history ({what}) was dropped to fit the context window. It is no longer available: ask the user or re-read files if something from it is needed.';
@@ -52,6 +54,10 @@ export function droppedErrorLines(ctx: CompactionContext, indices: readonly numb
  */
 function droppedUserMessages(ctx: CompactionContext, indices: readonly number[]): string[] {
   const out: string[] = [];
+  // A summary's span can hold a typed message the projection still carries (the prompt that opened a
+  // protected turn): dropping the summary does not lose it.
+  const present = new Set<string>();
+  for (const m of ctx.messages) if (m.sourceId) present.add(m.sourceId);
   const name = (turn: number, text: string) => {
     const t = text.trim();
     if (t && !isHarnessText(t)) out.push(`turn ${turn + 1}: «${t.replace(/\s+/g, ' ').slice(0, 80)}${t.length > 80 ? '…' : ''}»`);
@@ -61,7 +67,7 @@ function droppedUserMessages(ctx: CompactionContext, indices: readonly number[])
     if (m.synthetic === 'summary' && m.span) {
       const [from, to] = m.span;
       for (const lm of ctx.log.messages)
-        if (lm.role === 'user' && !lm.meta && !lm.sidechain && lm.turn >= from && lm.turn <= to) for (const b of lm.blocks) if (b.kind === 'text') name(lm.turn, b.text);
+        if (lm.role === 'user' && !lm.meta && !lm.sidechain && lm.turn >= from && lm.turn <= to && !present.has(lm.id)) for (const b of lm.blocks) if (b.kind === 'text') name(lm.turn, b.text);
       continue;
     }
     if (m.role !== 'user' || m.meta || m.sidechain || m.synthetic) continue;
@@ -70,11 +76,10 @@ function droppedUserMessages(ctx: CompactionContext, indices: readonly number[])
   return out;
 }
 
-function noticeMessage(ctx: CompactionContext, what: string, turn: number, template: string, errors: readonly string[] = []): ProjectedMessage {
+function noticeMessage(ctx: CompactionContext, what: string, turn: number, template: string, errors: readonly string[] = [], of = errors.length): ProjectedMessage {
   const shown = errors.slice(-NOTICE_ERRORS.maxLines).map((l) => (l.length > NOTICE_ERRORS.lineChars ? l.slice(0, NOTICE_ERRORS.lineChars - 1) + '…' : l));
-  const text =
-    template.replace('{what}', what) +
-    (shown.length ? `\nErrors seen in it${errors.length > shown.length ? ` (the last ${shown.length} of ${errors.length})` : ''}:\n${shown.join('\n')}` : '');
+  const heading = template === TERSE_EMERGENCY_NOTICE ? 'Errors' : `Errors seen in it${of > shown.length ? ` (${shown.length} of ${of})` : ''}`;
+  const text = template.replace('{what}', what) + (shown.length ? `\n${heading}:\n${shown.join('\n')}` : '');
   return {
     role: 'user',
     turn,
@@ -96,7 +101,8 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     else if (m.synthetic !== undefined && m.turn <= windowEnd) synthetic.push(mi);
   });
   const candidates = [...raw, ...synthetic];
-  const attempt = (keep: number, notice = template, withErrors = true): ReduceResult | undefined => {
+  /** `errors`: every dropped error line, none, or only those of a chosen set (what fits the target). */
+  const attempt = (keep: number, notice = template, errors: 'all' | 'none' | ReadonlySet<string> = 'all'): ReduceResult | undefined => {
     let cut = Math.max(0, candidates.length - keep);
     // Split safety: never start the kept part on a message made only of tool results.
     while (cut > 0 && cut < candidates.length && ctx.messages[candidates[cut]].blocks.some((b) => b.kind === 'tool_result')) cut--;
@@ -107,13 +113,22 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     const first = ctx.messages[drop[0]].span?.[0] ?? ctx.messages[drop[0]].turn;
     const last = ctx.messages[drop[drop.length - 1]].turn;
     const what = `turns ${first + 1}–${last + 1}, ${drop.length} messages`;
-    let message = noticeMessage(ctx, what, first, notice, withErrors ? droppedErrorLines(ctx, drop) : []);
+    const lines = errors === 'none' ? [] : droppedErrorLines(ctx, drop);
+    let shown = errors === 'all' ? lines.slice(-NOTICE_ERRORS.maxLines) : errors === 'none' ? [] : lines.filter((l) => errors.has(l));
+    let message = noticeMessage(ctx, what, first, notice, shown, lines.length);
     // The error lines only while they cost less than the drop saves.
-    if (message.blocks[0].tokens >= editor.saved) message = noticeMessage(ctx, what, first, notice);
+    if (message.blocks[0].tokens >= editor.saved) {
+      shown = [];
+      message = noticeMessage(ctx, what, first, notice);
+    }
     if (message.blocks[0].tokens >= editor.saved) return undefined;
     editor.insertBefore(drop[0], message);
     const typed = droppedUserMessages(ctx, drop);
     const named = typed.length ? [`user messages not kept (${typed.length}): ${typed.slice(0, 20).join('; ')}${typed.length > 20 ? `; … ${typed.length - 20} more` : ''}`] : [];
+    const inNotice = new Set(shown);
+    const lostErrors = lines.filter((l) => !inNotice.has(l));
+    if (lostErrors.length)
+      named.push(`error lines not kept in the notice (${lostErrors.length} of ${lines.length}): ${lostErrors.slice(0, 10).map((l) => `«${l.slice(0, 80)}${l.length > 80 ? '…' : ''}»`).join('; ')}${lostErrors.length > 10 ? `; … ${lostErrors.length - 10} more` : ''}`);
     return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`, ...named]);
   };
   if (!untilFits) return attempt(keepN) ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
@@ -121,17 +136,37 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
   // the kept total grows with the count, so binary search (O(n log n)).
   const fits = (r: ReduceResult | undefined) => r !== undefined && contextTokens(r.ctx) <= budget.total;
   let best = attempt(0);
-  // The full notice can be what stands between the floor and the target: say it in a few words then.
   let notice = template;
-  let withErrors = true;
-  // The error lines go last: what failed is worth more than the notice's wording.
+  let errors: 'all' | 'none' | ReadonlySet<string> = 'all';
+  // The full notice can be what stands between the floor and the target: say it in fewer words
+  // then. What failed is worth more than the notice's wording, so the error lines go last: every
+  // one in a short notice, then in a terse one, then as many as fit (newest first), then none.
   if (!fits(best) && template === EMERGENCY_NOTICE) {
-    for (const errors of [true, false]) {
-      const short = attempt(0, SHORT_EMERGENCY_NOTICE, errors);
-      if (!fits(short)) continue;
-      best = short;
-      notice = SHORT_EMERGENCY_NOTICE;
-      withErrors = errors;
+    const dropAll = candidates.slice().sort((a, b) => a - b);
+    const all = droppedErrorLines(ctx, dropAll).slice(-NOTICE_ERRORS.maxLines);
+    const choose = (n: string): ReadonlySet<string> => {
+      const chosen = new Set<string>();
+      for (let i = all.length - 1; i >= 0; i--) {
+        chosen.add(all[i]);
+        if (!fits(attempt(0, n, chosen))) chosen.delete(all[i]);
+      }
+      return chosen;
+    };
+    const tries: Array<[string, () => 'all' | 'none' | ReadonlySet<string>]> = [
+      [SHORT_EMERGENCY_NOTICE, () => 'all'],
+      [TERSE_EMERGENCY_NOTICE, () => 'all'],
+      [SHORT_EMERGENCY_NOTICE, () => choose(SHORT_EMERGENCY_NOTICE)],
+      [TERSE_EMERGENCY_NOTICE, () => choose(TERSE_EMERGENCY_NOTICE)],
+      [SHORT_EMERGENCY_NOTICE, () => 'none'],
+    ];
+    for (const [n, pick] of tries) {
+      const e = pick();
+      if (typeof e !== 'string' && e.size === 0) continue;
+      const r = attempt(0, n, e);
+      if (!fits(r)) continue;
+      best = r;
+      notice = n;
+      errors = e;
       break;
     }
   }
@@ -146,7 +181,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
   let hi = candidates.length - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    const r = attempt(mid, notice, withErrors);
+    const r = attempt(mid, notice, errors);
     if (fits(r)) {
       lo = mid;
       best = r;
