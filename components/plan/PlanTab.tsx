@@ -127,6 +127,11 @@ function KeepCallsField({ plan, setPlan }: { plan: Workbench['plan']; setPlan: W
   return (
     <div title="An agent run is one prompt opening one turn of many model calls: protecting the turn would protect everything. When the kept turns alone exceed the target, only the last N model calls (and the prompt) stay untouched.">
       <NumberField label="…or, when those exceed the target, the last N model calls" value={plan.keepLastCalls} min={1} onChange={(n) => setPlan((p) => ({ ...p, keepLastCalls: Math.round(n) }))} testId="keep-last-calls" width="w-16" />
+      {plan.keepLastMessages !== undefined && (
+        <div title="sven's compaction_keep_recent: the newest N messages stay untouched on every compaction, not only in emergency; the boundary moves back so no tool result loses its call.">
+          <NumberField label="Keep the newest N messages untouched (sven keep_recent)" value={plan.keepLastMessages} min={0} onChange={(n) => setPlan((p) => ({ ...p, keepLastMessages: Math.max(0, Math.round(n)) }))} testId="keep-last-messages" width="w-16" />
+        </div>
+      )}
     </div>
   );
 }

@@ -47,6 +47,8 @@ export interface PlanState {
   /** Step.keepLastTokens / Step.tail, from an imported config (no field of their own). */
   keepLastTokens?: number;
   tail?: 'auto' | 'turns';
+  /** Step.keepLastMessages: sven's compaction_keep_recent, from an imported sven config. */
+  keepLastMessages?: number;
   /** Let auto summarize when the free reducers are not enough. */
   autoSummarize: boolean;
   /**
@@ -133,6 +135,7 @@ export function planToDraft(plan: PlanState, stepId: string, selection: [number,
     keepLastCalls: Math.max(1, Math.floor(plan.keepLastCalls || 1)),
     ...(plan.keepLastTokens !== undefined && { keepLastTokens: plan.keepLastTokens }),
     ...(plan.tail !== undefined && { tail: plan.tail }),
+    ...(plan.keepLastMessages !== undefined && plan.keepLastMessages > 0 && { keepLastMessages: Math.floor(plan.keepLastMessages) }),
     ...(plan.mode === 'auto' && { budget: Math.max(1, Math.floor(plan.targetBudget)) }),
     label: plan.mode === 'auto' ? `auto → ${Math.round(plan.targetBudget).toLocaleString('en-US')} tokens` : reducers.map((r) => r.id).join(' + '),
   };
@@ -151,6 +154,7 @@ export function planFromConfig(current: PlanState, config: CompactionPlan): Plan
     keepLastCalls: config.keepLastCalls ?? current.keepLastCalls,
     ...((config.keepLastTokens ?? current.keepLastTokens) !== undefined && { keepLastTokens: config.keepLastTokens ?? current.keepLastTokens }),
     ...((config.tail ?? current.tail) !== undefined && { tail: config.tail ?? current.tail }),
+    keepLastMessages: config.keepLastMessages,
     summarizeAbovePct: typeof summarizeThreshold === 'number' ? Math.round(summarizeThreshold * 100) : current.summarizeAbovePct,
     manual: auto ? current.manual : manual,
     hints: { ...current.hints, ...config.hints },

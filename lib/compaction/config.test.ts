@@ -231,3 +231,41 @@ describe('help texts say what the code does', () => {
     expect(calls).toBe(2); // one attempt + one retry, as the help says
   });
 });
+
+describe('sven compaction_keep_recent on the normal path (real agent sessions)', () => {
+  // The normal path: the context sits between sven's trigger (0.85 − 0.1 of the budget) and its
+  // emergency line (0.95), so the reducers run, not emergency.
+  const files = ['swe-agent/swe-agent_marshmallow-1867_function_calling.traj', 'claude-code/claude-code-viewer_fe5e1c67.jsonl', 'codex-cli/codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl', 'gemini-cli/vibecodingtracker_gemini_session.jsonl'];
+  const N = 8;
+  const plan = parseSvenYaml(`agent:\n  compaction_keep_recent: ${N}\n`);
+  for (const f of files) {
+    it(`${f}: the newest ${N} messages are untouched, the rest compacted`, () => {
+      const file = path.join(path.dirname(corpusFiles('swe-agent')[0]), '..', f);
+      const log = importBytes(path.basename(f), new Uint8Array(fs.readFileSync(file))).transcript;
+      const total = transcriptTotals(log).total;
+      const budget = Math.floor(total / 0.8);
+      const s = planToStep(plan, { budget });
+      expect(s).toMatchObject({ keepLast: 0, keepLastMessages: N });
+      const p = projectTranscript(log, [s]);
+      // sven's normal path (not its direct emergency at ≥ 0.95)
+      expect(p.report[0].notes.join(' ')).not.toMatch(/emergency directly/);
+      const touched = Object.values(p.fates).filter((x) => x.kind !== 'kept').length;
+      expect(touched).toBeGreaterThan(0);
+      // The newest N main-line non-system messages (moved back past tool results): no block has a fate.
+      const recent = log.messages.filter((m) => m.role !== 'system' && !m.sidechain).slice(-N);
+      for (const m of recent) for (const b of m.blocks) expect(p.fates[b.id]?.kind ?? 'kept', `${m.id} ${b.kind}`).toBe('kept');
+      const out = new Set(p.messages.map((m) => m.sourceId));
+      for (const m of recent) expect(out.has(m.id)).toBe(true);
+    });
+  }
+  it('without it (keep_last 1 turn, as before), the same compaction edits some of those messages', () => {
+    const f = 'claude-code/claude-code-viewer_fe5e1c67.jsonl';
+    const file = path.join(path.dirname(corpusFiles('swe-agent')[0]), '..', f);
+    const log = importBytes(path.basename(f), new Uint8Array(fs.readFileSync(file))).transcript;
+    const budget = Math.floor(transcriptTotals(log).total / 0.8);
+    const { keepLastMessages: _k, ...before } = planToStep(plan, { budget, keepLast: 1 });
+    const p = projectTranscript(log, [before]);
+    const recent = log.messages.filter((m) => m.role !== 'system' && !m.sidechain).slice(-N);
+    expect(recent.some((m) => m.blocks.some((b) => (p.fates[b.id]?.kind ?? 'kept') !== 'kept'))).toBe(true);
+  });
+});

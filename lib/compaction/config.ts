@@ -39,6 +39,8 @@ export interface CompactionPlan {
   /** The finer tail for agent runs (Step.keepLastCalls / keepLastTokens / tail). */
   keepLastCalls?: number;
   keepLastTokens?: number;
+  /** sven's compaction_keep_recent: the newest N messages untouched on every compaction (Step.keepLastMessages). */
+  keepLastMessages?: number;
   tail?: 'auto' | 'turns';
   hints: ToolHints;
   auto: AutoOptions & { enabled?: boolean; profile?: string };
@@ -208,6 +210,10 @@ export function parseSvenYaml(text: string): CompactionPlan {
       keepN: a.compaction_keep_recent ?? 6,
       ...(a.compaction_strategy !== undefined && { style: a.compaction_strategy }),
     },
+    // …and the normal path leaves them untouched too (seed 003: `recent_messages`, preserved verbatim).
+    // sven counts messages, not turns: keep_last 0, so the protection is the newest keep_n messages.
+    keepLast: 0,
+    keepLastMessages: a.compaction_keep_recent ?? 6,
     warnings,
   };
 }
@@ -222,7 +228,7 @@ export function parseCompactionConfig(fileName: string, text: string): Compactio
 /** The plan as one step over `after-last-compaction` (RFD D17: from the last compaction to keep_last). */
 export function planToStep(
   plan: CompactionPlan,
-  opts: { id?: string; budget?: number; keepLast?: number; keepLastCalls?: number; keepLastTokens?: number; tail?: 'auto' | 'turns'; createdAt?: string } = {},
+  opts: { id?: string; budget?: number; keepLast?: number; keepLastCalls?: number; keepLastTokens?: number; keepLastMessages?: number; tail?: 'auto' | 'turns'; createdAt?: string } = {},
 ): Step {
   const reducers: ReducerSpec[] = plan.strategies.map((s) => {
     if (s.id === 'auto') return { id: 'auto', options: { ...plan.auto } as Record<string, unknown> };
@@ -241,6 +247,7 @@ export function planToStep(
     ...((opts.keepLastCalls ?? plan.keepLastCalls) !== undefined && { keepLastCalls: opts.keepLastCalls ?? plan.keepLastCalls }),
     ...((opts.keepLastTokens ?? plan.keepLastTokens) !== undefined && { keepLastTokens: opts.keepLastTokens ?? plan.keepLastTokens }),
     ...((opts.tail ?? plan.tail) !== undefined && { tail: opts.tail ?? plan.tail }),
+    ...((opts.keepLastMessages ?? plan.keepLastMessages) !== undefined && { keepLastMessages: opts.keepLastMessages ?? plan.keepLastMessages }),
     ...(opts.budget !== undefined && { budget: opts.budget }),
     createdAt: opts.createdAt ?? new Date(0).toISOString(),
     label: `from ${plan.source}`,

@@ -145,6 +145,36 @@ function outsideTokens(log: Transcript, messages: readonly ProjectedMessage[], t
  * call granularity. The window's message bounds never cut a call from its result (calls.ts).
  */
 export function resolveWindow(log: Transcript, messages: readonly ProjectedMessage[], step: Step, budget = Infinity, tools: readonly ToolSchema[] = log.tools): TurnWindow | null {
+  const w = resolveTurnWindow(log, messages, step, budget, tools);
+  return step.keepLastMessages ? keepRecentMessages(log, w, step.keepLastMessages) : w;
+}
+
+/**
+ * sven's `compaction_keep_recent` on the normal path: the newest `n` main-line non-system messages
+ * stay out of the window. The kept part never starts on a message holding tool results (sven walks
+ * the split back past the whole tool-interaction group), so no call loses its result.
+ */
+export function keepRecentMessages(log: Transcript, w: TurnWindow | null, n: number): TurnWindow | null {
+  if (!w || n <= 0) return w;
+  let start = log.messages.length;
+  for (let i = log.messages.length - 1, count = 0; i >= 0 && count < n; i--) {
+    const m = log.messages[i];
+    if (m.role === 'system' || m.sidechain) continue;
+    count++;
+    start = i;
+  }
+  while (start > 0 && start < log.messages.length && log.messages[start].blocks.some((b) => b.kind === 'tool_result')) start--;
+  if (start - 1 >= (w.lastMessage ?? log.messages.length)) return w;
+  const last = start - 1;
+  if (last >= 0 && w.lastMessage === undefined && log.messages[last].turn > w.to) return w;
+  if (last < 0 || (w.firstMessage !== undefined && last < w.firstMessage)) return null;
+  const toTurn = Math.min(w.to, log.messages[last].turn);
+  if (toTurn < w.from) return null;
+  const said = `compaction_keep_recent ${n}: the newest ${log.messages.length - start} message(s) untouched`;
+  return { ...w, to: toTurn, lastMessage: last, narrowed: w.narrowed ? `${w.narrowed}; ${said}` : said };
+}
+
+function resolveTurnWindow(log: Transcript, messages: readonly ProjectedMessage[], step: Step, budget: number, tools: readonly ToolSchema[]): TurnWindow | null {
   const keepLast = Math.max(0, step.keepLast);
   const lastTurn = log.turnCount - 1;
   const lastEditable = lastTurn - keepLast;
@@ -370,8 +400,9 @@ export function projectTranscript(log: Transcript, steps: readonly Step[], optio
       // On the first row that changed something (rows that changed nothing are folded away in the Report tab).
       let at = firstReport;
       while (at < reports.length && reports[at].events === 0) at++;
-      if (at === reports.length) at = firstReport;
-      reports[at] = { ...reports[at], notes: [window.narrowed, ...reports[at].notes] };
+      // Nothing changed: said after the row's own notes (the gate's "nothing to do" stays first).
+      if (at === reports.length) reports[firstReport] = { ...reports[firstReport], notes: [...reports[firstReport].notes, window.narrowed] };
+      else reports[at] = { ...reports[at], notes: [window.narrowed, ...reports[at].notes] };
     }
   }
 

@@ -41,6 +41,12 @@ export interface Step {
   keepLastTokens?: number;
   /** 'auto' (default): narrow as above when needed; 'turns': keep_last protects whole turns, always. */
   tail?: 'auto' | 'turns';
+  /**
+   * sven's `compaction_keep_recent` (seed 003, normal path): the newest N main-line non-system
+   * messages are never touched by the step, the boundary moved back so that the kept part never
+   * starts on a tool result (split safety). Applies with keep_last, on every compaction.
+   */
+  keepLastMessages?: number;
   /** Target input budget in tokens for `auto` (and the budget threaded through the reducers). */
   budget?: number;
   createdAt: string;

@@ -131,6 +131,14 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
       named.push(`error lines not kept in the notice (${lostErrors.length} of ${lines.length}): ${lostErrors.slice(0, 10).map((l) => `«${l.slice(0, 80)}${l.length > 80 ? '…' : ''}»`).join('; ')}${lostErrors.length > 10 ? `; … ${lostErrors.length - 10} more` : ''}`);
     return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`, ...named]);
   };
+  // sven's keep_n is one number for both paths (Step.keepLastMessages): the newest messages the step
+  // already protects count towards it, so emergency keeps keep_n in all, not keep_n more.
+  if (ctx.step.keepLastMessages) {
+    const lastRaw = raw.length ? raw[raw.length - 1] : -1;
+    let after = 0;
+    for (let i = lastRaw + 1; i < ctx.messages.length; i++) if (ctx.messages[i].role !== 'system' && !ctx.messages[i].sidechain && !ctx.messages[i].synthetic) after++;
+    keepN = Math.max(0, keepN - after);
+  }
   if (!untilFits) return attempt(keepN) ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
   // Under a budget keep as many of the newest messages as fit (at least keep_n when they fit):
   // the kept total grows with the count, so binary search (O(n log n)).
