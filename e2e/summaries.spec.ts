@@ -290,3 +290,56 @@ test.describe('summaries with a real LLM server', () => {
     await expectKeyNowhere(page, consoleLines);
   });
 });
+
+test.describe('Native compaction (seed 002)', () => {
+  let server: WireServer | undefined;
+  test.afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  test('offline: listed under summarize, unavailable, and says why', async ({ page, library, inspector }) => {
+    await openAndPlanSummary(page, library, inspector);
+    const option = page.getByTestId('native-option');
+    await expect(option).toBeVisible();
+    await expect(option.getByRole('checkbox', { name: 'native' })).toBeDisabled();
+    await expect(page.getByTestId('native-unavailable')).toHaveText(/^Unavailable: Native compaction calls the provider’s own compaction API, and no provider is configured \(offline\)/);
+    await page.getByTestId('native-option').screenshot({ path: path.join(SCREENSHOTS, 'plan-native-offline.png') });
+  });
+
+  test('OpenAI: the span goes to /v1/responses/compact, its compaction item stands in for the turns, Apply and Export carry it', async ({ page, library, inspector }) => {
+    test.setTimeout(90_000);
+    const id = `cmp_${marker('NATIVE')}`;
+    server = await startMockLlm('openai', [{ kind: 'compact', id, text: '' }]);
+    const settings = new SettingsPage(page);
+    await settings.goto();
+    await settings.fill({ provider: 'OpenAI-compatible', baseUrl: server.baseUrl, model: 'mock-gpt', apiKey: KEY, timeoutSeconds: 5, stream: false });
+    await settings.save();
+    const wb = await openAndPlanSummary(page, library, inspector);
+    const native = page.getByTestId('native-option').getByRole('checkbox', { name: 'native' });
+    await expect(native).toBeEnabled();
+    await native.check();
+    // The plan's draft follows after the preview's debounce: wait for it before writing.
+    await expect(page.getByTestId('previewing')).toHaveCount(0, { timeout: 20_000 });
+    await writeWithLlm(page, /^\d+ summar(y|ies) written$/);
+    const calls = completionRequests(server);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const c of calls) {
+      expect(c.url).toBe('/v1/responses/compact');
+      expect(c.headers.authorization).toBe(`Bearer ${KEY}`);
+      const body = c.body as { model: string; input: Array<{ type: string; call_id?: string }> };
+      expect(body.model).toBe('mock-gpt');
+      const calledIds = body.input.filter((i) => i.type === 'function_call').map((i) => i.call_id);
+      const answered = new Set(body.input.filter((i) => i.type === 'function_call_output').map((i) => i.call_id));
+      for (const cid of calledIds) expect(answered.has(cid)).toBe(true);
+    }
+    const shown = await diffSummaries(page, wb);
+    expect(shown.some((t) => t.includes('Native compaction by OpenAI (mock-gpt)') && t.includes(id))).toBe(true);
+    await wb.tab('Plan');
+    await wb.apply();
+    await expect(page.getByText(/: 1 step$/)).toBeVisible({ timeout: 30_000 });
+    const exported = await exportWithAudit(page);
+    expect(exported.file).toContain(id);
+    expect(exported.file).not.toContain(KEY);
+  });
+});

@@ -241,6 +241,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
                       <span className="block text-[11px] leading-snug text-neutral-500">{r.help}</span>
                     </span>
                   </label>
+                  {on && r.id === 'summarize' && <NativeOption plan={plan} setPlan={setPlan} />}
                   {on &&
                     r.knobs?.map((k) => (
                       <div key={k.key} className="ml-6 mt-1">
@@ -301,6 +302,27 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
       <SummariesBox id={id} wb={wb} />
       <HintsTable id={id} plan={plan} setPlan={setPlan} />
       <ImportConfig plan={plan} setPlan={setPlan} />
+    </div>
+  );
+}
+
+/** seed 002 Native: the provider's own compaction API answers the summaries; unavailable (and why) offline or with Gemini. */
+function NativeOption({ plan, setPlan }: { plan: Workbench['plan']; setPlan: Workbench['setPlan'] }) {
+  const settings = useQuery({ queryKey: ['summary-settings'], queryFn: ({ signal }) => getBridge().summarySettings(signal), staleTime: 10_000 });
+  const why = settings.data?.nativeUnavailable;
+  return (
+    <div className="ml-6 mt-1 text-[11px]" data-testid="native-option">
+      <label className={`flex items-start gap-1.5 ${why ? 'text-neutral-400' : ''}`}>
+        <input type="checkbox" checked={!why && !!plan.native} disabled={!!why || !settings.data} onChange={(e) => setPlan((p) => ({ ...p, native: e.target.checked }))} aria-label="native" className="mt-0.5" />
+        <span>
+          <span className="font-medium">Native</span>: the provider’s own compaction (OpenAI /v1/responses/compact, Anthropic compact_20260112) writes the summary
+        </span>
+      </label>
+      {why && (
+        <p className="ml-5 text-neutral-500" data-testid="native-unavailable">
+          Unavailable: {why}
+        </p>
+      )}
     </div>
   );
 }

@@ -47,6 +47,8 @@ export interface PlanState {
   /** Step.keepLastTokens / Step.tail, from an imported config (no field of their own). */
   keepLastTokens?: number;
   tail?: 'auto' | 'turns';
+  /** Summarize with the provider's own compaction API (seed 002 Native), when Settings' provider has one. */
+  native?: boolean;
   /** Step.keepLastMessages: sven's compaction_keep_recent, from an imported sven config. */
   keepLastMessages?: number;
   /** Let auto summarize when the free reducers are not enough. */
@@ -114,6 +116,8 @@ export function planReducers(plan: PlanState, contextWindow?: number): ReducerSp
     const knobs = plan.manual[r.id]?.knobs ?? {};
     const options: Record<string, unknown> = { ...hintsFor(r.id, plan.hints) };
     for (const k of r.knobs ?? []) options[k.key] = knobs[k.key] ?? k.default;
+    // Native (seed 002): the summaries are asked of the provider's own compaction API.
+    if (r.id === 'summarize' && plan.native) options.producer = 'native';
     // Retention's count mode: a keep of N > 0 picks it (0 = by age).
     if (r.id === 'tool-retention') {
       if (Number(options.keep) > 0) options.mode = 'count';

@@ -31,6 +31,7 @@ import { formatReport } from '../compaction/report';
 import { proposeTangents } from '../compaction/tangents';
 import type { Projection, ReducerId, Step, SummaryKey } from '../compaction/types';
 import { projectWithProviderSummaries, providerFromEnvOrFlags, type CliProvider } from '../summarize/cli-provider';
+import { nativeUnavailable } from '../summarize/providers/native';
 import { runBatch, runStream } from './_compact-batch';
 
 export const summary = 'Compact a transcript to a token budget and export it in its own format (auto, or --strategy …)';
@@ -55,7 +56,11 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]�
   --strategy S      a reducer (repeatable, applied in order); default auto. One of:
                     auto, strip-reasoning, dedup-tools, tool-hints, tool-retention,
                     truncate-tool-results, strip-tool-results, strip-attachments, prune-tools,
-                    sliding-window, summarize, classify-tangents, emergency
+                    sliding-window, summarize, classify-tangents, emergency, native
+                    (native: the provider's own compaction API — OpenAI POST /v1/responses/compact,
+                    Anthropic compact_20260112 — needs --provider openai|anthropic; offline it is
+                    unavailable (exit 2); with gemini, or when Anthropic's 50,000-token trigger
+                    does not fire, the provider summarizes with our prompt instead, as said)
   --keep-last K     turns at the end never touched (default 1, or the config's keep_last)
   --keep-last-calls C   when those turns alone exceed the budget (an agent run: one prompt, one
                     turn of many calls), protect the last C model calls instead (default 3) …
@@ -90,6 +95,8 @@ export interface CompactArgs {
   file?: string;
   budget?: number;
   strategies: ReducerId[];
+  /** --strategy native: the summarize requests go to the provider's own compaction API. */
+  native?: boolean;
   keepLast?: number;
   keepLastCalls?: number;
   keepLastTokens?: number;
@@ -142,6 +149,12 @@ export function parseCompactArgs(args: string[]): CompactArgs {
       case '--strategy':
       case '-s': {
         const s = next();
+        // Native (seed 002): summarize, with the provider's own compaction API answering the requests.
+        if (s === 'native') {
+          out.native = true;
+          out.strategies.push('summarize');
+          break;
+        }
         if (!isReducerId(s)) throw new Error(`Unknown strategy "${s}".`);
         out.strategies.push(s);
         break;
@@ -250,6 +263,7 @@ export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, b
     ...rest,
     ...(plan && label ? { label } : {}),
     reducers: step.reducers.map((r) => {
+      if (r.id === 'summarize' && a.native) return { id: r.id, options: { ...r.options, producer: 'native' } };
       if (r.id === 'classify-tangents') return { id: r.id, options: { ...r.options, turns: a.tangents ?? [] } };
       if (r.id === 'tool-retention' && a.retention) return { id: r.id, options: { ...r.options, mode: a.retention.mode, ...(a.retention.mode === 'count' ? { keep: a.retention.n } : { turns: a.retention.n }) } };
       if (r.id !== 'auto') return r;
@@ -473,6 +487,11 @@ export async function compactBytes(a: CompactArgs, name: string, input: Uint8Arr
     if (a.strategies.includes('classify-tangents') && !a.tangents) {
       const proposed = proposeTangents(t, { keepLast: step.keepLast });
       io.out(`tangent candidates (pass --tangents to remove):\n${proposed.map((p) => `  turn ${p.turn + 1}: ${p.reason}`).join('\n') || '  none'}\n`);
+    }
+    if (a.native && !cli.provider) {
+      const msg = `--strategy native: ${nativeUnavailable(undefined)}`;
+      io.err(msg + '\n');
+      return end(EXIT.badInput, msg);
     }
     // --provider: answer the projection's summary requests with the LLM before the final projection.
     const summaries = cli.provider ? (await projectWithProviderSummaries({ log: t, steps: [step], cli, onLine: (l) => io.err(`${l}\n`) })).lookup : undefined;

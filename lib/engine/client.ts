@@ -355,7 +355,7 @@ export class WorkerBridge {
   summaryFailures(signal: AbortSignal | undefined, id: string): Promise<SummaryFailure[]> {
     return this.run(signal, 'query', (r) => r.summaryFailures(id));
   }
-  summarySettings(signal?: AbortSignal): Promise<{ offline: boolean; description: string; onFailure: 'emergency' | 'leave' }> {
+  summarySettings(signal?: AbortSignal): Promise<{ offline: boolean; description: string; onFailure: 'emergency' | 'leave'; nativeUnavailable?: string }> {
     return this.run(signal, 'query', (r) => r.summarySettings());
   }
   toolStats(signal: AbortSignal | undefined, id: string): Promise<ToolStat[]> {

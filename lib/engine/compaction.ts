@@ -21,6 +21,7 @@ import type { Transcript } from '../model/types';
 import { encodeExport, sniffTextEncoding, UTF8, type TextEncodingOf } from '../read/encode';
 import { triggersFor, type TriggerPoint } from '../simulate/replay';
 import { createProvider } from '../summarize/providers';
+import { nativeCompactor, nativeUnavailable } from '../summarize/providers/native';
 import { annotateFailures, artifactKey, classifyTangentsWithProvider, fillSummaries, type SummaryFailure, type SummaryProgress } from '../summarize/run';
 import { proposeTangents } from '../compaction/tangents';
 import { SUMMARY_SETTINGS_KEY, describeSettings, promptTemplateOf, providerConfigOf, restoreSummarySettings, type SummarySettings } from '../summarize/settings';
@@ -360,6 +361,7 @@ export function compactionEngine(deps: CompactionDeps) {
     const template = promptTemplateOf(s);
     const result = await fillSummaries((lookup) => projectTranscript(log, steps, { summaries: lookup }), {
       provider,
+      native: nativeCompactor(cfg),
       template,
       style: s.style,
       store,
@@ -432,9 +434,10 @@ export function compactionEngine(deps: CompactionDeps) {
     compareVersions,
     runSummaries,
     summaryFailures,
-    async summarySettings(): Promise<{ offline: boolean; description: string; onFailure: SummarySettings['onFailure'] }> {
+    async summarySettings(): Promise<{ offline: boolean; description: string; onFailure: SummarySettings['onFailure']; nativeUnavailable?: string }> {
       const s = await settings();
-      return { offline: s.provider === 'offline', description: describeSettings(s), onFailure: s.onFailure };
+      const why = nativeUnavailable(s.provider === 'offline' ? undefined : s.provider);
+      return { offline: s.provider === 'offline', description: describeSettings(s), onFailure: s.onFailure, ...(why && { nativeUnavailable: why }) };
     },
     async toolStats(id: string): Promise<ToolStat[]> {
       return toolStats(await deps.getTranscript(id));

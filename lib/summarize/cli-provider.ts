@@ -22,6 +22,7 @@ import { DEFAULT_PROMPTS, type PromptTemplate } from './prompts';
 import { createProvider } from './providers';
 import { DEFAULT_BASE_URLS, PROVIDER_LABELS, type ProviderConfig, type ProviderKind, type SummaryProvider } from './providers/types';
 import { DEFAULT_MODELS } from './settings';
+import { nativeCompactor } from './providers/native';
 import { fillSummaries, memoryStore, type FillResult, type SummaryProgress, type SummaryStore } from './run';
 import type { SummaryStyle } from './types';
 
@@ -183,7 +184,7 @@ export async function projectWithProviderSummaries(input: CompactSummariesInput)
     projectTranscript(input.log, input.steps, { ...input.projectOptions, ...(lookup && { summaries: lookup }) });
   if (!input.cli.provider) {
     const projection = project();
-    return { projection, produced: [], reused: 0, failures: [], pending: (projection.summaryRequests ?? []).length, lookup: () => undefined };
+    return { projection, produced: [], reused: 0, failures: [], pending: (projection.summaryRequests ?? []).length, lookup: () => undefined, notes: [] };
   }
   const say = input.onLine ?? (() => undefined);
   const onProgress = (p: SummaryProgress) => {
@@ -193,6 +194,7 @@ export async function projectWithProviderSummaries(input: CompactSummariesInput)
   };
   const result = await fillSummaries(project, {
     provider: input.cli.provider,
+    native: nativeCompactor(input.cli.config),
     template: input.cli.template,
     style: input.cli.style,
     store: input.store ?? memoryStore(),
@@ -200,6 +202,7 @@ export async function projectWithProviderSummaries(input: CompactSummariesInput)
     onProgress,
   });
   if (result.produced.length) say(`${result.produced.length} summar${result.produced.length === 1 ? 'y' : 'ies'} by ${input.cli.provider.id}`);
+  for (const n of result.notes) say(n);
   if (result.failures.length) say(`${result.failures.length} summar${result.failures.length === 1 ? 'y' : 'ies'} failed: see the report (fallback applied)`);
   return result;
 }

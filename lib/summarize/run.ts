@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { Projection, SummaryKey, SummaryRequest } from '../compaction/types';
 import { ProviderError, isTransient } from './providers/errors';
 import type { SummaryProvider } from './providers/types';
+import type { NativeAnswer, NativeApi } from './providers/native';
 import { DEFAULT_PROMPTS, renderPrompt, renderSpanForPrompt, templateHash, type PromptTemplate, type RenderOptions } from './prompts';
 import { extractSpanFacts, pathsInText } from './facts';
 import type { SummaryStyle } from './types';
@@ -36,6 +37,11 @@ export interface StoredSummary {
   usage?: { input?: number; output?: number };
   /** The user edited the text before applying it (DESIGN.md: a summary is editable). */
   edited?: boolean;
+  /**
+   * Native compaction (seed 002): the provider's own compaction item, verbatim (OpenAI's encrypted
+   * item, Anthropic's compaction block), or why our summary stands in for it.
+   */
+  native?: { api: NativeApi; item: unknown } | { fellBack: string };
 }
 
 /** Where artifacts live between runs: a Map in the CLI and tests, a Dexie-backed Map in the app. */
@@ -76,6 +82,11 @@ export interface FillOptions {
   maxRetryWaitSeconds?: number;
   /** Safety stop on re-projection rounds (one request each). Default 256. */
   maxRounds?: number;
+  /**
+   * For the requests of the Native strategy (key producer 'native'): the provider's own compaction,
+   * or why there is none (then the provider summarizes with our prompt, as seed 002 falls back).
+   */
+  native?: { compact(request: SummaryRequest & { signal?: AbortSignal }): Promise<NativeAnswer> } | { unavailable: string };
 }
 
 export interface FillResult {
@@ -88,6 +99,8 @@ export interface FillResult {
   pending: number;
   /** The lookup that reproduces `projection` (pass it to projectTranscript). */
   lookup: (key: SummaryKey) => string | undefined;
+  /** What Native did differently (its trigger did not fire, no native API): our summary stood in. */
+  notes: string[];
 }
 
 export function artifactKey(keyId: string, producer: string, template: string): string {
@@ -198,6 +211,8 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
   const reusedKeys = new Set<string>();
 
   const usedArtifacts = new Map<string, StoredSummary>();
+  const notes: string[] = [];
+  const fellBack = new Map<string, string>();
   const lookup = (key: SummaryKey): string | undefined => {
     if (failed.has(key.id)) return '';
     const hit = store.get(artifactKey(key.id, producer, tHash));
@@ -215,6 +230,21 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
     options.onProgress?.({ phase: 'start', span: request.span, index });
     let chars = 0;
     try {
+      if (request.key.producer === 'native') {
+        const n = options.native ?? { unavailable: 'no native compaction was offered for this run' };
+        const answer = 'compact' in n ? await n.compact({ ...request, ...(options.signal && { signal: options.signal }) }) : { notFired: n.unavailable };
+        if (!('notFired' in answer)) {
+          const id = artifactKey(request.key.id, producer, tHash);
+          const artifact: StoredSummary = { id, keyId: request.key.id, stepId: request.key.stepId, span: request.span, text: answer.text, producer: `${answer.api}:${answer.model}`, model: answer.model, template: tHash, ...(answer.usage && { usage: answer.usage }), native: { api: answer.api, item: answer.item } };
+          store.set(id, artifact);
+          produced.push(artifact);
+          options.onProgress?.({ phase: 'done', span: request.span, index, reused: false });
+          projection = project(lookup);
+          continue;
+        }
+        notes.push(`native compaction of turns ${request.span[0] + 1}–${request.span[1] + 1} not used: ${answer.notFired}; summarized with ${options.provider.id} instead (seed 002)`);
+        fellBack.set(request.key.id, answer.notFired);
+      }
       const result = await produceSummary(request, options.provider, {
         template,
         signal: options.signal,
@@ -228,7 +258,8 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
         onWait: (seconds) => options.onProgress?.({ phase: 'waiting', span: request.span, index, seconds }),
       });
       const id = artifactKey(request.key.id, producer, tHash);
-      const artifact: StoredSummary = { id, keyId: request.key.id, stepId: request.key.stepId, span: request.span, text: result.text, producer, model: result.model, template: tHash, ...(result.usage && { usage: result.usage }) };
+      const why = fellBack.get(request.key.id);
+      const artifact: StoredSummary = { id, keyId: request.key.id, stepId: request.key.stepId, span: request.span, text: result.text, producer, model: result.model, template: tHash, ...(result.usage && { usage: result.usage }), ...(why !== undefined && { native: { fellBack: why } }) };
       store.set(id, artifact);
       produced.push(artifact);
       options.onProgress?.({ phase: 'done', span: request.span, index, reused: false });
@@ -245,7 +276,7 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
     return hit;
   });
   const pending = (projection.summaryRequests ?? []).filter((r) => !failed.has(r.key.id) && !store.get(artifactKey(r.key.id, producer, tHash))).length;
-  return { projection, produced, reused: reusedKeys.size, failures: [...failed.values()], pending, lookup };
+  return { projection, produced, reused: reusedKeys.size, failures: [...failed.values()], pending, lookup, notes };
 }
 
 /**

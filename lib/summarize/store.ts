@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { SummaryRow } from '../db/schema';
 import type { StoredSummary, SummaryFailure, SummaryStore } from './run';
 
-export type StoredSummaryRow = SummaryRow & Pick<StoredSummary, 'keyId' | 'model' | 'template'> & { usage?: StoredSummary['usage']; edited?: boolean; failure?: FailureRecord };
+export type StoredSummaryRow = SummaryRow & Pick<StoredSummary, 'keyId' | 'model' | 'template'> & { usage?: StoredSummary['usage']; edited?: boolean; failure?: FailureRecord; native?: StoredSummary['native'] };
 
 /** Why the producer failed for a key (the last run's reason, shown until the next run). */
 export interface FailureRecord {
@@ -71,6 +71,7 @@ export function storedToRow(s: StoredSummary, transcriptId: string, tokens: numb
     template: s.template,
     ...(s.usage && { usage: s.usage }),
     ...(s.edited && { edited: true }),
+    ...(s.native && { native: s.native }),
   };
 }
 
@@ -85,6 +86,7 @@ const Row = z.object({
   template: z.string(),
   usage: z.object({ input: z.number().optional(), output: z.number().optional() }).optional(),
   edited: z.boolean().optional(),
+  native: z.union([z.object({ api: z.enum(['openai-responses-compact', 'anthropic-compact-20260112']), item: z.unknown() }), z.object({ fellBack: z.string() })]).optional(),
 });
 
 export function rowToStored(row: unknown): StoredSummary | undefined {
@@ -92,8 +94,8 @@ export function rowToStored(row: unknown): StoredSummary | undefined {
   if (rowToFailure(row)) return undefined;
   const r = Row.safeParse(row);
   if (!r.success) return undefined;
-  const { id, keyId, stepId, span, text, producer, model, template, usage, edited } = r.data;
-  return { id, keyId, stepId, span, text, producer, model, template, ...(usage && { usage }), ...(edited && { edited }) };
+  const { id, keyId, stepId, span, text, producer, model, template, usage, edited, native } = r.data;
+  return { id, keyId, stepId, span, text, producer, model, template, ...(usage && { usage }), ...(edited && { edited }), ...(native && { native: native as StoredSummary['native'] }) };
 }
 
 /**

@@ -17,7 +17,9 @@ export type Behaviour =
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: 'malformed' }
   | { kind: 'wrong-shape' }
-  | { kind: 'empty' };
+  | { kind: 'empty' }
+  /** The provider's own compaction: OpenAI /responses/compact (an encrypted item `id`), Anthropic a compaction block holding `text`. */
+  | { kind: 'compact'; id: string; text: string };
 
 export interface SeenRequest {
   method: string;
@@ -89,7 +91,7 @@ export async function startWireServer(wire: Wire, script: Behaviour[] = [{ kind:
   const server = http.createServer((req, res) => {
     if (options.cors) {
       res.setHeader('access-control-allow-origin', '*');
-      res.setHeader('access-control-allow-headers', 'content-type, authorization, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access, x-goog-api-key');
+      res.setHeader('access-control-allow-headers', 'content-type, authorization, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access, x-goog-api-key, anthropic-beta');
       res.setHeader('access-control-allow-methods', 'POST, OPTIONS');
       res.setHeader('access-control-expose-headers', 'retry-after');
       if (req.method === 'OPTIONS') {
@@ -114,6 +116,13 @@ export async function startWireServer(wire: Wire, script: Behaviour[] = [{ kind:
         res.end(JSON.stringify(data));
       };
       switch (behaviour.kind) {
+        case 'compact': {
+          if (wire === 'openai') {
+            const input = ((body as { input?: Array<{ type?: string; role?: string }> }).input ?? []).filter((i) => i.type === 'message' && i.role === 'user');
+            return json(200, { id: 'resp_compact', object: 'response.compaction', model, output: [...input, { type: 'compaction', id: behaviour.id, encrypted_content: `gAAAA${'x'.repeat(100)}` }], usage: { input_tokens: 500, output_tokens: 50 } });
+          }
+          return json(200, { id: 'msg_c', type: 'message', role: 'assistant', model, content: [{ type: 'compaction', content: behaviour.text }], stop_reason: 'compaction', usage: { input_tokens: 60_000, output_tokens: 500 } });
+        }
         case 'ok':
           return json(200, okBody(wire, behaviour.text, behaviour.model ?? model));
         case 'respond':
