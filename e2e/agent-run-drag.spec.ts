@@ -27,6 +27,8 @@ for (const c of CASES)
     const expected = cliInspect(file);
     expect(expected.turns).toBeLessThanOrEqual(3);
     await library.openInInspector(file, inspector);
+    // This spec is about the turn axis (the call axis is e2e/call-axis.spec.ts).
+    await inspector.useTurnAxis();
     const timeline = new TimelineCanvas(page);
     const wb = new Workbench(page);
     // The run's bar is the last one (the turn the prompt opened). Drag inside it, from its left

@@ -106,6 +106,7 @@ test.describe.parallel('every format: upload → library row → inspector timel
       await test.step('inspector: timeline canvas with the turns', async () => {
         await library.open(row);
         await inspector.waitLoaded();
+        await inspector.useTurnAxis();
         await expect(page.getByTestId('timeline-canvas')).toBeVisible();
         expect(await inspector.turns(), 'turns on the timeline').toBe(expected.turns);
       });

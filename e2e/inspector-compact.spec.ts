@@ -60,6 +60,7 @@ for (const c of CASES) test(`${c.label}: drag-select → strip-tool-results + de
   if (conversation !== undefined) await library.chooseConversation(conversation);
   await library.open(await library.waitForRow(conversation === undefined ? path.basename(file) : `${path.basename(file)} · conversation ${conversation}`));
   await inspector.waitLoaded();
+  await inspector.useTurnAxis();
   const timeline = new TimelineCanvas(page);
   const wb = new Workbench(page);
   await page.mouse.move(5, 5);

@@ -36,6 +36,7 @@ for (const c of CASES) {
 
     await library.open(row);
     await inspector.waitLoaded();
+    await inspector.useTurnAxis();
     expect(await inspector.turns()).toBe(expected.turns);
     // The Plan panel's whole-context total is what the model sees of the file; the overhead the CLI
     // infers from the recorded usage is named beside it (no step can remove it).

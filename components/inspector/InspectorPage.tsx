@@ -20,7 +20,10 @@ import { TimelineChart, TimelineLegend } from '../timeline/TimelineChart';
 import { formatTokens } from '../ui/format';
 import { HelpOverlay } from './HelpOverlay';
 import { InspectorTabs, type TabName } from './InspectorTabs';
-import { parseSelection, prefixOfAdded, tokensInRange } from './selection';
+import { autoAxis, barOfMessage, formatSelection, parseCallSelection, parseSelection, prefixOfAdded, tokensInRange } from './selection';
+import { rowOfMessage } from '@/lib/engine/rows';
+import { rangeLabel } from '../plan/PlanTab';
+import type { TimelineTurn } from '@/lib/engine/timeline';
 import { TopBar } from './TopBar';
 import { useDebounced, useUrlParam, useWorkbench, type Workbench } from './useWorkbench';
 
@@ -71,14 +74,26 @@ export function InspectorPage() {
     staleTime: Infinity,
   });
   const turnCount = data.data?.meta.turns ?? turns.length;
-  const selection = parseSelection(params.get('sel'), turnCount);
+  // The x-axis: one bar per turn, or per model call (chosen by itself for agent runs; `axis=` overrides).
+  const callCount = data.data?.timeline.callCount ?? 0;
+  const axisParam = params.get('axis');
+  const axis: 'turns' | 'calls' = axisParam === 'calls' || axisParam === 'turns' ? axisParam : autoAxis(turnCount, callCount);
+  const callTimeline = useQuery({
+    queryKey: ['call-timeline', id],
+    queryFn: ({ signal }) => getBridge().getCallTimeline(signal, id),
+    enabled: data.isSuccess && axis === 'calls',
+    staleTime: Infinity,
+  });
+  const barSeries = axis === 'calls' ? callTimeline.data : data.data?.timeline;
+  const bars = useMemo(() => barSeries?.turns ?? [], [barSeries]);
+  const selection = axis === 'calls' ? parseCallSelection(params.get('sel'), callCount) : parseSelection(params.get('sel'), turnCount);
   const selKey = selection ? `${selection[0]}-${selection[1]}` : '';
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const stableSelection = useMemo(() => selection, [selKey]);
-  const wb = useWorkbench(id, data.data, stableSelection);
+  const wb = useWorkbench(id, data.data, stableSelection, axis);
 
-  const addedPrefix = useMemo(() => prefixOfAdded(turns), [turns]);
-  const selectedTokens = selection ? tokensInRange(turns, addedPrefix, selection) : 0;
+  const addedPrefix = useMemo(() => prefixOfAdded(bars), [bars]);
+  const selectedTokens = selection ? tokensInRange(bars, addedPrefix, selection) : 0;
 
   // The list scrolls in a task of its own, after the one that hands a selection or a cursor to
   // the page: each is a render of its own (the page's, then the list's new rows), and together
@@ -101,17 +116,40 @@ export function InspectorPage() {
     }, 0);
   }, []);
 
-  /** The selection lives in the URL (`sel=a-b`, 1-based) so it survives reloads and can be shared. */
+  /** On the call axis the cursor is a call: the list shows the call's first message, the turn holding it is the active one. */
+  const [cursorCall, setCursorCall] = useState<number | null>(null);
+  const showCall = useCallback(
+    (call: number) => {
+      setCursorCall(call);
+      const bar = bars[call];
+      if (!bar) return;
+      setCursorTurn(bar.ofTurn ?? null);
+      const index = rowIndex.data;
+      const target = scrollTarget.current;
+      if (target.timer) clearTimeout(target.timer);
+      target.timer = setTimeout(() => {
+        target.timer = null;
+        const row = index ? rowOfMessage(index, bar.firstMessage) : -1;
+        if (row >= 0) list.current?.scrollToRow(row);
+      }, 0);
+    },
+    [bars, rowIndex.data],
+  );
+  const showBar = axis === 'calls' ? showCall : showTurn;
+
+  /** The selection lives in the URL (`sel=a-b` turns or `sel=cA-B` calls, 1-based) so it survives reloads and can be shared. */
   const setSelection = useCallback(
     (range: [number, number] | null) => {
-      setParams({ sel: range ? `${range[0] + 1}-${range[1] + 1}` : null });
-      if (range) showTurn(range[0]);
+      setParams({ sel: range ? formatSelection(range, axis) : null });
+      if (range) showBar(range[0]);
     },
-    [setParams, showTurn],
+    [setParams, showBar, axis],
   );
+  /** Switching the axis drops the selection: a range of turns is not a range of calls. */
+  const setAxis = useCallback((next: 'turns' | 'calls') => setParams({ axis: next, sel: null }), [setParams]);
 
   // The timeline draws the chosen model's window (the base layer reads timeline.contextWindow).
-  const timeline = useMemo(() => (data.data ? { ...data.data.timeline, contextWindow: wb.contextWindow } : undefined), [data.data, wb.contextWindow]);
+  const timeline = useMemo(() => (barSeries ? { ...barSeries, contextWindow: wb.contextWindow } : undefined), [barSeries, wb.contextWindow]);
 
   // Search runs in the worker over the list's rows (so it finds what the virtualized list does
   // not render), debounced; hits are row indexes.
@@ -144,10 +182,18 @@ export function InspectorPage() {
     const index = rowIndex.data;
     if (!index || hits.length === 0) return NO_HITS;
     const turnsHit: number[] = [];
-    for (const row of hits) if (turnsHit[turnsHit.length - 1] !== index.turn[row]) turnsHit.push(index.turn[row]);
+    for (const row of hits) {
+      // On the call axis a hit marks the call holding its message (a turn's header row marks none).
+      const bar = axis === 'calls' ? (index.message[row] >= 0 ? barOfMessage(bars, index.message[row]) : -1) : index.turn[row];
+      if (bar >= 0 && turnsHit[turnsHit.length - 1] !== bar) turnsHit.push(bar);
+    }
     return turnsHit;
-  }, [rowIndex.data, hits]);
-  const activeHitTurn = rowIndex.data && hits.length > 0 ? rowIndex.data.turn[hits[hitIndex] ?? hits[0]] : null;
+  }, [rowIndex.data, hits, axis, bars]);
+  const activeRow = hits.length > 0 ? hits[hitIndex] ?? hits[0] : -1;
+  const activeHitTurn = rowIndex.data && activeRow >= 0 ? (axis === 'calls' ? barOfMessage(bars, rowIndex.data.message[activeRow]) : rowIndex.data.turn[activeRow]) : null;
+
+  // Compared versions' curves are per turn: not drawn on the call axis.
+  const chartCompaction = useMemo(() => (axis === 'calls' && wb.compaction.compare ? { ...wb.compaction, compare: null } : wb.compaction), [axis, wb.compaction]);
 
   const { setPlan, apply, undo } = wb;
   useEffect(() => {
@@ -225,20 +271,25 @@ export function InspectorPage() {
                 <LineLegend wb={wb} />
                 {preview && <FateLegend />}
               </div>
-              <TriggerSelect wb={wb} />
+              <div className="flex shrink-0 items-start gap-2">
+                <AxisToggle axis={axis} onAxis={setAxis} turns={turnCount} calls={callCount} />
+                <TriggerSelect wb={wb} />
+              </div>
             </div>
             <TimelineChart
+              key={axis}
               timeline={timeline}
-              cursorTurn={cursorTurn}
+              unit={axis === 'calls' ? 'call' : 'turn'}
+              cursorTurn={axis === 'calls' ? cursorCall : cursorTurn}
               selection={selection}
-              onSelectTurn={showTurn}
-              onCursorChange={showTurn}
+              onSelectTurn={showBar}
+              onCursorChange={showBar}
               onSelectRange={setSelection}
-              compaction={wb.compaction}
+              compaction={chartCompaction}
               hitTurns={hitTurns}
               activeHitTurn={activeHitTurn}
             />
-            <SelectionRow selection={selection} selectedTokens={selectedTokens} wb={wb} onClear={() => setSelection(null)} />
+            <SelectionRow selection={selection} selectedTokens={selectedTokens} wb={wb} bars={bars} onClear={() => setSelection(null)} />
           </>
         ) : (
           <div className="h-[288px] animate-pulse rounded bg-neutral-100 dark:bg-neutral-900" aria-label="Loading the timeline" />
@@ -278,6 +329,33 @@ export function InspectorPage() {
   );
 }
 
+/** Turns | Calls: the timeline's x-axis (one bar per turn, or per model call). */
+function AxisToggle({ axis, onAxis, turns, calls }: { axis: 'turns' | 'calls'; onAxis: (a: 'turns' | 'calls') => void; turns: number; calls: number }) {
+  return (
+    <div role="radiogroup" aria-label="Timeline x-axis" className="flex items-center rounded border border-neutral-300 text-[11px] dark:border-neutral-700" data-testid="axis-toggle" data-axis={axis}>
+      {(
+        [
+          ['turns', `Turns ${turns.toLocaleString('en-US')}`, 'One bar per turn (a user prompt and everything until the next)'],
+          ['calls', `Calls ${calls.toLocaleString('en-US')}`, 'One bar per model call (an assistant message and the tool results answering it): agent runs are one turn of many calls'],
+        ] as const
+      ).map(([a, label, title]) => (
+        <button
+          key={a}
+          type="button"
+          role="radio"
+          aria-checked={axis === a}
+          title={title}
+          onClick={() => onAxis(a)}
+          disabled={a === 'calls' && calls === 0}
+          className={`px-2 py-0.5 tabular-nums ${axis === a ? 'bg-neutral-800 text-white dark:bg-neutral-200 dark:text-neutral-900' : 'text-neutral-600 disabled:text-neutral-300 dark:text-neutral-300'}`}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 /** The file lost data on import: said above the timeline, where the user looks first (the full list is in the Info panel). */
 function DataLossBanner({ loss }: { loss: { count: number; first: string } }) {
   return (
@@ -289,14 +367,15 @@ function DataLossBanner({ loss }: { loss: { count: number; first: string } }) {
   );
 }
 
-function SelectionRow({ selection, selectedTokens, wb, onClear }: { selection: [number, number] | null; selectedTokens: number; wb: Workbench; onClear: () => void }) {
+function SelectionRow({ selection, selectedTokens, wb, bars, onClear }: { selection: [number, number] | null; selectedTokens: number; wb: Workbench; bars: readonly TimelineTurn[]; onClear: () => void }) {
   const preview = wb.compaction.preview;
   const ctx = preview?.tokens.context;
   return (
     <div className="flex h-7 items-center gap-3 px-1 text-xs" aria-live="polite">
       {selection ? (
         <span data-testid="selection-summary">
-          Turns {selection[0] + 1}–{selection[1] + 1}:{' '}
+          {rangeLabel(selection, wb.axis)}
+          {wb.axis === 'calls' && bars[selection[0]] && ` (turn${bars[selection[0]].ofTurn === bars[selection[1]]?.ofTurn ? '' : 's'} ${(bars[selection[0]].ofTurn ?? 0) + 1}${bars[selection[0]].ofTurn === bars[selection[1]]?.ofTurn ? '' : `–${(bars[selection[1]]?.ofTurn ?? 0) + 1}`})`}:{' '}
           <strong className="tabular-nums" data-testid="selection-total" data-tokens={selectedTokens}>
             {formatTokens(selectedTokens)} tokens
           </strong>

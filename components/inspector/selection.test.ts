@@ -41,3 +41,31 @@ describe('tokensInRange', () => {
     expect(tokensInRange(many, p, [10, 99_990])).toBe(many.slice(10, 99_991).reduce((s, t) => s + t.addedTotal, 0));
   });
 });
+
+describe('the call axis (issue 10)', () => {
+  it('is picked for few turns and more calls than turns, not for chats', async () => {
+    const { autoAxis } = await import('./selection');
+    expect(autoAxis(1, 40)).toBe('calls');
+    expect(autoAxis(7, 8)).toBe('calls');
+    expect(autoAxis(8, 400)).toBe('turns');
+    expect(autoAxis(3, 3)).toBe('turns');
+  });
+  it('reads and writes `sel=cA-B` apart from turn selections', async () => {
+    const { parseCallSelection, formatSelection } = await import('./selection');
+    expect(parseCallSelection('c3-5', 10)).toEqual([2, 4]);
+    expect(parseCallSelection('c5-3', 10)).toEqual([2, 4]);
+    expect(parseCallSelection('c9-40', 10)).toEqual([8, 9]);
+    expect(parseCallSelection('3-5', 10)).toBeNull();
+    expect(parseSelection('c3-5', 10)).toBeNull();
+    expect(formatSelection([2, 4], 'calls')).toBe('c3-5');
+    expect(formatSelection([2, 4], 'turns')).toBe('3-5');
+  });
+  it('finds the bar holding a message', async () => {
+    const { barOfMessage } = await import('./selection');
+    const bars = [
+      { firstMessage: 1, endMessage: 3 },
+      { firstMessage: 4, endMessage: 6 },
+    ];
+    expect([0, 1, 2, 3, 4, 5, 6].map((i) => barOfMessage(bars, i))).toEqual([-1, 0, 0, -1, 1, 1, -1]);
+  });
+});

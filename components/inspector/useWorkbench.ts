@@ -50,6 +50,8 @@ export function useUrlParam(): (patch: Record<string, string | null>) => void {
 }
 
 export interface Workbench {
+  /** The timeline's bars: a selection is a range of turns, or of model calls. */
+  axis: 'turns' | 'calls';
   versions: Version[];
   version: Version;
   versionId: string;
@@ -102,11 +104,11 @@ function retryIfCaughtInAbort(count: number, error: unknown): boolean {
   return isAbortError(error) && count < 3;
 }
 
-function usePreviewQuery(id: string, versionId: string, versionStamp: string, draft: DraftStep | null, selection: [number, number] | null, enabled: boolean) {
+function usePreviewQuery(id: string, versionId: string, versionStamp: string, draft: DraftStep | null, selection: [number, number] | null, enabled: boolean, axis: 'turns' | 'calls') {
   return useQuery({
-    queryKey: ['preview', id, versionId, versionStamp, draft, selection],
+    queryKey: ['preview', id, versionId, versionStamp, draft, selection, axis],
     queryFn: async ({ signal }) => {
-      const out = await getBridge().preview(signal, id, { versionId, draft, selection });
+      const out = await getBridge().preview(signal, id, { versionId, draft, selection, axis });
       if (out.kind === 'error') throw Object.assign(new Error(out.error.message), out.error);
       return out;
     },
@@ -136,7 +138,8 @@ function modelViewTokens(data: InspectorData | undefined): number {
   return turns.length ? turns[turns.length - 1].contextTotal : data?.meta.tokens.total ?? 0;
 }
 
-export function useWorkbench(id: string, data: InspectorData | undefined, selection: [number, number] | null): Workbench {
+/** `axis`: the timeline's bars — `selection` is then a range of turns, or of model calls (a `calls` step). */
+export function useWorkbench(id: string, data: InspectorData | undefined, selection: [number, number] | null, axis: 'turns' | 'calls' = 'turns'): Workbench {
   const params = useSearchParams();
   const setParams = useUrlParam();
   const queryClient = useQueryClient();
@@ -174,10 +177,10 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
   const setModelId = useCallback((m: string) => setParams({ m: m || null }), [setParams]);
 
   const planActive = planTouched || selection !== null;
-  const draftNow = useMemo(() => (planActive ? planToDraft(plan, stepId, selection, model?.contextWindow) : null), [planActive, plan, stepId, selection, model?.contextWindow]);
+  const draftNow = useMemo(() => (planActive ? planToDraft(plan, stepId, selection, model?.contextWindow, axis) : null), [planActive, plan, stepId, selection, model?.contextWindow, axis]);
   const draft = useDebounced(draftNow, PREVIEW_DEBOUNCE_MS);
   const previewEnabled = data !== undefined && versionsQuery.isSuccess && (draft !== null || version.steps.length > 0);
-  const preview = usePreviewQuery(id, version.id, versionStamp, draft, selection, previewEnabled);
+  const preview = usePreviewQuery(id, version.id, versionStamp, draft, selection, previewEnabled, axis);
   // While the debounce holds a new drag back, or the query runs, the card still holds the previous
   // preview (keepPreviousData): it is the last one's numbers, not this selection's.
   const previewPending = previewEnabled && (draftNow !== draft || preview.isFetching);
@@ -221,7 +224,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
   });
   const apply = useCallback(async () => {
     // Only what the user has seen previewed is applied (Enter on a fresh page does nothing).
-    const step = planActive ? planToDraft(plan, stepId, selection, model?.contextWindow) : null;
+    const step = planActive ? planToDraft(plan, stepId, selection, model?.contextWindow, axis) : null;
     if (!step) return;
     setBusy('Applying…');
     setActionError(null);
@@ -237,7 +240,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     } finally {
       setBusy(null);
     }
-  }, [planActive, plan, stepId, selection, applyMutation, queryClient, id, setParams]);
+  }, [planActive, plan, stepId, selection, axis, applyMutation, queryClient, id, setParams]);
 
   // The step the last Undo removed, to Redo on the version it left (cleared by any other Apply).
   const [undone, setUndone] = useState<{ versionId: string; steps: number; step: Step } | null>(null);
@@ -295,6 +298,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
   const compaction = useMemo<TimelineCompaction>(() => ({ preview: previewEnabled ? previewData : null, lines, compare }), [previewEnabled, previewData, lines, compare]);
 
   return {
+    axis,
     versions,
     version,
     versionId: version.id,

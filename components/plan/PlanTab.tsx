@@ -40,7 +40,12 @@ const field = 'rounded border border-neutral-300 bg-white px-1.5 py-0.5 text-xs 
 const heading = 'mb-1.5 text-[11px] font-semibold uppercase tracking-wide text-neutral-500';
 
 /** The selection's (or the whole context's) tokens before → after, at the top of the panel. */
-export function SelectionTotals({ selection, selectedTokens, preview, pending, contextNow, overhead = 0, logTokens = 0 }: { selection: [number, number] | null; selectedTokens: number; preview: PreviewSummary | null; pending: boolean; contextNow: number; overhead?: number; logTokens?: number }) {
+/** "Turns 3–7" or, on the call axis, "Calls 12–40" (1-based, as the user reads them). */
+export function rangeLabel(selection: [number, number], axis: 'turns' | 'calls' = 'turns'): string {
+  return `${axis === 'calls' ? 'Calls' : 'Turns'} ${selection[0] + 1}–${selection[1] + 1}`;
+}
+
+export function SelectionTotals({ selection, selectedTokens, preview, pending, contextNow, overhead = 0, logTokens = 0, axis = 'turns' }: { selection: [number, number] | null; selectedTokens: number; preview: PreviewSummary | null; pending: boolean; contextNow: number; overhead?: number; logTokens?: number; axis?: 'turns' | 'calls' }) {
   // While pending, the preview held on screen is the previous selection's or plan's: its numbers are not shown as this one's.
   const pair = pending ? undefined : selection ? preview?.tokens.selection : preview?.tokens.context;
   // In the model's view: a source compaction may already have taken part of the selection out.
@@ -48,7 +53,7 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
   return (
     <div className="rounded-md border border-neutral-200 bg-neutral-50 px-3 py-2 dark:border-neutral-800 dark:bg-neutral-900/60" aria-live="polite">
       <div className="flex items-baseline justify-between text-[11px] text-neutral-500">
-        <span>{selection ? `Turns ${selection[0] + 1}–${selection[1] + 1}` : overhead >= SMALL_OVERHEAD ? 'Whole context, from the file' : 'Whole context'}</span>
+        <span>{selection ? rangeLabel(selection, axis) : overhead >= SMALL_OVERHEAD ? 'Whole context, from the file' : 'Whole context'}</span>
         {pending && (
           <span className="animate-pulse" data-testid="previewing">
             previewing…
@@ -92,8 +97,8 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-function TargetReference({ target, context, selection, selectionTokens }: { target: number; context: number; selection: [number, number] | null; selectionTokens: number }) {
-  const r = targetReference(target, context, selection ? { label: `Turns ${selection[0] + 1}–${selection[1] + 1}`, tokens: selectionTokens } : null);
+function TargetReference({ target, context, selection, selectionTokens, axis }: { target: number; context: number; selection: [number, number] | null; selectionTokens: number; axis: 'turns' | 'calls' }) {
+  const r = targetReference(target, context, selection ? { label: rangeLabel(selection, axis), tokens: selectionTokens } : null);
   return (
     <p className={`text-[11px] leading-snug tabular-nums ${r.unreachable ? 'text-amber-800 dark:text-amber-300' : 'text-neutral-500'}`} data-testid="target-reference" data-unreachable={r.unreachable}>
       {r.text}
@@ -145,7 +150,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
   const inputBudget = wb.model ? { model: wb.model.contextWindow - wb.model.maxOutput, file: fileBudgetFor(wb.model.contextWindow - wb.model.maxOutput, view), overhead: view.overhead, factor: view.factor } : null;
   return (
     <div className="space-y-4">
-      <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.previewPending} contextNow={wb.contextNow} overhead={wb.overhead} logTokens={wb.logTokens} />
+      <SelectionTotals selection={selection} selectedTokens={selectedTokens} preview={wb.planActive || wb.version.steps.length ? preview : null} pending={wb.previewPending} contextNow={wb.contextNow} overhead={wb.overhead} logTokens={wb.logTokens} axis={wb.axis} />
       {!wb.planActive && <p className="-mt-2 text-[11px] text-neutral-500">Drag across the timeline to select turns, or change the plan: the preview follows.</p>}
       {wb.preview.isError && (
         <p role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-xs text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
@@ -204,7 +209,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
               {plan.targetBudget !== inputBudget.file && <> At the current target ({formatTokens(plan.targetBudget)} in the file) the model is sent about {formatTokens(modelTokensOf(plan.targetBudget, inputBudget))}.</>}
             </p>
           )}
-          {context > 0 && <TargetReference target={plan.targetBudget} context={context} selection={selection} selectionTokens={preview?.tokens.selection?.before ?? selectedTokens} />}
+          {context > 0 && <TargetReference target={plan.targetBudget} context={context} selection={selection} selectionTokens={preview?.tokens.selection?.before ?? selectedTokens} axis={wb.axis} />}
           <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
           <KeepCallsField plan={plan} setPlan={setPlan} />
           <label className="flex items-center gap-2 text-xs">

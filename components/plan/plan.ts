@@ -128,12 +128,12 @@ export function planReducers(plan: PlanState, contextWindow?: number): ReducerSp
 }
 
 /** The step the plan stands for, over the selection (or every turn but keep-last when none). */
-export function planToDraft(plan: PlanState, stepId: string, selection: [number, number] | null, contextWindow?: number): DraftStep | null {
+export function planToDraft(plan: PlanState, stepId: string, selection: [number, number] | null, contextWindow?: number, axis: 'turns' | 'calls' = 'turns'): DraftStep | null {
   const reducers = planReducers(plan, contextWindow);
   if (reducers.length === 0) return null;
   return {
     id: stepId,
-    range: selection ? { kind: 'turns', from: selection[0], to: selection[1] } : { kind: 'all-but-last', n: 0 },
+    range: selection ? { kind: axis === 'calls' ? 'calls' : 'turns', from: selection[0], to: selection[1] } : { kind: 'all-but-last', n: 0 },
     reducers,
     keepLast: Math.max(0, Math.floor(plan.keepLast)),
     keepLastCalls: Math.max(1, Math.floor(plan.keepLastCalls || 1)),

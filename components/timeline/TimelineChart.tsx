@@ -61,8 +61,11 @@ export function TimelineChart({
   compaction = NO_COMPACTION,
   hitTurns = NO_HITS,
   activeHitTurn = null,
+  unit = 'turn',
 }: {
   timeline: Timeline;
+  /** What a bar is: a turn, or a model call (the call axis; `turn` numbers are then call indexes). */
+  unit?: 'turn' | 'call';
   cursorTurn: number | null;
   /** Selected turns [from, to], 0-based inclusive. */
   selection: [number, number] | null;
@@ -315,12 +318,13 @@ export function TimelineChart({
       className="relative w-full select-none"
       data-testid="timeline"
       data-turns={n}
+      data-unit={unit}
       data-hit-turns={hitBars.length}
       data-view={n > 0 ? `${view.start}-${view.end}` : ''}
       data-selection={shownKey}
       tabIndex={0}
       role="group"
-      aria-label={`Context timeline: ${n} turns. Left and right arrows move between turns, Enter shows the turn's messages. Drag across bars to select a range of turns; shift with arrows extends it. Wheel or + and − zoom, shift-drag pans, 0 shows all.`}
+      aria-label={`Context timeline: ${n} ${unit}s. Left and right arrows move between ${unit}s, Enter shows the ${unit}'s messages. Drag across bars to select a range of ${unit}s; shift with arrows extends it. Wheel or + and − zoom, shift-drag pans, 0 shows all.`}
       onKeyDown={onKeyDown}
     >
       <canvas ref={base} style={{ width: '100%', height: HEIGHT }} className="block" aria-hidden="true" />
@@ -360,9 +364,10 @@ export function TimelineChart({
           const i = pick(e.clientX);
           if (i < 0) return;
           const turn = turns[i].turn;
+          // Bands come in bar units; our summaries' spans are turns (used on the turn axis only).
           const spans: Array<[number, number]> = [
             ...timeline.bands.flatMap((b) => (b.coversTurns ? [b.coversTurns] : [])),
-            ...(compaction.preview?.summaries.map((s) => s.span) ?? []),
+            ...(unit === 'turn' ? compaction.preview?.summaries.map((s) => s.span) ?? [] : []),
           ];
           const span = spans.find(([a, b]) => turn >= a && turn <= b);
           if (span) requestSelection(span);
@@ -370,7 +375,7 @@ export function TimelineChart({
       />
       {n > 1 && <OverviewStrip packed={packed} view={view} onView={setView} width={width} dark={dark} />}
       <YScaleToggle mode={yMode} onMode={setYMode} windowOnScale={scale.windowOnScale} />
-      {hovered && hover && <HoverCard turn={hovered} overhead={overhead} x={hover.x} containerWidth={width} change={compactionChange(compaction.preview, hovered.turn)} />}
+      {hovered && hover && <HoverCard turn={hovered} overhead={overhead} x={hover.x} containerWidth={width} change={compactionChange(compaction.preview, hovered.turn)} unit={unit} />}
     </div>
   );
 }
@@ -409,7 +414,7 @@ function compactionChange(preview: PreviewSummary | null, turn: number): number 
   return d;
 }
 
-function HoverCard({ turn, overhead, x, containerWidth, change = null }: { turn: TimelineTurn; overhead: number; x: number; containerWidth: number; change?: number | null }) {
+function HoverCard({ turn, overhead, x, containerWidth, change = null, unit = 'turn' }: { turn: TimelineTurn; overhead: number; x: number; containerWidth: number; change?: number | null; unit?: 'turn' | 'call' }) {
   const rows = STACK_ORDER.map((k) => ({ k, v: kindValue(turn, k, overhead), added: k === 'overhead' ? 0 : turn.added[k] })).filter((r) => r.v > 0 || r.added > 0);
   const left = Math.min(Math.max(8, x + 14), Math.max(8, containerWidth - 300));
   return (
@@ -419,7 +424,7 @@ function HoverCard({ turn, overhead, x, containerWidth, change = null }: { turn:
       style={{ left }}
     >
       <div className="flex items-baseline justify-between">
-        <span className="font-semibold">Turn {turn.turn + 1}</span>
+        <span className="font-semibold">{unit === 'call' ? `Call ${turn.turn + 1}${turn.ofTurn !== undefined ? ` · turn ${turn.ofTurn + 1}` : ''}` : `Turn ${turn.turn + 1}`}</span>
         <span className="tabular-nums text-neutral-500">
           messages {turn.firstMessage + 1}–{turn.endMessage}
         </span>
@@ -430,7 +435,7 @@ function HoverCard({ turn, overhead, x, containerWidth, change = null }: { turn:
           <tr className="text-neutral-500">
             <th className="text-left font-normal">in context</th>
             <th className="text-right font-normal">tokens</th>
-            <th className="text-right font-normal">this turn</th>
+            <th className="text-right font-normal">this {unit}</th>
           </tr>
         </thead>
         <tbody>

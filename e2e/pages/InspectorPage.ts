@@ -21,6 +21,16 @@ export class InspectorPage {
     await expect(this.messages.first()).toBeVisible({ timeout: 30_000 });
   }
 
+  /**
+   * Show the turn axis (one bar per turn). Agent runs open on the call axis by themselves (fewer
+   * than 8 turns, more calls than turns); specs about turns switch with the toggle, as a user does.
+   */
+  async useTurnAxis(): Promise<void> {
+    const toggle = this.page.getByTestId('axis-toggle');
+    if ((await toggle.getAttribute('data-axis')) === 'calls') await this.page.getByRole('radio', { name: /^Turns/ }).click();
+    await expect(this.timeline).toHaveAttribute('data-unit', 'turn');
+  }
+
   async turns(): Promise<number> {
     return Number(await this.timeline.getAttribute('data-turns'));
   }

@@ -31,6 +31,14 @@ function isPrompt(m: Message): boolean {
 export function modelCalls(log: Transcript): ModelCall[] {
   const hit = cache.get(log);
   if (hit) return hit;
+  const calls = callsOfMessages(log.messages);
+  cache.set(log, calls);
+  return calls;
+}
+
+/** modelCalls over a message list (the worker's timeline has messages, not a Transcript). */
+export function callsOfMessages(messages: readonly Message[]): ModelCall[] {
+  const log = { messages };
   // Only calls answered somewhere keep a call open: an orphan call must not swallow the rest of the log.
   const answered = new Set<string>();
   for (const m of log.messages) if (!m.sidechain) for (const b of m.blocks) if (b.kind === 'tool_result') answered.add(b.callId);
@@ -52,7 +60,6 @@ export function modelCalls(log: Transcript): ModelCall[] {
       else if (b.kind === 'tool_result') pending.delete(b.callId);
     }
   }
-  cache.set(log, calls);
   return calls;
 }
 

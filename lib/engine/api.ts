@@ -96,6 +96,7 @@ const storedMessagesCache = new Map<string, Promise<Message[]>>();
 function forget(id: string): void {
   transcriptCache.delete(id);
   timelineCache.delete(id);
+  timelineCache.delete(`${id}#calls`);
   rowsCache.delete(id);
   storedMessagesCache.delete(id);
 }
@@ -324,8 +325,9 @@ async function getTranscript(id: string): Promise<Transcript> {
   return hydrated;
 }
 
-async function getTimeline(id: string): Promise<Timeline> {
-  const cached = timelineCache.get(id);
+async function getTimeline(id: string, axis: 'turns' | 'calls' = 'turns'): Promise<Timeline> {
+  const key = axis === 'calls' ? `${id}#calls` : id;
+  const cached = timelineCache.get(key);
   if (cached) return cached;
   const meta = await requireMeta(id);
   let details = await repo().getDetails(id);
@@ -340,9 +342,15 @@ async function getTimeline(id: string): Promise<Timeline> {
     markers: details?.markers ?? [],
     tools: details?.tools ?? [],
     contextWindow: contextWindowFor(meta.model, details?.usage ?? []),
+    axis,
   });
-  timelineCache.set(id, timeline);
+  timelineCache.set(key, timeline);
   return timeline;
+}
+
+/** The timeline with one bar per model call (the inspector's call axis): built on demand, cached like the turn one. */
+function getCallTimeline(id: string): Promise<Timeline> {
+  return getTimeline(id, 'calls');
 }
 
 /** What the inspector needs on open, in one round trip. */
@@ -404,7 +412,7 @@ function rowsOf(id: string): Promise<Row[]> {
 async function getRowIndex(id: string): Promise<RowIndex> {
   await requireMeta(id);
   const index = rowIndexOf(await rowsOf(id));
-  return transfer(index, [index.turn.buffer, index.header.buffer, index.height.buffer, index.offsets.buffer]);
+  return transfer(index, [index.turn.buffer, index.header.buffer, index.height.buffer, index.offsets.buffer, index.message.buffer]);
 }
 
 /** Rows [from, to) of the list. */
@@ -478,6 +486,7 @@ export const engine = {
   },
   getTranscript,
   getTimeline,
+  getCallTimeline,
   getInspectorData,
   getInspectorHead,
   getTimelineTurns,

@@ -241,6 +241,10 @@ export class WorkerBridge {
   getTimeline(signal: AbortSignal | undefined, id: string): Promise<Timeline> {
     return this.run(signal, 'query', (r) => r.getTimeline(id));
   }
+  /** One bar per model call (the call axis). */
+  getCallTimeline(signal: AbortSignal | undefined, id: string): Promise<Timeline> {
+    return this.run(signal, 'query', (r) => r.getCallTimeline(id));
+  }
   /**
    * What the inspector needs on open. The timeline's turns come in slices of TIMELINE_SLICE: each
    * slice is decoded on the main thread in a task of its own (one message of 100k turns was a

@@ -44,8 +44,10 @@ export interface PreviewRequest {
   versionId: string;
   /** The step being edited, previewed on top of the version's steps; null = the version itself. */
   draft?: DraftStep | null;
-  /** Turns [a, b] whose before/after tokens the Plan panel shows. */
+  /** Turns [a, b] (model calls on the call axis) whose before/after tokens the Plan panel shows. */
   selection?: [number, number] | null;
+  /** The timeline's axis: the per-bar series and the selection by turn (default) or by model call. */
+  axis?: 'turns' | 'calls';
 }
 
 export type PreviewOutcome = { kind: 'preview'; preview: PreviewSummary; versionSteps: number } | { kind: 'error'; error: SerializedError };
@@ -219,7 +221,7 @@ export function compactionEngine(deps: CompactionDeps) {
   async function preview(id: string, request: PreviewRequest): Promise<PreviewOutcome> {
     try {
       const { log, projection, version } = await projectVersion(id, request.versionId, request.draft);
-      const p = summarizePreview(log, projection, request.selection ?? null);
+      const p = summarizePreview(log, projection, request.selection ?? null, request.axis ?? 'turns');
       return transfer({ kind: 'preview' as const, preview: p, versionSteps: version.steps.length }, [p.delta.buffer, p.saved.buffer]);
     } catch (e) {
       return { kind: 'error', error: serializeError(e) };

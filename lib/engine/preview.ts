@@ -13,6 +13,7 @@
  * sent for changed blocks only (kept is the default).
  */
 import { lostIdentifiers, type LostIdentifier, type LostKind } from '../compaction/lost';
+import { modelCalls } from '../compaction/calls';
 import type { FateKind, ProjectedBlock, Projection, ReducerId } from '../compaction/types';
 import type { Block, Transcript } from '../model/types';
 import { blockText } from '../tokens/count';
@@ -113,8 +114,35 @@ function emptyLost(): PreviewSummary['lost'] {
   return { instruction: [], path: [], url: [], id: [], error: [] };
 }
 
-export function summarizePreview(log: Transcript, projection: Projection, selection: [number, number] | null): PreviewSummary {
-  const turns = log.turnCount;
+/**
+ * `axis: 'calls'`: the per-bar series and the selection are by model call (the inspector's call
+ * axis) — a message counts at the call that holds it, a prompt at the call after it.
+ */
+export function summarizePreview(log: Transcript, projection: Projection, selection: [number, number] | null, axis: 'turns' | 'calls' = 'turns'): PreviewSummary {
+  const calls = axis === 'calls' ? modelCalls(log) : [];
+  const turns = axis === 'calls' ? calls.length : log.turnCount;
+  /** Bar of a log message index. */
+  const barOf = (i: number): number => {
+    if (axis !== 'calls') return log.messages[i].turn;
+    let lo = 0;
+    let hi = calls.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (calls[mid].last < i) lo = mid + 1;
+      else hi = mid;
+    }
+    return Math.max(0, Math.min(lo, calls.length - 1));
+  };
+  const byId = axis === 'calls' ? new Map(log.messages.map((m) => [m.id, m.index] as const)) : undefined;
+  /** Bar where a synthetic message (at projection position p) starts to count: after the last message it replaced. */
+  const syntheticBar = (p: number, m: Projection['messages'][number]): number => {
+    if (axis !== 'calls') return m.span ? m.span[1] : m.turn;
+    for (let q = p + 1; q < projection.messages.length; q++) {
+      const j = byId!.get(projection.messages[q].sourceId ?? '');
+      if (j !== undefined) return barOf(Math.max(0, j - 1));
+    }
+    return turns - 1;
+  };
   const K = BUDGET_KINDS.length;
   const F = SAVED_FATES.length;
   const kindIndex = new Map<BudgetKind, number>(BUDGET_KINDS.map((k, i) => [k, i]));
@@ -125,11 +153,11 @@ export function summarizePreview(log: Transcript, projection: Projection, select
   const bySource = (stepId: string) => stepId.startsWith('source-marker:');
   const deltaAdded = new Float64Array(Math.max(1, turns) * K);
   // Synthetic messages (our summaries, notices) add their tokens at the end of the span they replace.
-  for (const m of projection.messages) {
-    if (m.sidechain || !m.synthetic) continue;
-    const t = Math.min(turns - 1, Math.max(0, m.span ? m.span[1] : m.turn));
+  projection.messages.forEach((m, p) => {
+    if (m.sidechain || !m.synthetic) return;
+    const t = Math.min(turns - 1, Math.max(0, syntheticBar(p, m)));
     for (const b of m.blocks) deltaAdded[t * K + kindIndex.get(budgetKind(m.role, b))!] += b.tokens;
-  }
+  });
   // Pruned tool schemas count from the first turn (they are sent with every request).
   const toolsBefore = log.tools.reduce((s, x) => s + x.tokens, 0);
   const toolsAfter = projection.tools.reduce((s, x) => s + x.tokens, 0);
@@ -145,20 +173,21 @@ export function summarizePreview(log: Transcript, projection: Projection, select
   const inSel = (turn: number) => selection !== null && turn >= selection[0] && turn <= selection[1];
   for (const m of log.messages) {
     if (m.sidechain) continue;
+    const bar = barOf(m.index);
     let blocks: DiffBlock[] | null = null;
     for (const b of m.blocks) {
       const fate = projection.fates[b.id] ?? { kind: 'kept' as const };
       if (fate.kind !== 'kept' && bySource(fate.stepId)) continue;
-      if (inSel(m.turn)) selBefore += b.tokens;
+      if (inSel(bar)) selBefore += b.tokens;
       fateCounts[fate.kind]++;
       if (fate.kind === 'kept') continue;
       changed[b.id] = fate.kind;
       const replacement = projectedById.get(b.id);
       const afterTokens = replacement?.tokens ?? 0;
       const f = fateIndex.get(fate.kind);
-      if (f !== undefined) savedAdded[m.turn * F + f] += Math.max(0, b.tokens - afterTokens);
-      deltaAdded[m.turn * K + kindIndex.get(budgetKind(m.role, b))!] -= b.tokens;
-      if (replacement) deltaAdded[m.turn * K + kindIndex.get(budgetKind(m.role, replacement))!] += replacement.tokens;
+      if (f !== undefined) savedAdded[bar * F + f] += Math.max(0, b.tokens - afterTokens);
+      deltaAdded[bar * K + kindIndex.get(budgetKind(m.role, b))!] -= b.tokens;
+      if (replacement) deltaAdded[bar * K + kindIndex.get(budgetKind(m.role, replacement))!] += replacement.tokens;
       blocks ??= [];
       blocks.push({
         blockId: b.id,
@@ -199,11 +228,12 @@ export function summarizePreview(log: Transcript, projection: Projection, select
 
   let selAfter = 0;
   if (selection)
-    for (const m of projection.messages) {
-      if (m.sidechain) continue;
-      const t = m.synthetic && m.span ? m.span[1] : m.turn;
+    projection.messages.forEach((m, p) => {
+      if (m.sidechain) return;
+      const j = axis === 'calls' && !m.synthetic ? byId!.get(m.sourceId ?? '') : undefined;
+      const t = m.synthetic ? syntheticBar(p, m) : axis === 'calls' ? (j === undefined ? -1 : barOf(j)) : m.turn;
       if (inSel(t)) for (const b of m.blocks) selAfter += b.tokens;
-    }
+    });
 
   const lostList = lostIdentifiers(log, projection).filter((l) => !bySource(l.stepId));
   const lost = emptyLost();

@@ -66,19 +66,28 @@ export interface RowIndex {
   height: Uint16Array;
   /** offsets[i] = the summed heights of rows 0 … i−1 (count + 1 entries): where each row starts in a fixed-height list. */
   offsets: Float64Array;
+  /** Log message index of each message row (−1 on a turn's header row): ascending, so the call axis finds a call's row by binary search. */
+  message: Int32Array;
 }
 
 export function rowIndexOf(rows: readonly Row[]): RowIndex {
   const count = rows.length;
-  const index: RowIndex = { count, turn: new Int32Array(count), header: new Uint8Array(count), height: new Uint16Array(count), offsets: new Float64Array(count + 1) };
+  const index: RowIndex = { count, turn: new Int32Array(count), header: new Uint8Array(count), height: new Uint16Array(count), offsets: new Float64Array(count + 1), message: new Int32Array(count) };
   for (let i = 0; i < count; i++) {
     const row = rows[i];
     index.turn[i] = row.turn;
+    index.message[i] = row.kind === 'message' ? row.message.index : -1;
     index.header[i] = row.kind === 'turn' ? 1 : 0;
     index.height[i] = Math.min(65_535, estimateRowHeight(row));
     index.offsets[i + 1] = index.offsets[i] + index.height[i];
   }
   return index;
+}
+
+/** The first message row at or after log message `messageIndex` (−1 when none): where the list shows a model call. */
+export function rowOfMessage(index: Pick<RowIndex, 'count' | 'message'>, messageIndex: number): number {
+  for (let i = 0; i < index.count; i++) if (index.message[i] >= messageIndex) return i;
+  return -1;
 }
 
 /** Row index of a turn's header (binary search: rows are in turn order; O(log n) at 100k turns), or −1. */

@@ -6,6 +6,9 @@ import { importBytes } from '../formats/import';
 import { calibrate } from '../tokens/calibration';
 import type { Block, Marker, Message, Role } from '../model/types';
 import { buildTimeline, contextWindowFor } from './timeline';
+import { modelCalls } from '../compaction/calls';
+import { projectTranscript } from '../compaction/project';
+import { summarizePreview } from './preview';
 
 let n = 0;
 function msg(turn: number, role: Role, blocks: Array<Partial<Block> & { kind: Block['kind']; tokens: number }>, extra: Partial<Message> = {}): Message {
@@ -111,4 +114,46 @@ describe('buildTimeline: usage that aggregates several model calls (NeMo Gym rol
     expect(tl.overhead).toBeGreaterThan(70_000);
     expect(tl.turns.some((x) => x.recorded === 88_808)).toBe(true);
   });
+});
+
+describe('the call axis on real agent runs (issue 10)', () => {
+  const files = [...corpusFiles('swe-agent'), ...corpusFiles('gemini-cli'), ...corpusFiles('codex-cli'), ...corpusFiles('claude-code').filter((f) => f.endsWith('.jsonl'))];
+  for (const f of files)
+    it(`${path.basename(f)}: one bar per model call, ending where the turn axis ends`, () => {
+      const t = importBytes(path.basename(f), new Uint8Array(fs.readFileSync(f))).transcript;
+      const input = { messages: t.messages, usage: t.usage, markers: t.markers, tools: t.tools };
+      const turns = buildTimeline(input);
+      const calls = buildTimeline({ ...input, axis: 'calls' });
+      const mc = modelCalls(t);
+      expect(turns.callCount).toBe(mc.length);
+      expect(calls.axis).toBe('calls');
+      expect(calls.turns.length).toBe(mc.length);
+      calls.turns.forEach((bar, i) => {
+        expect(bar.turn).toBe(i);
+        expect(bar.firstMessage).toBe(mc[i].first);
+        expect(bar.endMessage).toBe(mc[i].last + 1);
+        expect(bar.ofTurn).toBe(mc[i].turn);
+      });
+      // The context after the last call is the context at the end of its turn when nothing follows it there.
+      const lastCall = calls.turns[calls.turns.length - 1];
+      const turnBar = turns.turns.find((x) => x.turn === lastCall?.ofTurn);
+      if (lastCall && turnBar && turnBar.endMessage === lastCall.endMessage) expect(lastCall.contextTotal).toBe(turnBar.contextTotal);
+      // A step over a range of calls, previewed per call: nothing changes before the range, and the
+      // selection's before/after are the calls' own tokens.
+      if (mc.length < 4) return;
+      const a = Math.floor(mc.length / 4);
+      const b = Math.floor(mc.length / 2);
+      const p = projectTranscript(t, [{ id: 's', range: { kind: 'calls', from: a, to: b }, reducers: [{ id: 'strip-tool-results' }], keepLast: 0, createdAt: '' }]);
+      const prev = summarizePreview(t, p, [a, b], 'calls');
+      expect(prev.turns).toBe(mc.length);
+      const K = prev.kinds.length;
+      for (let c = 0; c < a; c++) for (let k = 0; k < K; k++) expect(prev.delta[c * K + k]).toBe(0);
+      let own = 0;
+      // (what the source's own compaction already took out of the model's view is not the step's)
+      const hidden = (id: string) => p.fates[id]?.kind !== 'kept' && (p.fates[id] as { stepId?: string } | undefined)?.stepId?.startsWith('source-marker:');
+      for (let c = a; c <= b; c++) for (let i = mc[c].first; i <= mc[c].last; i++) if (!t.messages[i].sidechain) for (const x of t.messages[i].blocks) if (!hidden(x.id)) own += x.tokens;
+      expect(prev.tokens.selection!.before).toBe(own);
+      const stepChanged = Object.values(p.fates).some((x) => x.kind !== 'kept' && (x as { stepId?: string }).stepId === 's');
+      if (stepChanged) expect(prev.tokens.selection!.after).toBeLessThan(own);
+    });
 });

@@ -8,6 +8,7 @@
 import type { Marker, Message, ToolSchema, UsageRecord } from '../model/types';
 import { calibrate, isContextSample, usageCalls } from '../tokens/calibration';
 import { BUDGET_KINDS, budgetKind, emptyByKind, type BudgetKind } from '../tokens/totals';
+import { callsOfMessages } from '../compaction/calls';
 
 export interface TimelineTurn {
   turn: number;
@@ -30,6 +31,8 @@ export interface TimelineTurn {
   /** Start of the turn's first user text, for the hover card. */
   preview: string;
   time?: string;
+  /** On the call axis (`turn` is then the call's index): the turn the call belongs to. */
+  ofTurn?: number;
 }
 
 /** A compaction the source itself recorded, drawn as a band. */
@@ -66,6 +69,10 @@ export interface Timeline {
    * factor. Errors are mean |estimate − recorded| / recorded, raw (file only) and calibrated.
    */
   calibration?: { factor: number; overhead: number; calls: number; rawError: number; error: number };
+  /** Model calls of the log (lib/compaction/calls.ts): the inspector picks the call axis when a log has few turns and many calls. */
+  callCount: number;
+  /** 'calls': one bar per model call (each entry's `turn` is the call index), else one per turn. */
+  axis: 'turns' | 'calls';
 }
 
 /** Messages hidden from the model by a marker: `covers` when the source says, else everything before it. */
@@ -89,6 +96,8 @@ export function buildTimeline(input: {
   markers: readonly Marker[];
   tools: readonly ToolSchema[];
   contextWindow?: number;
+  /** One bar per model call instead of per turn (the call axis: agent runs are one turn of many calls). */
+  axis?: 'turns' | 'calls';
 }): Timeline {
   const { messages, usage, markers, tools } = input;
   const n = messages.length;
@@ -107,14 +116,34 @@ export function buildTimeline(input: {
   const rangeSum = (from: number, to: number, j: number) => prefix[to * k + j] - prefix[from * k + j];
   const toolTokens = tools.reduce((s, t) => s + t.tokens, 0);
 
-  // Turn boundaries.
-  const turnCount = n === 0 ? 0 : messages[n - 1].turn + 1;
+  // Bar boundaries: turns, or model calls on the call axis.
+  const axis = input.axis ?? 'turns';
+  const calls = callsOfMessages(messages);
+  const turnCount = axis === 'calls' ? calls.length : n === 0 ? 0 : messages[n - 1].turn + 1;
   const first = new Array<number>(turnCount).fill(-1);
   const end = new Array<number>(turnCount).fill(0);
-  for (const m of messages) {
-    if (first[m.turn] < 0) first[m.turn] = m.index;
-    end[m.turn] = m.index + 1;
-  }
+  if (axis === 'calls')
+    for (const c of calls) {
+      first[c.index] = c.first;
+      end[c.index] = c.last + 1;
+    }
+  else
+    for (const m of messages) {
+      if (first[m.turn] < 0) first[m.turn] = m.index;
+      end[m.turn] = m.index + 1;
+    }
+  /** Bar of a message: its turn, or on the call axis the call holding it (a prompt: the call after it). */
+  const barOfMessage = (i: number): number => {
+    if (axis !== 'calls') return messages[i].turn;
+    let lo = 0;
+    let hi = calls.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (calls[mid].last < i) lo = mid + 1;
+      else hi = mid;
+    }
+    return Math.min(lo, calls.length - 1);
+  };
 
   const sortedMarkers = [...markers].sort((a, b) => a.atMessage - b.atMessage);
 
@@ -149,7 +178,7 @@ export function buildTimeline(input: {
   const recordedByTurn = new Map<number, UsageRecord>();
   const callsByTurn = new Map<number, number>();
   for (const u of mainUsage) {
-    const turn = messages[u.messageIndex].turn;
+    const turn = barOfMessage(u.messageIndex);
     // An aggregate of several calls has no one context size; its calls still count.
     if (isContextSample(u)) recordedByTurn.set(turn, u);
     callsByTurn.set(turn, (callsByTurn.get(turn) ?? 0) + usageCalls(u));
@@ -183,9 +212,14 @@ export function buildTimeline(input: {
     for (let i = first[t]; i < end[t]; i++) {
       const m = messages[i];
       for (const b of m.blocks) if (b.kind === 'tool_call') toolCalls++;
-      if (!preview && m.role === 'user') preview = textPreview(m);
+      if (!preview && m.role === 'user' && axis !== 'calls') preview = textPreview(m);
     }
     if (!preview) preview = textPreview(messages[first[t]]);
+    if (!preview && axis === 'calls') {
+      const names: string[] = [];
+      for (const b of messages[first[t]].blocks) if (b.kind === 'tool_call') names.push(b.name);
+      preview = names.length ? `calls ${names.join(', ')}` : '';
+    }
     turns.push({
       turn: t,
       firstMessage: first[t],
@@ -199,17 +233,18 @@ export function buildTimeline(input: {
       toolCalls,
       preview,
       ...(messages[first[t]].time !== undefined && { time: messages[first[t]].time }),
+      ...(axis === 'calls' && { ofTurn: messages[first[t]].turn }),
     });
   }
 
   const bands: TimelineBand[] = sortedMarkers.map((mk) => {
-    const at = messages[Math.min(mk.atMessage, n - 1)];
+    const atIndex = Math.min(mk.atMessage, n - 1);
     const [a, b] = hiddenRange(mk);
-    const coversTurns: [number, number] | undefined = b > a && messages[a] && messages[b - 1] ? [messages[a].turn, messages[b - 1].turn] : undefined;
+    const coversTurns: [number, number] | undefined = b > a && messages[a] && messages[b - 1] ? [barOfMessage(a), barOfMessage(b - 1)] : undefined;
     return {
       markerId: mk.id,
       source: mk.source,
-      atTurn: at ? at.turn : Math.max(0, turnCount - 1),
+      atTurn: atIndex >= 0 && turnCount > 0 ? barOfMessage(atIndex) : Math.max(0, turnCount - 1),
       ...(coversTurns && { coversTurns }),
       ...(mk.trigger !== undefined && { trigger: mk.trigger }),
       ...(mk.tokensBefore !== undefined && { tokensBefore: mk.tokensBefore }),
@@ -229,6 +264,8 @@ export function buildTimeline(input: {
     kindsPresent: kinds.filter((k) => present.has(k)),
     hasRecorded,
     ...(contextWindow !== undefined && { contextWindow }),
+    callCount: calls.length,
+    axis,
   };
 }
 
