@@ -17,6 +17,9 @@ export const summary = 'Replay the session call by call under each compaction po
 
 const USAGE = `Usage: npm run -s cli -- simulate FILE [--policy ID]… [--model M] [--cache-ttl 5m|1h] [--json | --csv] [--conversation K]
 Policies (default: all): ${REPLAY_POLICIES.map((p) => p.id).join(', ')}
+--cache-ttl: Anthropic's cache lives 5 min (default) or 1 h (written at 2× the input price);
+OpenAI's up to an hour (default 1h, the documented longest; 5m the shortest), scaled by the
+session's recorded hit share.
 Exit codes: 0 success, 2 bad input.`;
 
 interface SimulateArgs {

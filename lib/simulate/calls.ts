@@ -380,6 +380,10 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
   let prevPrompt = 0;
   let prevTime: number | undefined;
   let first = true;
+  // A provider caches per model: a call to another model than the previous one (Gemini CLI routes
+  // between Flash and Pro) reads only what that model cached, at its own last call.
+  let prevModel: string | undefined;
+  const lastOfModel = new Map<string, { prompt: number; time?: number }>();
   let armedAt = -Infinity;
   let armedEvents = -Infinity;
   // 'recorded': the source's own markers take effect at their message; a marker rewrites the prefix.
@@ -447,7 +451,13 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       prefix = fired ? Math.min(prevPrompt, Math.round((env.overhead + toolTokens) * factor + factor * commonPrefixTokens(prevItems, items))) : prevPrompt;
       prevItems = items;
     }
-    const alive = first ? !!c.recorded : prevTime === undefined || c.time === undefined || c.time - prevTime <= rules.ttlMs;
+    const model = c.recorded?.model ?? msgs[c.messageIndex]?.model;
+    const switched = !first && model !== undefined && prevModel !== undefined && model !== prevModel;
+    const own = switched ? lastOfModel.get(model!) : undefined;
+    const sinceTime = switched ? own?.time : prevTime;
+    let alive = first ? !!c.recorded : sinceTime === undefined || c.time === undefined || c.time - sinceTime <= rules.ttlMs;
+    if (switched && !own) alive = false;
+    if (switched && own) prefix = Math.min(prefix, own.prompt);
     // The first call: the cache state at the session's start is outside the file; where recorded, take it as recorded.
     const startPrefix = first ? (c.recorded?.cacheRead ?? 0) : prefix;
     const price = env.priceOf(c);
@@ -469,6 +479,10 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     prevPrompt = prompt;
     prevTime = c.time ?? prevTime;
     first = false;
+    if (model !== undefined) {
+      prevModel = model;
+      lastOfModel.set(model, { prompt, ...(c.time !== undefined && { time: c.time }) });
+    }
   }
 
   // What it forgot: identifiers and user messages of the whole session absent from its final context.
