@@ -380,6 +380,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
   let prevPrompt = 0;
   let prevTime: number | undefined;
   let first = true;
+  let seenRecorded = false;
   // A provider caches per model: a call to another model than the previous one (Gemini CLI routes
   // between Flash and Pro) reads only what that model cached, at its own last call.
   let prevModel: string | undefined;
@@ -455,11 +456,14 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     const switched = !first && model !== undefined && prevModel !== undefined && model !== prevModel;
     const own = switched ? lastOfModel.get(model!) : undefined;
     const sinceTime = switched ? own?.time : prevTime;
-    let alive = first ? !!c.recorded : sinceTime === undefined || c.time === undefined || c.time - sinceTime <= rules.ttlMs;
+    // The first recorded call: what the provider held before it is outside anything the file records
+    // (the calls before it, if any, carry no usage), so its recorded cache read is taken as the start.
+    const anchor = !!c.recorded && !seenRecorded;
+    let alive = anchor || (first ? false : sinceTime === undefined || c.time === undefined || c.time - sinceTime <= rules.ttlMs);
     if (switched && !own) alive = false;
     if (switched && own) prefix = Math.min(prefix, own.prompt);
     // The first call: the cache state at the session's start is outside the file; where recorded, take it as recorded.
-    const startPrefix = first ? (c.recorded?.cacheRead ?? 0) : prefix;
+    const startPrefix = anchor ? c.recorded!.cacheRead : first ? 0 : prefix;
     const price = env.priceOf(c);
     const bill = scaleHits(billCall(rules, price, prompt, Math.min(prompt, startPrefix), alive, c.output, c.recorded?.input ?? 0), env.hitScale, rules, price);
     const broken = !first && (!alive || prefix < prevPrompt);
@@ -479,6 +483,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     prevPrompt = prompt;
     prevTime = c.time ?? prevTime;
     first = false;
+    if (c.recorded) seenRecorded = true;
     if (model !== undefined) {
       prevModel = model;
       lastOfModel.set(model, { prompt, ...(c.time !== undefined && { time: c.time }) });
