@@ -8,6 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { countTokens as rawO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import os from 'node:os';
+import { createTokenizerPool } from '../lib/cli/_token-pool';
 import { importBytes } from '../lib/formats/import';
 import { blockText, counterById } from '../lib/tokens/count';
 import { corpusFiles } from '../tests/corpus';
@@ -46,7 +48,7 @@ export function makeLargeClaudeCodeFile(targetBytes = 100 * MB): Uint8Array {
   return new TextEncoder().encode(parts.join('\n') + '\n');
 }
 
-export async function runImportBench(): Promise<{ importRatio: number; mb: number; tokenizerRatio: number }> {
+export async function runImportBench(): Promise<{ importRatio: number; mb: number; tokenizerRatio: number; poolSpeedup: number; poolThreads: number }> {
   const outDir = path.join(process.cwd(), 'bench', 'out');
   fs.mkdirSync(outDir, { recursive: true });
   const bytes = makeLargeClaudeCodeFile();
@@ -102,7 +104,30 @@ export async function runImportBench(): Promise<{ importRatio: number; mb: numbe
   console.log(`${'lib/tokens o200k counter'.padEnd(58)} ${ours.ms.toFixed(0).padStart(7)} ms  ${(sampleMb / (ours.ms / 1000)).toFixed(1).padStart(5)} MB/s  ${ours.value.toLocaleString('en-US')} tokens`);
   console.log(`${'chars/4 estimate'.padEnd(58)} ${chars4.ms.toFixed(0).padStart(7)} ms  ${chars4.value.toLocaleString('en-US')} tokens (${((chars4.value / ours.value - 1) * 100).toFixed(1)} % vs exact)`);
   console.log(`ratio ours / raw: ${(ours.ms / raw.ms).toFixed(2)}× (same counts: ${ours.value === raw.value})`);
-  return { importRatio: imp.ms / limitMs, mb, tokenizerRatio: raw.ms / ours.ms };
+
+  // Every core: the CLI's tokenizer pool (one worker thread per core) against raw gpt-tokenizer on
+  // one thread, the same texts, wall clock (the pool's work is in other threads), warm on both sides.
+  const pool = createTokenizerPool();
+  const wall = async <T>(fn: () => T | Promise<T>) => {
+    const t0 = performance.now();
+    const value = await fn();
+    return { ms: performance.now() - t0, value };
+  };
+  await pool.count(sample, 'o200k');
+  let rawWall = await wall(runRaw);
+  let poolWall = await wall(() => pool.count(sample, 'o200k'));
+  for (let i = 0; i < 2; i++) {
+    const r = await wall(runRaw);
+    if (r.ms < rawWall.ms) rawWall = r;
+    const q = await wall(() => pool.count(sample, 'o200k'));
+    if (q.ms < poolWall.ms) poolWall = q;
+  }
+  await pool.close();
+  const pooledTokens = poolWall.value.reduce((a, n) => a + n, 0);
+  const poolSpeedup = rawWall.ms / poolWall.ms;
+  console.log(`${`tokenizer pool, ${pool.size} threads (wall clock)`.padEnd(58)} ${poolWall.ms.toFixed(0).padStart(7)} ms  ${(sampleMb / (poolWall.ms / 1000)).toFixed(1).padStart(5)} MB/s  ${pooledTokens.toLocaleString('en-US')} tokens`);
+  console.log(`pool vs raw on one thread: ${poolSpeedup.toFixed(2)}× (raw ${rawWall.ms.toFixed(0)} ms wall; same counts: ${pooledTokens === raw.value}; load ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`);
+  return { importRatio: imp.ms / limitMs, mb, tokenizerRatio: raw.ms / ours.ms, poolSpeedup, poolThreads: pool.size };
 }
 
 if (process.argv[1]?.endsWith("bench/import.ts") && import.meta.url === `file://${process.argv[1]}`) {

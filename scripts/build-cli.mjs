@@ -20,7 +20,7 @@ export const entryFile = path.join(outDir, 'main.mjs');
 /** Everything the bundle is built from: a change to any of them makes it stale. */
 const SOURCES = ['lib', 'workers', 'package.json', 'tsconfig.json', 'scripts/build-cli.mjs'];
 /** Extra entries that run in their own thread (worker_threads): their own file in dist/cli. */
-const WORKER_ENTRIES = { 'compact-worker': 'lib/cli/_compact-worker.ts' };
+const WORKER_ENTRIES = { 'compact-worker': 'lib/cli/_compact-worker.ts', 'token-worker': 'lib/cli/_token-worker.ts' };
 
 export function verbFiles() {
   const dir = path.join(root, 'lib', 'cli');

@@ -32,6 +32,7 @@ import { proposeTangents } from '../compaction/tangents';
 import type { Projection, ReducerId, Step, SummaryKey } from '../compaction/types';
 import { projectWithProviderSummaries, providerFromEnvOrFlags, type CliProvider } from '../summarize/cli-provider';
 import { nativeUnavailable } from '../summarize/providers/native';
+import { importPooled } from './_token-pool';
 import { runBatch, runStream } from './_compact-batch';
 
 export const summary = 'Compact a transcript to a token budget and export it in its own format (auto, or --strategy …)';
@@ -97,6 +98,8 @@ export interface CompactArgs {
   strategies: ReducerId[];
   /** --strategy native: the summarize requests go to the provider's own compaction API. */
   native?: boolean;
+  /** Count a large import's exact tokens with the tokenizer pool (one file at a time only). */
+  poolTokens?: boolean;
   keepLast?: number;
   keepLastCalls?: number;
   keepLastTokens?: number;
@@ -454,7 +457,8 @@ export async function compactBytes(a: CompactArgs, name: string, input: Uint8Arr
   let plan: CompactionPlan | undefined;
   try {
     source = input instanceof Uint8Array ? sourceFromBytes(path.basename(name), input) : input;
-    t = importFile(source, { ...(a.conversation !== undefined && { conversation: a.conversation }) }).transcript;
+    const opts = { ...(a.conversation !== undefined && { conversation: a.conversation }) };
+    t = (a.poolTokens ? await importPooled(source, opts) : importFile(source, opts)).transcript;
     plan = a.config ? parseCompactionConfig(a.config, new TextDecoder().decode(readInputFile(a.config, '--config'))) : undefined;
   } catch (e) {
     const msg = userMessage(e);
@@ -612,6 +616,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(userMessage(e) + '\n');
     return EXIT.badInput;
   }
-  const row = await compactBytes(a, a.file, source, cli, processIo, undefined, args);
+  // One file: its exact token counts on every core (batch and stream already run one file per thread).
+  const row = await compactBytes({ ...a, poolTokens: true }, a.file, source, cli, processIo, undefined, args);
   return row.code;
 }

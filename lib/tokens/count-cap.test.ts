@@ -53,3 +53,24 @@ describe('token counting with a capped piece length', () => {
     expect(blocks).toBeGreaterThan(500);
   });
 });
+
+describe('the long-run scan gives the counts of the regex cut', () => {
+  it('on every text of the corpus and on generated runs (letters, punctuation, spaces, digits, non-Latin, emoji)', async () => {
+    const { countCapped, countCappedByRegex } = await import('./count');
+    const texts: string[] = [];
+    for (const family of ['claude-code', 'codex-cli', 'openai-chat', 'swe-agent'])
+      for (const f of corpusFiles(family)) if (!f.endsWith('.md')) for (const l of fs.readFileSync(f, 'utf8').split('\n')) if (l.length >= MAX_BPE_PIECE) texts.push(l);
+    const r = seededRandom(11);
+    const pick = (alphabet: string[], n: number) => Array.from({ length: n }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+    const alphabets = [['a', 'b', 'Z'], ['-', '=', '_', '/'], [' ', '\n', '\t'], ['1', '2'], ['ж', 'ш', 'é'], ['😀', 'a'], ['字', '中'], ['a', ' ', '-', '7', 'ж', '😀']];
+    for (let k = 0; k < 200; k++) {
+      let t = '';
+      for (let j = 0; j < 6; j++) t += pick(alphabets[Math.floor(r() * alphabets.length)], Math.floor(r() * 900));
+      texts.push(t);
+    }
+    expect(texts.length).toBeGreaterThan(1000);
+    let different = 0;
+    for (const t of texts) if (countCapped(t, raw) !== countCappedByRegex(t, raw)) different++;
+    expect(different).toBe(0);
+  }, 120_000);
+});
