@@ -24,6 +24,9 @@ import { autoAxis, barOfMessage, formatSelection, parseCallSelection, parseSelec
 import { rowOfMessage } from '@/lib/engine/rows';
 import { rangeLabel } from '../plan/PlanTab';
 import type { TimelineTurn } from '@/lib/engine/timeline';
+import type { ReplayView } from '@/lib/engine/replay';
+import { policyColor } from '../replay/colors';
+import { REPLAY_POLICY_LIST } from '../replay/policy-list';
 import { TopBar } from './TopBar';
 import { useDebounced, useUrlParam, useWorkbench, type Workbench } from './useWorkbench';
 
@@ -192,8 +195,41 @@ export function InspectorPage() {
   const activeRow = hits.length > 0 ? hits[hitIndex] ?? hits[0] : -1;
   const activeHitTurn = rowIndex.data && activeRow >= 0 ? (axis === 'calls' ? barOfMessage(bars, rowIndex.data.message[activeRow]) : rowIndex.data.turn[activeRow]) : null;
 
+  // Replayed policies over the timeline (`pol=a,b` in the URL): the replay of the Replay page and
+  // of `simulate` (the transcript's model, the provider's cache lifetime), drawn per call.
+  const shownPolicies = useMemo(() => (params.get('pol') ?? '').split(',').filter(Boolean), [params]);
+  const replay = useQuery({
+    queryKey: ['replay', id, '', ''],
+    queryFn: ({ signal }) => getBridge().replay(signal, id, {}),
+    enabled: data.isSuccess && shownPolicies.length > 0,
+    retry: false,
+    staleTime: Infinity,
+  });
+  const policyCurves = useMemo(() => {
+    const view = replay.data;
+    if (!view || shownPolicies.length === 0 || bars.length === 0) return undefined;
+    // Each replayed call on its bar: the call holding its message (call axis) or its turn.
+    const barOfCall = Int32Array.from(view.callMessages, (mi, i) => (axis === 'calls' ? barOfMessage(bars, mi) : barOfTurn(bars, view.callTurns[i])));
+    return view.series
+      .filter((x) => shownPolicies.includes(x.id))
+      .map((x) => {
+        const values = new Float64Array(bars.length).fill(NaN);
+        const fired = new Uint8Array(bars.length);
+        for (let i = 0; i < x.prompts.length; i++) {
+          const b = barOfCall[i];
+          if (b < 0) continue;
+          values[b] = x.prompts[i];
+          if (x.fired[i]) fired[b] = 1;
+        }
+        return { id: x.id, color: policyColor(x.id), values, fired };
+      });
+  }, [replay.data, shownPolicies, bars, axis]);
+  const setPolicies = useCallback((ids: string[]) => setParams({ pol: ids.length ? ids.join(',') : null }), [setParams]);
   // Compared versions' curves are per turn: not drawn on the call axis.
-  const chartCompaction = useMemo(() => (axis === 'calls' && wb.compaction.compare ? { ...wb.compaction, compare: null } : wb.compaction), [axis, wb.compaction]);
+  const chartCompaction = useMemo(() => {
+    const base = axis === 'calls' && wb.compaction.compare ? { ...wb.compaction, compare: null } : wb.compaction;
+    return policyCurves ? { ...base, policies: policyCurves } : base;
+  }, [axis, wb.compaction, policyCurves]);
 
   const { setPlan, apply, undo } = wb;
   useEffect(() => {
@@ -272,6 +308,7 @@ export function InspectorPage() {
                 {preview && <FateLegend />}
               </div>
               <div className="flex shrink-0 items-start gap-2">
+                <PolicyMenu shown={shownPolicies} onShown={setPolicies} />
                 <AxisToggle axis={axis} onAxis={setAxis} turns={turnCount} calls={callCount} />
                 <TriggerSelect wb={wb} />
               </div>
@@ -289,6 +326,7 @@ export function InspectorPage() {
               hitTurns={hitTurns}
               activeHitTurn={activeHitTurn}
             />
+            {shownPolicies.length > 0 && <PolicyChips id={id} shown={shownPolicies} view={replay.data} pending={replay.isFetching} error={replay.error} />}
             <SelectionRow selection={selection} selectedTokens={selectedTokens} wb={wb} bars={bars} onClear={() => setSelection(null)} />
           </>
         ) : (
@@ -326,6 +364,85 @@ export function InspectorPage() {
       {data.data && <ExportDialog id={id} open={exportOpen} onClose={() => setExportOpen(false)} versions={wb.versions} versionId={wb.versionId} />}
       <HelpOverlay open={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>
+  );
+}
+
+/** Position in `bars` (ordered by turn) of turn `turn`'s bar, or −1. */
+function barOfTurn(bars: readonly TimelineTurn[], turn: number): number {
+  let lo = 0;
+  let hi = bars.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (bars[mid].turn < turn) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < bars.length && bars[lo].turn === turn ? lo : -1;
+}
+
+/** Which replayed policies the timeline draws (issue 14); none by default. */
+function PolicyMenu({ shown: fromUrl, onShown }: { shown: readonly string[]; onShown: (ids: string[]) => void }) {
+  // Ticks show at once; the URL (and the replay) follow.
+  const [shown, setShown] = useState<readonly string[]>(fromUrl);
+  const urlKey = fromUrl.join(',');
+  useEffect(() => setShown(urlKey ? urlKey.split(',') : []), [urlKey]);
+  const set = (ids: string[]) => {
+    setShown(ids);
+    onShown(ids);
+  };
+  return (
+    <details
+      className="relative text-[11px]"
+      data-testid="policy-menu"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') e.currentTarget.open = false;
+      }}
+    >
+      <summary className="cursor-pointer select-none rounded border border-neutral-300 px-2 py-0.5 text-neutral-700 dark:border-neutral-700 dark:text-neutral-300">
+        Policies{shown.length ? ` · ${shown.length}` : ''}
+      </summary>
+      <div className="absolute right-0 z-30 mt-1 max-h-80 w-64 overflow-auto rounded border border-neutral-200 bg-white p-2 shadow-lg dark:border-neutral-700 dark:bg-neutral-900">
+        <p className="mb-1 text-neutral-500">Replay each policy on this session and draw the prompt it would have sent at every call (rings: where it compacted).</p>
+        {REPLAY_POLICY_LIST.map((p) => (
+          <label key={p.id} className="flex items-center gap-1.5 py-0.5">
+            <input
+              type="checkbox"
+              checked={shown.includes(p.id)}
+              data-testid={`policy-toggle-${p.id}`}
+              onChange={(e) => set(e.target.checked ? [...shown, p.id] : shown.filter((x) => x !== p.id))}
+            />
+            <span className="inline-block h-0.5 w-4" style={{ backgroundColor: policyColor(p.id) }} aria-hidden="true" />
+            {p.label}
+          </label>
+        ))}
+      </div>
+    </details>
+  );
+}
+
+/** The shown policies' numbers, as the Replay page's table and `simulate --json` have them. */
+function PolicyChips({ id, shown, view, pending, error }: { id: string; shown: readonly string[]; view: ReplayView | undefined; pending: boolean; error: unknown }) {
+  if (error) return <p className="px-1 text-xs text-red-700" role="alert">The replay failed: {userMessage(error)}</p>;
+  if (!view) return <p className="px-1 text-xs text-neutral-500" data-testid="policy-pending">{pending ? 'Replaying the session under each policy…' : ''}</p>;
+  return (
+    <ul className="flex flex-wrap items-center gap-x-3 gap-y-0.5 px-1 pt-0.5 text-[11px] text-neutral-600 dark:text-neutral-400" data-testid="policy-chips">
+      {view.series
+        .filter((x) => shown.includes(x.id))
+        .map((x) => (
+          <li key={x.id} data-testid="policy-chip" data-policy={x.id} data-usd={x.row.usd} data-compactions={x.row.compactions} data-peak={x.row.peakContext} data-points={x.prompts.length} data-fired={x.fired.reduce((n, f) => n + f, 0)} className="flex items-center gap-1">
+            <span className="inline-block h-0.5 w-4" style={{ backgroundColor: policyColor(x.id) }} aria-hidden="true" />
+            <b className="font-medium text-neutral-800 dark:text-neutral-200">{x.label}</b>
+            <span className="tabular-nums">
+              ${x.row.usd.toFixed(2)} · {x.row.compactions} compaction{x.row.compactions === 1 ? '' : 's'} · peak {formatTokens(x.row.peakContext)}
+              {x.row.callsOverWindow > 0 && ` · ${x.row.callsOverWindow} calls over the window`}
+            </span>
+          </li>
+        ))}
+      <li>
+        <Link href={`/replay?id=${encodeURIComponent(id)}`} className="text-blue-700 underline dark:text-blue-400">
+          full table
+        </Link>
+      </li>
+    </ul>
   );
 }
 
@@ -390,7 +507,7 @@ function SelectionRow({ selection, selectedTokens, wb, bars, onClear }: { select
           </button>
         </span>
       ) : (
-        <span className="text-neutral-500">Drag across bars to select turns · wheel zooms · shift-drag pans · double-click a compaction selects its span</span>
+        <span className="text-neutral-500">Drag across bars to select {wb.axis === 'calls' ? 'model calls' : 'turns'} · wheel zooms · shift-drag pans · double-click a compaction selects its span</span>
       )}
       <span className="flex-1" />
       {ctx && (

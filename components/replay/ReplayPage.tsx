@@ -38,13 +38,15 @@ export function ReplayPage() {
   const router = useRouter();
   const id = params.get('id') ?? '';
   const model = params.get('m') ?? undefined;
-  const ttl = params.get('ttl') === '1h' ? '1h' : '5m';
+  // The provider's default lifetime unless the URL picks one (Anthropic 5 min, OpenAI 1 h): as the CLI.
+  const ttlParam = params.get('ttl');
+  const ttl: '5m' | '1h' | undefined = ttlParam === '1h' || ttlParam === '5m' ? ttlParam : undefined;
   const [shown, setShown] = useState<Set<string>>(() => new Set(DEFAULT_SHOWN));
   const [sort, setSort] = useState<{ key: keyof ReplayRow; desc: boolean } | null>(null);
 
   const q = useQuery({
-    queryKey: ['replay', id, model ?? '', ttl],
-    queryFn: ({ signal }) => getBridge().replay(signal, id, { ...(model && { model }), cacheTtl: ttl }),
+    queryKey: ['replay', id, model ?? '', ttl ?? ''],
+    queryFn: ({ signal }) => getBridge().replay(signal, id, { ...(model && { model }), ...(ttl && { cacheTtl: ttl }) }),
     enabled: id !== '',
     retry: false,
     staleTime: Infinity,
@@ -108,7 +110,7 @@ export function ReplayPage() {
         )}
         {view && (
           <>
-            <Summary view={view} model={model} ttl={ttl} onModel={(m) => setParam('m', m || null)} onTtl={(t) => setParam('ttl', t === '5m' ? null : t)} />
+            <Summary view={view} model={model} ttl={ttl} onModel={(m) => setParam('m', m || null)} onTtl={(t) => setParam('ttl', t)} />
             <section className="rounded-lg border border-neutral-200 p-3 dark:border-neutral-800" aria-label="Context per call">
               <div className="mb-2 flex items-baseline justify-between gap-4">
                 <h2 className="text-sm font-semibold">Context each call sends, by policy</h2>
@@ -184,7 +186,7 @@ export function ReplayPage() {
   );
 }
 
-function Summary({ view, model, ttl, onModel, onTtl }: { view: ReplayView; model?: string; ttl: '5m' | '1h'; onModel: (m: string) => void; onTtl: (t: '5m' | '1h') => void }) {
+function Summary({ view, model, ttl, onModel, onTtl }: { view: ReplayView; model?: string; ttl?: '5m' | '1h'; onModel: (m: string) => void; onTtl: (t: '5m' | '1h') => void }) {
   const m = view.model;
   const err = view.recordedError;
   return (
@@ -210,7 +212,7 @@ function Summary({ view, model, ttl, onModel, onTtl }: { view: ReplayView; model
       {view.cache.provider !== 'none' && (
         <label className="flex items-center gap-1.5">
           cache lifetime
-          <select className={select} value={ttl} onChange={(e) => onTtl(e.target.value as '5m' | '1h')} aria-label="Cache lifetime" data-testid="replay-ttl">
+          <select className={select} value={ttl ?? (view.cache.ttlMs >= 3_600_000 ? '1h' : '5m')} onChange={(e) => onTtl(e.target.value as '5m' | '1h')} aria-label="Cache lifetime" data-testid="replay-ttl">
             <option value="5m">5 min</option>
             <option value="1h">1 hour</option>
           </select>

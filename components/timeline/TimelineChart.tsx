@@ -10,7 +10,7 @@ import { indexOfTurn, indexRangeOfTurns, packTimeline, viewMax } from './packed'
 import { CONTEXT_DEFINITION } from '../ui/context-label';
 import { fullView, panView, turnAtXInView, yAxisFor, zoomView, type TurnView, type YScaleMode } from './scale';
 import { OverviewStrip } from './OverviewStrip';
-import { drawCompactionLayer, scaleWithLines, type BudgetLines, type CompareCurves } from './compaction-layer';
+import { drawCompactionLayer, scaleWithLines, type BudgetLines, type CompareCurves, type PolicyCurve } from './compaction-layer';
 import type { PreviewSummary } from '@/lib/engine/preview';
 
 /** What the compaction work adds to the chart (components/timeline/compaction-layer.ts). */
@@ -19,6 +19,8 @@ export interface TimelineCompaction {
   preview: PreviewSummary | null;
   lines: BudgetLines;
   compare: CompareCurves | null;
+  /** Replayed policies drawn over the bars (issue 14: the Policies menu above the chart). */
+  policies?: readonly PolicyCurve[];
 }
 
 const NO_COMPACTION: TimelineCompaction = { preview: null, lines: {}, compare: null };
@@ -98,8 +100,12 @@ export function TimelineChart({
   const fitTop = useMemo(() => (yMode === 'fit' ? viewMax(packed, view) : 0), [yMode, packed, view]);
   const scale = useMemo(() => {
     const s = yAxisFor(yMode, timeline.maxContext, fitTop, timeline.contextWindow);
-    return yMode === 'fit' ? s : { ...s, max: scaleWithLines(timeline.maxContext, s.max, compaction.lines, timeline.overhead) };
-  }, [yMode, fitTop, timeline, compaction.lines]);
+    const withLines = yMode === 'fit' ? s : { ...s, max: scaleWithLines(timeline.maxContext, s.max, compaction.lines, timeline.overhead) };
+    // A policy that never compacts can outgrow every bar: its curve stays on the chart.
+    let top = 0;
+    for (const pc of compaction.policies ?? []) for (const v of pc.values) if (v > top) top = v;
+    return top * 1.05 > withLines.max ? { ...withLines, max: top * 1.05 } : withLines;
+  }, [yMode, fitTop, timeline, compaction.lines, compaction.policies]);
   // A new series (another transcript, a new version) starts zoomed out.
   useEffect(() => setView(fullView(n)), [n]);
   const geo = useMemo(() => geometry(width, view), [width, view]);
@@ -133,7 +139,7 @@ export function TimelineChart({
     if (!c || width === 0) return;
     const frame = requestAnimationFrame(() => {
       const g = prepareCanvas(c, width);
-      if (g) drawCompactionLayer(g, geo, { packed, scale, overhead, dark, preview: compaction.preview, lines: compaction.lines, compare: compaction.compare });
+      if (g) drawCompactionLayer(g, geo, { packed, scale, overhead, dark, preview: compaction.preview, lines: compaction.lines, compare: compaction.compare, policies: compaction.policies });
     });
     return () => cancelAnimationFrame(frame);
   }, [packed, geo, width, scale, overhead, dark, compaction]);
@@ -319,6 +325,9 @@ export function TimelineChart({
       data-testid="timeline"
       data-turns={n}
       data-unit={unit}
+      data-policies={(compaction.policies ?? []).map((p) => p.id).join(',')}
+      data-policy-points={(compaction.policies ?? []).map((p) => p.values.reduce((k, v) => k + (v >= 0 ? 1 : 0), 0)).join(',')}
+      data-policy-fired={(compaction.policies ?? []).map((p) => p.fired.reduce((k, v) => k + v, 0)).join(',')}
       data-hit-turns={hitBars.length}
       data-view={n > 0 ? `${view.start}-${view.end}` : ''}
       data-selection={shownKey}

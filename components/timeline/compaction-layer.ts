@@ -31,6 +31,14 @@ export interface CompareCurves {
   b: { name: string; curve: Float64Array };
 }
 
+/** A replayed policy's prompt per bar (NaN where no call of it falls), with where it compacted (issue 14). */
+export interface PolicyCurve {
+  id: string;
+  color: string;
+  values: Float64Array;
+  fired: Uint8Array;
+}
+
 export interface CompactionLayerInput {
   packed: PackedTimeline;
   scale: { max: number };
@@ -39,6 +47,7 @@ export interface CompactionLayerInput {
   preview: PreviewSummary | null;
   lines: BudgetLines;
   compare: CompareCurves | null;
+  policies?: readonly PolicyCurve[];
 }
 
 const TEAL = '#14b8a6';
@@ -135,6 +144,31 @@ export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, 
       g.stroke();
     }
     g.setLineDash([]);
+  }
+  // Replayed policies: each one's prompt per call as a line, a ring where it compacted.
+  for (const pc of input.policies ?? []) {
+    g.strokeStyle = pc.color;
+    g.lineWidth = 1.75;
+    g.beginPath();
+    let started = false;
+    for (let j = 0; j < bars.length; j++) {
+      const v = pc.values[bars[j]];
+      if (!(v >= 0)) continue;
+      const x = barX(j) + barW / 2;
+      const y = yOf(v);
+      if (!started) g.moveTo(x, y);
+      else g.lineTo(x, y);
+      started = true;
+    }
+    g.stroke();
+    for (let j = 0; j < bars.length; j++) {
+      if (!pc.fired[bars[j]] || !(pc.values[bars[j]] >= 0)) continue;
+      g.beginPath();
+      g.arc(barX(j) + barW / 2, yOf(pc.values[bars[j]]), 3.5, 0, Math.PI * 2);
+      g.fillStyle = dark ? '#171717' : '#ffffff';
+      g.fill();
+      g.stroke();
+    }
   }
   g.restore();
 

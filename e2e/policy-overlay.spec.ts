@@ -1,0 +1,63 @@
+/**
+ * Issue 14 "On the timeline, each policy's context curve and its firing points, side by side
+ * (toggle which ones)": the inspector's Policies menu replays the session under the ticked
+ * policies and draws them over the bars; the numbers beside them are `simulate --json`'s. A real
+ * Claude Code session with recorded usage (slopometry), on both axes.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { corpusFile, expect, SCREENSHOTS, test } from './fixtures';
+import { cliSimulate } from './pages/cli';
+
+test.beforeAll(() => fs.mkdirSync(SCREENSHOTS, { recursive: true }));
+
+test('toggle policies on the inspector timeline: a curve each, the CLI’s numbers beside them', async ({ library, inspector, page }) => {
+  test.setTimeout(150_000);
+  const file = corpusFile('claude-code', 'slopometry_transcript_opus45_compact.jsonl');
+  const cli = cliSimulate(file);
+  const row = (id: string) => cli.rows.find((r) => r.policy === id)!;
+  await library.openInInspector(file, inspector);
+  const timeline = page.getByTestId('timeline');
+  await expect(timeline).toHaveAttribute('data-policies', '');
+
+  await page.getByTestId('policy-menu').locator('summary').click();
+  await page.getByTestId('policy-toggle-contextscope-auto').check();
+  await page.getByTestId('policy-toggle-claude-code').check();
+  await page.getByTestId('policy-toggle-none').check();
+  await expect(page).toHaveURL(/pol=contextscope-auto%2Cclaude-code%2Cnone|pol=contextscope-auto,claude-code,none/);
+  const chips = page.getByTestId('policy-chip');
+  await expect(chips).toHaveCount(3, { timeout: 90_000 });
+  for (const id of ['contextscope-auto', 'claude-code', 'none']) {
+    const chip = page.locator(`[data-testid=policy-chip][data-policy="${id}"]`);
+    await expect(chip).toHaveAttribute('data-usd', String(row(id).usd));
+    await expect(chip).toHaveAttribute('data-compactions', String(row(id).compactions));
+    await expect(chip).toHaveAttribute('data-peak', String(row(id).peakContext));
+    await expect(chip).toContainText(`$${row(id).usd.toFixed(2)}`);
+  }
+  // One curve per ticked policy, in the menu's order (the replay's); its rings are its compactions.
+  await expect(timeline).toHaveAttribute('data-policies', 'none,contextscope-auto,claude-code');
+  const fired = ((await timeline.getAttribute('data-policy-fired')) ?? '').split(',').map(Number);
+  expect(fired[0]).toBe(0); // no policy never compacts
+  expect(fired[1]).toBeGreaterThan(0);
+  expect(fired[1]).toBeLessThanOrEqual(row('contextscope-auto').compactions);
+  const points = ((await timeline.getAttribute('data-policy-points')) ?? '').split(',').map(Number);
+  const turns = Number(await timeline.getAttribute('data-turns'));
+  for (const p of points) expect(p).toBe(turns); // every turn of this session holds calls: a point on each bar
+  await page.getByTestId('policy-toggle-none').press('Escape');
+  await expect(page.getByTestId('policy-toggle-none')).toBeHidden();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-policies.png') });
+
+  // On the call axis the curves follow the calls.
+  await page.getByRole('radio', { name: /^Calls/ }).click();
+  await expect(timeline).toHaveAttribute('data-unit', 'call');
+  await expect(timeline).toHaveAttribute('data-policies', 'none,contextscope-auto,claude-code');
+  const callPoints = ((await timeline.getAttribute('data-policy-points')) ?? '').split(',').map(Number);
+  expect(callPoints[0]).toBeGreaterThan(turns);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-policies-calls.png') });
+
+  // Untick: its curve and its numbers go.
+  await page.getByTestId('policy-menu').locator('summary').click();
+  await page.getByTestId('policy-toggle-claude-code').uncheck();
+  await expect(timeline).toHaveAttribute('data-policies', 'none,contextscope-auto');
+  await expect(chips).toHaveCount(2);
+});
