@@ -20,7 +20,7 @@ import { TimelineChart, TimelineLegend } from '../timeline/TimelineChart';
 import { formatTokens } from '../ui/format';
 import { HelpOverlay } from './HelpOverlay';
 import { InspectorTabs, type TabName } from './InspectorTabs';
-import { autoAxis, barOfMessage, formatSelection, parseCallSelection, parseSelection, prefixOfAdded, tokensInRange } from './selection';
+import { autoAxis, barOfMessage, formatSelection, lowerBound, parseCallSelection, parseSelection, prefixOfAdded, tokensInRange } from './selection';
 import { rowOfMessage } from '@/lib/engine/rows';
 import { rangeLabel } from '../plan/PlanTab';
 import type { TimelineTurn } from '@/lib/engine/timeline';
@@ -369,14 +369,8 @@ export function InspectorPage() {
 
 /** Position in `bars` (ordered by turn) of turn `turn`'s bar, or −1. */
 function barOfTurn(bars: readonly TimelineTurn[], turn: number): number {
-  let lo = 0;
-  let hi = bars.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (bars[mid].turn < turn) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < bars.length && bars[lo].turn === turn ? lo : -1;
+  const at = lowerBound(bars, turn);
+  return at < bars.length && bars[at].turn === turn ? at : -1;
 }
 
 /** Which replayed policies the timeline draws (issue 14); none by default. */

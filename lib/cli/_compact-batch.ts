@@ -15,9 +15,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startCliWorker } from './_worker';
 import { userMessage } from '../errors';
 import { providerFromEnvOrFlags, type CliProvider } from '../summarize/cli-provider';
 import { compactBytes, parseCompactArgs, type CompactArgs, type CompactRow, type Io } from './compact';
@@ -65,20 +64,7 @@ export function listFiles(dir: string): string[] {
 
 /** A worker thread running lib/cli/_compact-worker: the built file next to the bundle, or the .ts source through tsx. */
 function startWorker(): Worker {
-  const here = import.meta.url;
-  const workerData = { [WORKER_MARK]: true };
-  if (!here.endsWith('.ts')) {
-    // The bundle: dist/cli/compact-worker.mjs, this module being dist/cli/chunks/*.mjs or dist/cli/*.mjs.
-    const dir = path.dirname(fileURLToPath(here));
-    const file = [path.join(dir, 'compact-worker.mjs'), path.join(dir, '..', 'compact-worker.mjs')].find((f) => fs.existsSync(f));
-    if (!file) throw new Error(`The CLI bundle has no compact-worker.mjs next to ${dir}: rebuild it (node scripts/build-cli.mjs).`);
-    return new Worker(file, { workerData });
-  }
-  // From source: the worker registers tsx's loader, then imports the .ts module.
-  const tsxDir = path.dirname(createRequire(here).resolve('tsx/package.json'));
-  const api = pathToFileURL(path.join(tsxDir, 'dist', 'esm', 'api', 'index.mjs')).href;
-  const target = new URL('./_compact-worker.ts', here).href;
-  return new Worker(`import(${JSON.stringify(api)}).then((t) => { t.register(); return import(${JSON.stringify(target)}); });`, { eval: true, workerData });
+  return startCliWorker(import.meta.url, 'compact-worker', './_compact-worker.ts', WORKER_MARK);
 }
 
 const fmt = (n: number | undefined) => (n === undefined ? '-' : n.toLocaleString('en-US'));

@@ -8,12 +8,9 @@
  * parallel, and a second pass builds the transcript with those counts. Small imports (under
  * POOL_MIN_CHARS of exact-counted text) are counted in-process: starting threads costs more.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startCliWorker } from './_worker';
 import { importFile, type ImportOptions, type ImportResult } from '../formats/import';
 import type { SourceFile } from '../read/source';
 import { blockText, counterById, toolSchemaText, withExactCounts, type ExactId } from '../tokens/count';
@@ -30,18 +27,7 @@ export interface TokenizerPool {
 }
 
 function startWorker(): Worker {
-  const here = import.meta.url;
-  const workerData = { [TOKEN_WORKER_MARK]: true };
-  if (!here.endsWith('.ts')) {
-    const dir = path.dirname(fileURLToPath(here));
-    const file = [path.join(dir, 'token-worker.mjs'), path.join(dir, '..', 'token-worker.mjs')].find((f) => fs.existsSync(f));
-    if (!file) throw new Error(`The CLI bundle has no token-worker.mjs next to ${dir}: rebuild it (node scripts/build-cli.mjs).`);
-    return new Worker(file, { workerData });
-  }
-  const tsxDir = path.dirname(createRequire(here).resolve('tsx/package.json'));
-  const api = pathToFileURL(path.join(tsxDir, 'dist', 'esm', 'api', 'index.mjs')).href;
-  const target = new URL('./_token-worker.ts', here).href;
-  return new Worker(`import(${JSON.stringify(api)}).then((t) => { t.register(); return import(${JSON.stringify(target)}); });`, { eval: true, workerData });
+  return startCliWorker(import.meta.url, 'token-worker', './_token-worker.ts', TOKEN_WORKER_MARK);
 }
 
 export function createTokenizerPool(size = os.availableParallelism()): TokenizerPool {

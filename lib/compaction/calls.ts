@@ -63,6 +63,21 @@ export function callsOfMessages(messages: readonly Message[]): ModelCall[] {
   return calls;
 }
 
+/**
+ * Index of the first call ending at or after log message `i`: the call holding it, or for a
+ * prompt the call after it (clamped to the last call). Calls are ordered; binary search.
+ */
+export function callAtOrAfter(calls: readonly Pick<ModelCall, 'last'>[], i: number): number {
+  let lo = 0;
+  let hi = calls.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (calls[mid].last < i) lo = mid + 1;
+    else hi = mid;
+  }
+  return Math.max(0, Math.min(lo, calls.length - 1));
+}
+
 /** log message index → the model call holding it (-1 = none: a prompt, a system or side-chain message). */
 const callOfCache = new WeakMap<Transcript, Int32Array>();
 

@@ -13,7 +13,7 @@
  * sent for changed blocks only (kept is the default).
  */
 import { lostIdentifiers, type LostIdentifier, type LostKind } from '../compaction/lost';
-import { modelCalls } from '../compaction/calls';
+import { callAtOrAfter, modelCalls } from '../compaction/calls';
 import type { FateKind, ProjectedBlock, Projection, ReducerId } from '../compaction/types';
 import type { Block, Transcript } from '../model/types';
 import { blockText } from '../tokens/count';
@@ -122,17 +122,7 @@ export function summarizePreview(log: Transcript, projection: Projection, select
   const calls = axis === 'calls' ? modelCalls(log) : [];
   const turns = axis === 'calls' ? calls.length : log.turnCount;
   /** Bar of a log message index. */
-  const barOf = (i: number): number => {
-    if (axis !== 'calls') return log.messages[i].turn;
-    let lo = 0;
-    let hi = calls.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (calls[mid].last < i) lo = mid + 1;
-      else hi = mid;
-    }
-    return Math.max(0, Math.min(lo, calls.length - 1));
-  };
+  const barOf = (i: number): number => (axis !== 'calls' ? log.messages[i].turn : callAtOrAfter(calls, i));
   const byId = axis === 'calls' ? new Map(log.messages.map((m) => [m.id, m.index] as const)) : undefined;
   /** Bar where a synthetic message (at projection position p) starts to count: after the last message it replaced. */
   const syntheticBar = (p: number, m: Projection['messages'][number]): number => {

@@ -8,7 +8,7 @@
 import type { Marker, Message, ToolSchema, UsageRecord } from '../model/types';
 import { calibrate, isContextSample, usageCalls } from '../tokens/calibration';
 import { BUDGET_KINDS, budgetKind, emptyByKind, type BudgetKind } from '../tokens/totals';
-import { callsOfMessages } from '../compaction/calls';
+import { callAtOrAfter, callsOfMessages } from '../compaction/calls';
 
 export interface TimelineTurn {
   turn: number;
@@ -133,17 +133,7 @@ export function buildTimeline(input: {
       end[m.turn] = m.index + 1;
     }
   /** Bar of a message: its turn, or on the call axis the call holding it (a prompt: the call after it). */
-  const barOfMessage = (i: number): number => {
-    if (axis !== 'calls') return messages[i].turn;
-    let lo = 0;
-    let hi = calls.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (calls[mid].last < i) lo = mid + 1;
-      else hi = mid;
-    }
-    return Math.min(lo, calls.length - 1);
-  };
+  const barOfMessage = (i: number): number => (axis !== 'calls' ? messages[i].turn : callAtOrAfter(calls, i));
 
   const sortedMarkers = [...markers].sort((a, b) => a.atMessage - b.atMessage);
 

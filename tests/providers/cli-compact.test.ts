@@ -4,25 +4,18 @@
  * environment), the written file holds them and re-imports, nothing prints the key. A failing
  * provider falls back (emergency) and says why on stderr.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusFiles } from '../corpus';
+import { spawnCli } from './spawn-cli';
 import { startWireServer, type WireServer } from './wire-server';
 
 const SECRET = 'sk-compact-SECRET-99887766554433';
 const TAU = corpusFiles('openai-chat').find((f) => path.basename(f).startsWith('tau-bench'))!;
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'lib/cli/main.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err })));
-}
+const cli = spawnCli;
 
 describe('cli compact --strategy summarize --provider', () => {
   let server: WireServer;

@@ -5,7 +5,6 @@
  * `compact_20260112` edit), the result stored as the summary, and the cases where Native cannot run:
  * offline (exit 2, with the reason), and Anthropic's trigger not reached (our summary stands in, said).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -13,6 +12,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusFiles } from '../corpus';
+import { spawnCli } from './spawn-cli';
 
 const SECRET = 'sk-native-SECRET-1234567890';
 const CODEX = corpusFiles('codex-cli').find((f) => path.basename(f).startsWith('codex-session-view'))!;
@@ -25,14 +25,7 @@ interface Recorded {
   body: Record<string, unknown>;
 }
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'lib/cli/main.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err })));
-}
+const cli = spawnCli;
 
 describe('cli compact --strategy native', () => {
   let server: http.Server;
