@@ -44,6 +44,8 @@ export function importFile(file: SourceFile, options: ImportOptions = {}): Impor
  */
 function decodingWarning(file: SourceFile, have: readonly ImportWarning[]): ImportWarning[] {
   if (file.encoding !== 'utf-8' || file.isZip || have.some((w) => w.code === 'decoding:invalid-utf8')) return [];
+  // The parse decoded every byte and no U+FFFD came out: all valid (no second, fatal pass).
+  if (file.decodedClean?.()) return [];
   const at = firstInvalidUtf8(file.bytes);
   if (at < 0) return [];
   let line = 1;

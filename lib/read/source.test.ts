@@ -113,3 +113,22 @@ describe('sourceFromBytes: gzip', () => {
     }
   });
 });
+
+describe('decodedClean: a full decode without U+FFFD proves the bytes valid UTF-8', () => {
+  it('is false before the whole file is read, true after, and false where a byte was replaced', () => {
+    const good = sourceFromBytes('a.jsonl', new TextEncoder().encode('{"a":"héllo"}\n{"b":"🎉"}\n'));
+    expect(good.decodedClean!()).toBe(false);
+    const it = good.lines()[Symbol.iterator]();
+    it.next();
+    expect(good.decodedClean!()).toBe(false);
+    for (const _ of good.lines());
+    expect(good.decodedClean!()).toBe(true);
+    const bad = sourceFromBytes('b.jsonl', Uint8Array.from([...new TextEncoder().encode('{"a":"'), 0xff, ...new TextEncoder().encode('"}\n')]));
+    bad.text();
+    expect(bad.decodedClean!()).toBe(false);
+    // A literal U+FFFD is valid UTF-8: not clean by this test, so the byte check decides (and finds none).
+    const literal = sourceFromBytes('c.jsonl', new TextEncoder().encode('{"a":"\uFFFD"}\n'));
+    literal.text();
+    expect(literal.decodedClean!()).toBe(false);
+  });
+});

@@ -82,6 +82,11 @@ export interface SourceFile {
   lines(): Iterable<Line>;
   /** True when the bytes start with a zip local-file header (Inspect .eval). */
   isZip: boolean;
+  /**
+   * True once the whole file has been decoded (text() or lines() to the end) without producing a
+   * U+FFFD: then every byte was valid UTF-8, and no second, fatal decoding pass is needed to say so.
+   */
+  decodedClean?(): boolean;
 }
 
 function startsWith(bytes: Uint8Array, sig: number[]): boolean {
@@ -102,6 +107,7 @@ export function sourceFromBytes(name: string, input: Uint8Array): SourceFile {
   const bom = bomLength > 0;
   let cached: string | undefined;
   const body = bytes.subarray(bomLength);
+  const seen: DecodeReport = { complete: false, replacement: false };
 
   return {
     name,
@@ -120,13 +126,22 @@ export function sourceFromBytes(name: string, input: Uint8Array): SourceFile {
           'JSONL (one record per line) for files this large',
         );
       }
-      cached = decodeChunked(body, encoding);
+      cached = decodeChunked(body, encoding, seen);
       return cached;
     },
     lines() {
-      return iterateLines(body, encoding);
+      return iterateLines(body, encoding, seen);
+    },
+    decodedClean() {
+      return seen.complete && !seen.replacement;
     },
   };
+}
+
+/** What decoding the whole body showed: whether it reached the end, and whether any U+FFFD came out. */
+interface DecodeReport {
+  complete: boolean;
+  replacement: boolean;
 }
 
 export function formatBytes(n: number): string {
@@ -235,7 +250,15 @@ export function sourceFromText(name: string, text: string): SourceFile {
  * several times faster than a streaming decoder, which re-enters the converter per call.
  * UTF-16 goes through a streaming decoder (stream mode keeps a pair split across chunks intact).
  */
-function* decodedChunks(body: Uint8Array, encoding: Encoding): Generator<string> {
+function* decodedChunks(body: Uint8Array, encoding: Encoding, report?: DecodeReport): Generator<string> {
+  for (const chunk of decodedChunksRaw(body, encoding)) {
+    if (report && !report.replacement && chunk.indexOf('\uFFFD') >= 0) report.replacement = true;
+    yield chunk;
+  }
+  if (report) report.complete = true;
+}
+
+function* decodedChunksRaw(body: Uint8Array, encoding: Encoding): Generator<string> {
   const size = chunkSize();
   // fatal: false → invalid UTF-8 becomes U+FFFD; the importer reports it as a warning.
   const first = new TextDecoder(encoding, { fatal: false });
@@ -261,17 +284,17 @@ function* decodedChunks(body: Uint8Array, encoding: Encoding): Generator<string>
   }
 }
 
-function decodeChunked(body: Uint8Array, encoding: Encoding): string {
-  const parts = [...decodedChunks(body, encoding)];
+function decodeChunked(body: Uint8Array, encoding: Encoding, report?: DecodeReport): string {
+  const parts = [...decodedChunks(body, encoding, report)];
   return parts.length === 1 ? parts[0] : parts.join('');
 }
 
-function* iterateLines(body: Uint8Array, encoding: Encoding): Generator<Line> {
+function* iterateLines(body: Uint8Array, encoding: Encoding, report?: DecodeReport): Generator<Line> {
   // Pieces of the unfinished line, joined once when its newline arrives: a single line of
   // hundreds of MB is copied once, not once per chunk (prepending a growing carry was quadratic).
   let parts: string[] = [];
   let lineNo = 1;
-  for (const chunk of decodedChunks(body, encoding)) {
+  for (const chunk of decodedChunks(body, encoding, report)) {
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf('\n', start);
