@@ -6,6 +6,7 @@
  * summed over every stage (CI reads only that line) and exits non-zero on any failure. Each stage
  * runs even when an earlier one failed, except e2e, which needs the build.
  */
+import { failedSpecs, failedUnitTests } from './test-summary.mjs';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,6 +49,8 @@ if (v) {
   passed += v.numPassedTests;
   failed += v.numFailedTests + brokenFiles;
   lines.push(`unit: ${v.numPassedTests} passed, ${v.numFailedTests} failed, ${brokenFiles} files failed to load (${unit.seconds}s)`);
+  // Name every failure in the summary: CI keeps only the tail of the log.
+  for (const f of failedUnitTests(v)) lines.push(`  ✗ ${f}`);
   if (!unit.ok && v.numFailedTests === 0 && brokenFiles === 0) {
     failed += 1;
     lines.push('unit: vitest exited non-zero without a failed test (see above)');
@@ -109,6 +112,7 @@ if (browser?.error) {
     passed += ok;
     failed += bad;
     lines.push(`e2e: ${ok} passed, ${bad} failed, ${p.stats.skipped ?? 0} skipped (${e2e.seconds}s)`);
+    for (const f of failedSpecs(p.suites ?? [])) lines.push(`  ✗ ${f}`);
     if (!e2e.ok && bad === 0) {
       failed += 1;
       lines.push('e2e: playwright exited non-zero without a failed test (see above)');
