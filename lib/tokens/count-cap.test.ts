@@ -62,7 +62,7 @@ describe('the long-run scan gives the counts of the regex cut', () => {
       for (const f of corpusFiles(family)) if (!f.endsWith('.md')) for (const l of fs.readFileSync(f, 'utf8').split('\n')) if (l.length >= MAX_BPE_PIECE) texts.push(l);
     const r = seededRandom(11);
     const pick = (alphabet: string[], n: number) => Array.from({ length: n }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
-    const alphabets = [['a', 'b', 'Z'], ['-', '=', '_', '/'], [' ', '\n', '\t'], ['1', '2'], ['ж', 'ш', 'é'], ['😀', 'a'], ['字', '中'], ['a', ' ', '-', '7', 'ж', '😀']];
+    const alphabets = [['a', 'b', 'Z'], ['-', '=', '_', '/'], [' ', '\n', '\t'], ['1', '2'], ['ж', 'ш', 'é'], ['😀', 'a'], ['字', '中'], ['a', ' ', '-', '7', 'ж', '😀'], [' ', '\u00a0', '\u3000', '\u2028', '\ufeff'], ['\u00a0', 'x']];
     for (let k = 0; k < 200; k++) {
       let t = '';
       for (let j = 0; j < 6; j++) t += pick(alphabets[Math.floor(r() * alphabets.length)], Math.floor(r() * 900));
@@ -72,5 +72,10 @@ describe('the long-run scan gives the counts of the regex cut', () => {
     let different = 0;
     for (const t of texts) if (countCapped(t, raw) !== countCappedByRegex(t, raw)) different++;
     expect(different).toBe(0);
+    // The linear pre-check answers exactly what the regex it replaced answered.
+    const { maybeLongRun } = await import('./count');
+    const maybeLong = new RegExp(`\\S{${MAX_BPE_PIECE}}|\\s{${MAX_BPE_PIECE}}`);
+    expect(texts.filter((t) => maybeLongRun(t) !== maybeLong.test(t))).toEqual([]);
+    expect(texts.filter((t) => maybeLongRun(t)).length).toBeGreaterThan(100);
   }, 120_000);
 });
