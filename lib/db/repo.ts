@@ -177,6 +177,16 @@ export class Repo {
   }
 
   /** The meta of a visible transcript (ready, not deleted), or undefined. */
+  /** Whether any stored original was imported under the earlier content hash (ids starting with "t"). */
+  async hasLegacyIds(): Promise<boolean> {
+    return (await this.db.originals.where('id').startsWith('t').limit(1).count()) > 0;
+  }
+
+  /** Whether an original file is stored under this id (without reading its bytes). */
+  async hasOriginal(originalId: string): Promise<boolean> {
+    return (await this.db.originals.where('id').equals(originalId).count()) > 0;
+  }
+
   async getMeta(id: string): Promise<TranscriptMeta | undefined> {
     const m = await this.db.transcripts.get(id);
     return m && m.status === 'ready' && m.deletedAt === undefined ? m : undefined;

@@ -9,7 +9,7 @@
 import { transfer } from 'comlink';
 import { ImportError, serializeError, type SerializedError } from '../errors';
 import { detect } from '../formats/detect';
-import { contentId, importFile as importSourceFile } from '../formats/import';
+import { contentId, importFile as importSourceFile, legacyContentId } from '../formats/import';
 import { dataLossOf } from '../model/warnings';
 import { formatById } from '../formats/registry';
 import type { ConversationInfo } from '../formats/types';
@@ -203,9 +203,14 @@ async function importFromSource(file: SourceFile, original: Uint8Array, name: st
       if (conversations.length > 1) return { kind: 'choose', format: format.id, formatLabel: format.label, conversations };
     }
 
-    const fileId = contentId(file);
-    const id = fileId + (options.conversation !== undefined ? `-c${options.conversation}` : '');
-    const existing = await r.getMeta(id);
+    const suffix = options.conversation !== undefined ? `-c${options.conversation}` : '';
+    // A library imported by an earlier version keys its files by the earlier hash: the same file
+    // is still recognised there, and a container's conversations still share its stored original.
+    const legacyId = (await r.hasLegacyIds()) ? legacyContentId(file) : undefined;
+    const legacyExisting = legacyId !== undefined ? await r.getMeta(legacyId + suffix) : undefined;
+    const fileId = legacyId !== undefined && (legacyExisting || (await r.hasOriginal(legacyId))) ? legacyId : contentId(file);
+    const id = fileId + suffix;
+    const existing = legacyExisting ?? (await r.getMeta(id));
     if (existing) {
       onProgress?.({ stage: 'done', fraction: 1 });
       return { kind: 'imported', meta: existing, duplicate: true, warnings: existing.warnings };
