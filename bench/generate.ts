@@ -93,3 +93,19 @@ if (process.argv[1]?.endsWith("generate.ts") && path.resolve(process.argv[1]) ==
   if (out) fs.writeFileSync(out, text);
   else process.stdout.write(text);
 }
+
+/**
+ * An OpenAI Chat request (model gpt-4o: exact o200k counts) of at least `minChars` characters of
+ * message text, made of the real codex and tau-bench texts of the corpus, each copy numbered so
+ * that no two texts are the same (the tokenizer pool counts distinct texts).
+ */
+export function makeLargeOpenAiRequest(sourceTexts: readonly string[], minChars: number): string {
+  const messages: Array<{ role: string; content: string }> = [{ role: 'system', content: 'You are a coding agent.' }];
+  let chars = 0;
+  for (let i = 0; chars < minChars; i++) {
+    const content = `${sourceTexts[i % sourceTexts.length]} (#${i})`;
+    messages.push({ role: i % 2 === 0 ? 'user' : 'assistant', content });
+    chars += content.length;
+  }
+  return JSON.stringify({ model: 'gpt-4o', messages });
+}

@@ -11,6 +11,12 @@ export const SMALL_OVERHEAD = 200;
 
 const formatErr = (e: number) => `${(e * 100).toFixed(e < 0.1 ? 1 : 0)} %`;
 
+/** How the import counted: exact for OpenAI's models (on how many threads), chars/4 elsewhere. */
+export function countingLabel(c: NonNullable<InspectorData['meta']['counting']>): string {
+  if (c.tokenizer === 'chars4') return "Estimated as characters ÷ 4 (this model's tokenizer is not available offline)";
+  return `Counted exactly (${c.tokenizer}${c.threads > 1 ? `, on ${c.threads} threads` : ''})`;
+}
+
 /** Totals of the whole transcript: tokens by kind, recorded usage, tool schemas, import warnings. */
 export function SidePanel({ data }: { data: InspectorData }) {
   const { meta, timeline, warnings, tools } = data;
@@ -29,6 +35,11 @@ export function SidePanel({ data }: { data: InspectorData }) {
         <p className="text-xs text-neutral-500">
           {formatTokens(meta.messages)} messages · {formatTokens(meta.turns)} turns · {formatTokens(meta.toolCalls)} tool calls
         </p>
+        {meta.counting && (
+          <p className="text-xs text-neutral-500" data-testid="counting" data-tokenizer={meta.counting.tokenizer} data-threads={meta.counting.threads}>
+            {countingLabel(meta.counting)}
+          </p>
+        )}
         <div className="mt-3 flex h-2 overflow-hidden rounded" aria-hidden="true">
           {kinds.map((k) => (
             <span key={k} style={{ width: `${(meta.tokens.byKind[k] / Math.max(1, total)) * 100}%`, backgroundColor: KIND_STYLE[k].color }} />

@@ -80,6 +80,11 @@ export interface TranscriptMeta {
   /** Which conversation of a container file this is (tau-bench, eval outputs). */
   conversation?: number;
   /**
+   * How the tokens were counted: the tokenizer (exact o200k / cl100k for OpenAI's models, chars/4
+   * elsewhere) and on how many threads (the tokenizer pool, issue 12). Absent on older rows.
+   */
+  counting?: { tokenizer: 'o200k' | 'cl100k' | 'chars4'; threads: number };
+  /**
    * Key of the `originals` row. Conversations of one container file share it (importing all 200
    * tau-bench trajectories stores the 4 MB file once). Absent = `id` (version-1 rows).
    */

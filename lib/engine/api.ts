@@ -10,6 +10,8 @@ import { transfer } from 'comlink';
 import { ImportError, serializeError, type SerializedError } from '../errors';
 import { detect } from '../formats/detect';
 import { contentId, importFile as importSourceFile, legacyContentId } from '../formats/import';
+import { importWithPool, type CountPool } from '../tokens/pool';
+import { browserThreads, browserTokenPool } from './token-pool';
 import { dataLossOf } from '../model/warnings';
 import { formatById } from '../formats/registry';
 import type { ConversationInfo } from '../formats/types';
@@ -19,6 +21,7 @@ import { deepFreeze } from '../model/builder';
 import { encodeExport, sniffTextEncoding, UTF8 } from '../read/encode';
 import { sourceFromBytes, type SourceFile } from '../read/source';
 import { transcriptTotals } from '../tokens/totals';
+import { tokenizerForModel } from '../tokens/count';
 import { isContextSample, usageCalls } from '../tokens/calibration';
 import { openRepo, type RecoveryReport, type StorageEstimate } from '../db/repo';
 import type { ImportRow, TranscriptMeta, UsageSummary } from '../db/schema';
@@ -189,6 +192,15 @@ async function importConversations(
   return { kind: 'batch', imported, errors };
 }
 
+/**
+ * The tokenizer pool an import may use: the browser's Web Workers where there are two cores or
+ * more; none (count in this thread) elsewhere. Tests in Node set worker threads here.
+ */
+let tokenPoolFactory: () => (() => CountPool) | undefined = () => (browserThreads() >= 2 ? () => browserTokenPool() : undefined);
+export function useTokenPool(factory: (() => CountPool) | undefined | 'default'): void {
+  tokenPoolFactory = factory === 'default' ? () => (browserThreads() >= 2 ? () => browserTokenPool() : undefined) : () => factory;
+}
+
 async function importFromSource(file: SourceFile, original: Uint8Array, name: string, options: EngineImportOptions, onProgress?: ProgressFn): Promise<ImportOutcome> {
   const r = repo();
   let journal: string | null = null;
@@ -218,12 +230,15 @@ async function importFromSource(file: SourceFile, original: Uint8Array, name: st
 
     journal = await r.beginImport(name, original.length);
     onProgress?.({ stage: 'parsing', fraction: 0 });
-    const { transcript } = importSourceFile(file, {
+    const parseOptions = {
       format: format.id,
       id,
       ...(options.conversation !== undefined && { conversation: options.conversation }),
-      onProgress: (fraction) => onProgress?.({ stage: 'parsing', fraction }),
-    });
+      onProgress: (fraction: number) => onProgress?.({ stage: 'parsing', fraction }),
+    };
+    // Exact counts of a large import on every core (issue 12); chars/4 and small imports count here.
+    const pool = tokenPoolFactory();
+    const { transcript, pool: counted } = pool ? await importWithPool(file, parseOptions, pool) : { ...importSourceFile(file, parseOptions), pool: undefined };
 
     onProgress?.({ stage: 'counting', fraction: 0 });
     const tokens = transcriptTotals(transcript);
@@ -244,6 +259,7 @@ async function importFromSource(file: SourceFile, original: Uint8Array, name: st
       warnings: transcript.warnings.length,
       ...(dataLossOf(transcript.warnings) && { dataLoss: dataLossOf(transcript.warnings) }),
       ...(options.conversation !== undefined && { conversation: options.conversation }),
+      counting: { tokenizer: tokenizerForModel(transcript.model), threads: counted?.threads ?? 1 },
       originalId: fileId,
       importedAt: new Date().toISOString(),
     };
