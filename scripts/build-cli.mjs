@@ -56,6 +56,14 @@ export function isStale() {
   }
 }
 
+/** lib/tokens/count.ts imports ./bpe: the CLI gets bpe.cli.ts, which loads an encoding on its first count. */
+const lazyTokenizer = {
+  name: 'lazy-tokenizer',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/bpe$/ }, (args) => (path.resolve(args.importer) === path.join(root, 'lib', 'tokens', 'count.ts') ? { path: path.join(root, 'lib', 'tokens', 'bpe.cli.ts') } : undefined));
+  },
+};
+
 export async function build() {
   const { build: esbuild } = await import('esbuild');
   const verbs = verbFiles().map((f) => f.slice(0, -3));
@@ -84,6 +92,7 @@ export async function build() {
       sourcemap: 'linked',
       logLevel: 'warning',
       absWorkingDir: root,
+      plugins: [lazyTokenizer],
     });
     // esbuild names the stdin entry "stdin": the CLI's entry is main.mjs.
     fs.renameSync(path.join(tmp, 'stdin.mjs'), path.join(tmp, 'main.mjs'));

@@ -65,6 +65,27 @@ describe('the built CLI', () => {
     expect(best).toBeLessThan(1000);
   });
 
+  it('loads an exact encoding only on its first exact count: --help and a Claude session never do; a Codex rollout counts as the sources do', () => {
+    // A preload that says, at exit, which gpt-tokenizer files the process loaded (the CLI loads them with require).
+    const probe = path.join(os.tmpdir(), `cs-bpe-probe-${process.pid}.cjs`);
+    fs.writeFileSync(probe, "process.on('exit', () => process.stderr.write('\\nBPE ' + JSON.stringify(Object.keys(require.cache).filter((k) => /gpt-tokenizer.*bpeRanks/.test(k)).map((k) => k.split('/').pop()))));");
+    const run = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['--require', probe, entryFile, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const loaded = JSON.parse(/BPE (\[.*\])/.exec(r.stderr)![1]) as string[];
+      return { code: r.status, stdout: r.stdout, loaded };
+    };
+    expect(run(['compact', '--help']).loaded).toEqual([]);
+    const claude = run(['inspect', SLOP, '--json']);
+    expect(claude.code).toBe(0);
+    expect(claude.loaded).toEqual([]);
+    const codex = run(['inspect', corpusFiles('codex-cli').find((f) => f.includes('codex-session-view'))!, '--json']);
+    expect(codex.code).toBe(0);
+    expect(codex.loaded).toEqual(['o200k_base.js']);
+    const src = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'inspect', corpusFiles('codex-cli').find((f) => f.includes('codex-session-view'))!, '--json'], { encoding: 'utf8' });
+    expect(JSON.parse(codex.stdout)).toEqual(JSON.parse(src.stdout));
+    expect(JSON.parse(codex.stdout).tokens.total).toBeGreaterThan(1000);
+  });
+
   it('inspects a corpus file exactly as the sources do', () => {
     const built = cli(['inspect', SLOP, '--json']);
     const src = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'inspect', SLOP, '--json'], { encoding: 'utf8' });

@@ -3,8 +3,7 @@
  * (what every peer uses for non-OpenAI models: seeds 000/002/003). One function decides per model
  * so that `inspect`, the budget and the compaction pipeline all count the same way.
  */
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { bpeCount } from './bpe';
 import type { Block, ToolSchema } from '../model/types';
 
 export type TokenizerId = 'o200k' | 'cl100k' | 'chars4';
@@ -133,8 +132,8 @@ export function countCappedByRegex(text: string, count: (t: string) => number): 
   return total;
 }
 
-const rawO200k = (t: string) => countO200k(t, ENCODE_OPTIONS);
-const rawCl100k = (t: string) => countCl100k(t, ENCODE_OPTIONS);
+const rawO200k = (t: string) => bpeCount.o200k(t, ENCODE_OPTIONS);
+const rawCl100k = (t: string) => bpeCount.cl100k(t, ENCODE_OPTIONS);
 
 /**
  * Exact counts computed elsewhere (the CLI's tokenizer pool: one worker thread per core) for the
