@@ -121,15 +121,28 @@ function bareName(name: string): string {
  * default family entry. Absent fields stay absent: the reducer's own options fill them (RFD D17:
  * "when absent, the field inherits from the profile").
  */
-export function hintFor(name: string | undefined, overrides: ToolHints = {}, useDefaults = true): ToolHint {
+const NO_HINTS: ToolHints = Object.freeze({});
+/** Hints by overrides object (a plan's, immutable), then by name: asked once per tool call by several reducers. */
+const hintCache = new WeakMap<ToolHints, Map<string, ToolHint>>();
+
+export function hintFor(name: string | undefined, overrides: ToolHints = NO_HINTS, useDefaults = true): ToolHint {
   if (!name) return {};
+  let byName = hintCache.get(overrides);
+  if (!byName) hintCache.set(overrides, (byName = new Map()));
+  const key = useDefaults ? name : '\u0000' + name;
+  let hint = byName.get(key);
+  if (!hint) byName.set(key, (hint = Object.freeze(hintOf(name, overrides, useDefaults))));
+  return hint;
+}
+
+function hintOf(name: string, overrides: ToolHints, useDefaults: boolean): ToolHint {
   const lower = bareName(name);
   const base = useDefaults ? DEFAULT_TOOL_HINTS[lower] ?? {} : {};
   const user = overrides[name] ?? Object.entries(overrides).find(([k]) => k.toLowerCase() === lower)?.[1] ?? {};
   return { ...base, ...user, ...(base.retention || user.retention ? { retention: { ...base.retention, ...user.retention } as RetentionHint } : {}) };
 }
 
-export function outputCategoryFor(name: string | undefined, overrides: ToolHints = {}): OutputCategory {
+export function outputCategoryFor(name: string | undefined, overrides: ToolHints = NO_HINTS): OutputCategory {
   return hintFor(name, overrides).category ?? 'generic';
 }
 
@@ -184,8 +197,16 @@ export function rangeSubsumes(earlier: LineRangeRead, later: LineRangeRead): boo
   return earlier.path === later.path && later.start <= earlier.start && later.end >= earlier.end;
 }
 
+/** Canonical arguments by input object: inputs are frozen log values, asked again at every preview. */
+const canonicalCache = new WeakMap<object, string>();
+
 /** Canonical JSON (sorted keys) for exact-argument equality. */
 export function canonicalArgs(input: unknown): string {
+  if (input !== null && typeof input === 'object') {
+    let c = canonicalCache.get(input);
+    if (c === undefined) canonicalCache.set(input, (c = JSON.stringify(sortKeys(input)) ?? 'undefined'));
+    return c;
+  }
   if (typeof input === 'string') {
     // OpenAI arguments that did not parse stay strings; parse here when they do, so {"a":1} == { "a": 1 }.
     try {

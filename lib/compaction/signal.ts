@@ -114,8 +114,27 @@ function kindOf(l: string, category: OutputCategory): SignalKind | undefined {
  * Cheap on lines without a digit or letter pattern: each line is tested by a handful of anchored
  * regexps.
  */
-export function signalLines(content: string, category: OutputCategory = 'generic'): SignalLine[] {
+export function signalLines(content: string, category: OutputCategory = 'generic'): readonly SignalLine[] {
   if (!content) return [];
+  // The same results are scanned by several reducers and again at every preview: remember the
+  // last SIGNAL_CACHE results' lines (frozen; a result's text never changes).
+  // Keyed by the content itself (a string's hash is computed once and kept), per category.
+  let byContent = signalCache.get(category);
+  if (!byContent) signalCache.set(category, (byContent = new Map()));
+  const hit = byContent.get(content);
+  if (hit) return hit;
+  const lines = Object.freeze(signalLinesUncached(content, category));
+  if (content.length > SIGNAL_CACHE_CHARS) return lines; // a huge output is not kept alive by the cache
+  if (byContent.size >= SIGNAL_CACHE) byContent.clear();
+  byContent.set(content, lines);
+  return lines;
+}
+
+const SIGNAL_CACHE = 50_000;
+const SIGNAL_CACHE_CHARS = 64 * 1024;
+const signalCache = new Map<OutputCategory, Map<string, readonly SignalLine[]>>();
+
+function signalLinesUncached(content: string, category: OutputCategory): SignalLine[] {
   if (content.length > 2 * SCAN_CHARS) {
     // Huge output: scan the head and the tail (where failures and tallies print).
     const head = content.slice(0, SCAN_CHARS);
