@@ -51,7 +51,15 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
       });
       all.reverse();
 
+      // One policy per tool name (asked once per result: thousands in an agent run).
+      const policies = new Map<string, RetentionHint & { never: boolean }>();
       const policyFor = (name: string | undefined): RetentionHint & { never: boolean } => {
+        const n = name ?? '';
+        let p = policies.get(n);
+        if (!p) policies.set(n, (p = policyOf(name)));
+        return p;
+      };
+      const policyOf = (name: string | undefined): RetentionHint & { never: boolean } => {
         const n = name ?? '';
         const fromHints = useHints ? hintFor(name, hints).retention : undefined;
         const own = perTool[n];
