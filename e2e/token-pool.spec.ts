@@ -52,18 +52,16 @@ test('a large gpt-4o request is counted on every core: the CLI’s total, and th
 });
 
 test('a small import is counted in the engine’s own thread, and a Claude session is estimated', async ({ library, inspector, page }) => {
-  await library.goto();
-  await library.importFile(path.join(CORPUS, 'codex-cli', 'codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl'));
-  await library.open(await library.waitForRow('codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl'));
-  await inspector.waitLoaded();
-  await page.getByRole('tab', { name: 'Info', exact: true }).click();
-  await expect(page.getByTestId('counting')).toHaveText('Counted exactly (o200k)');
-  await expect(page.getByTestId('counting')).toHaveAttribute('data-threads', '1');
-
-  await library.goto();
-  await library.importFile(path.join(CORPUS, 'claude-code', 'claude-code-viewer_5c0375b4.jsonl'));
-  await library.open(await library.waitForRow('claude-code-viewer_5c0375b4.jsonl'));
-  await inspector.waitLoaded();
-  await page.getByRole('tab', { name: 'Info', exact: true }).click();
-  await expect(page.getByTestId('counting')).toHaveText("Estimated as characters ÷ 4 (this model's tokenizer is not available offline)");
+  const counting = async (family: string, name: string) => {
+    await library.goto();
+    await library.importFile(path.join(CORPUS, family, name));
+    await library.open(await library.waitForRow(name));
+    await inspector.waitLoaded();
+    await page.getByRole('tab', { name: 'Info', exact: true }).click();
+    return page.getByTestId('counting');
+  };
+  const codex = await counting('codex-cli', 'codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl');
+  await expect(codex).toHaveText('Counted exactly (o200k)');
+  await expect(codex).toHaveAttribute('data-threads', '1');
+  await expect(await counting('claude-code', 'claude-code-viewer_5c0375b4.jsonl')).toHaveText("Estimated as characters ÷ 4 (this model's tokenizer is not available offline)");
 });
