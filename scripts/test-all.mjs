@@ -6,7 +6,7 @@
  * summed over every stage (CI reads only that line) and exits non-zero on any failure. Each stage
  * runs even when an earlier one failed, except e2e, which needs the build.
  */
-import { failedSpecs, failedUnitTests } from './test-summary.mjs';
+import { failedSpecs, failedUnitTests, flakySpecs } from './test-summary.mjs';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -113,6 +113,7 @@ if (browser?.error) {
     failed += bad;
     lines.push(`e2e: ${ok} passed, ${bad} failed, ${p.stats.skipped ?? 0} skipped (${e2e.seconds}s)`);
     for (const f of failedSpecs(p.suites ?? [])) lines.push(`  ✗ ${f}`);
+    for (const f of flakySpecs(p.suites ?? [])) lines.push(`  ~ ${f}: passed on a retry`);
     if (!e2e.ok && bad === 0) {
       failed += 1;
       lines.push('e2e: playwright exited non-zero without a failed test (see above)');

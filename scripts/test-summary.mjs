@@ -10,6 +10,17 @@ export function firstLine(message) {
   return line.trim().slice(0, 300);
 }
 
+/** "file › title" for every spec that failed, then passed on a retry (Playwright's "flaky"). */
+export function flakySpecs(suites) {
+  const out = [];
+  const walk = (s) => {
+    for (const spec of s.specs ?? []) for (const t of spec.tests ?? []) if (t.status === 'flaky') out.push(`${spec.file ?? s.file} › ${spec.title}`);
+    for (const c of s.suites ?? []) walk(c);
+  };
+  for (const s of suites) walk(s);
+  return out;
+}
+
 /** "file › title: message" for every spec whose outcome was unexpected, from Playwright's JSON report. */
 export function failedSpecs(suites) {
   const out = [];

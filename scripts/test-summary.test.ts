@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { failedSpecs, failedUnitTests } from './test-summary.mjs';
+import { failedSpecs, failedUnitTests, flakySpecs } from './test-summary.mjs';
 
 const root = path.resolve(__dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
@@ -36,16 +36,19 @@ describe('test summary', () => {
     }
   }, 60_000);
 
-  it('names each unexpected Playwright spec with its file and message (no browser needed)', () => {
+  it('names each unexpected Playwright spec with its file and message, and each that passed on a retry (no browser needed)', () => {
     const dir = scratch({
-      'pw.config.mjs': "export default { testDir: '.', testMatch: '*.pw.ts' };",
-      'a.pw.ts': "import { test, expect } from '@playwright/test'; test('passes', () => expect(1).toBe(1)); test.describe('inspector', () => { test('shows the total', () => expect('12k', 'total').toBe('13k')); });",
+      'pw.config.mjs': "export default { testDir: '.', testMatch: '*.pw.ts', retries: 1 };",
+      'a.pw.ts':
+        "import { test, expect } from '@playwright/test'; test('passes', () => expect(1).toBe(1)); test.describe('inspector', () => { test('shows the total', () => expect('12k', 'total').toBe('13k')); });" +
+        " test('passes on its retry', () => expect(test.info().retry, 'first run').toBe(1));",
     });
     try {
       const out = path.join(dir, 'out.json');
       spawnSync(bin('playwright'), ['test', '--config', path.join(dir, 'pw.config.mjs'), '--reporter=json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out } });
-      const lines = failedSpecs(JSON.parse(fs.readFileSync(out, 'utf8')).suites);
-      expect(lines).toEqual([expect.stringMatching(/^a\.pw\.ts › shows the total: .*total/)]);
+      const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+      expect(failedSpecs(report.suites)).toEqual([expect.stringMatching(/^a\.pw\.ts › shows the total: .*total/)]);
+      expect(flakySpecs(report.suites)).toEqual(['a.pw.ts › passes on its retry']);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
