@@ -10,31 +10,28 @@ export function firstLine(message) {
   return line.trim().slice(0, 300);
 }
 
-/** "file › title" for every spec that failed, then passed on a retry (Playwright's "flaky"). */
-export function flakySpecs(suites) {
+/** Every spec test of a Playwright JSON report whose status is `status`, with its spec and file. */
+function specTests(suites, status) {
   const out = [];
   const walk = (s) => {
-    for (const spec of s.specs ?? []) for (const t of spec.tests ?? []) if (t.status === 'flaky') out.push(`${spec.file ?? s.file} › ${spec.title}`);
+    for (const spec of s.specs ?? []) for (const t of spec.tests ?? []) if (t.status === status) out.push({ file: spec.file ?? s.file, spec, test: t });
     for (const c of s.suites ?? []) walk(c);
   };
   for (const s of suites) walk(s);
   return out;
 }
 
+/** "file › title" for every spec that failed, then passed on a retry (Playwright's "flaky"). */
+export function flakySpecs(suites) {
+  return specTests(suites, 'flaky').map(({ file, spec }) => `${file} › ${spec.title}`);
+}
+
 /** "file › title: message" for every spec whose outcome was unexpected, from Playwright's JSON report. */
 export function failedSpecs(suites) {
-  const out = [];
-  const walk = (s) => {
-    for (const spec of s.specs ?? [])
-      for (const t of spec.tests ?? [])
-        if (t.status === 'unexpected') {
-          const err = (t.results ?? []).map((r) => r.error?.message ?? r.errors?.[0]?.message).find(Boolean);
-          out.push(`${spec.file ?? s.file} › ${spec.title}: ${firstLine(err)}`);
-        }
-    for (const c of s.suites ?? []) walk(c);
-  };
-  for (const s of suites) walk(s);
-  return out;
+  return specTests(suites, 'unexpected').map(({ file, spec, test }) => {
+    const err = (test.results ?? []).map((r) => r.error?.message ?? r.errors?.[0]?.message).find(Boolean);
+    return `${file} › ${spec.title}: ${firstLine(err)}`;
+  });
 }
 
 /** "file › full name: message" for every failed test (and every file that did not load) of Vitest's JSON report. */

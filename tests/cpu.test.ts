@@ -6,9 +6,7 @@ describe('threadCpuMs (the bound used by the timing tests)', () => {
   it("counts this thread's work", () => {
     const t0 = threadCpuMs();
     const w0 = performance.now();
-    let spins = 0;
-    while (performance.now() - w0 < 400) spins++;
-    expect(spins).toBeGreaterThan(0);
+    while (performance.now() - w0 < 400); // busy: this thread's CPU, not a sleep
     // At least a quarter of the wall time, even on a machine busy with other processes.
     expect(threadCpuMs() - t0).toBeGreaterThanOrEqual(100);
   });

@@ -3,12 +3,9 @@
  * engine's worker: receives {id, tokenizer, texts} and answers with the exact counts, as
  * lib/tokens/count.ts counts them in any other thread.
  */
-import { counterById, type ExactId } from '../lib/tokens/count';
+import { countJob, type CountJob } from '../lib/tokens/pool';
 
-self.onmessage = (e: MessageEvent<{ id: number; tokenizer: ExactId; texts: string[] }>) => {
-  const { id, tokenizer, texts } = e.data;
-  const counter = counterById(tokenizer);
-  const counts = new Uint32Array(texts.length);
-  for (let i = 0; i < texts.length; i++) counts[i] = counter.count(texts[i]);
-  (self as unknown as Worker).postMessage({ id, counts }, [counts.buffer]);
+self.onmessage = (e: MessageEvent<CountJob>) => {
+  const answer = countJob(e.data);
+  (self as unknown as Worker).postMessage(answer, [answer.counts.buffer]);
 };

@@ -12,8 +12,7 @@ import type { Worker } from 'node:worker_threads';
 import { startCliWorker } from './_worker';
 import { importFile, type ImportOptions, type ImportResult } from '../formats/import';
 import type { SourceFile } from '../read/source';
-import type { ExactId } from '../tokens/count';
-import { countOnPool, importWithPool, POOL_MIN_CHARS, type CountPool } from '../tokens/pool';
+import { countOnPool, importWithPool, jobsInFlight, POOL_MIN_CHARS, type CountPool } from '../tokens/pool';
 
 export { POOL_MIN_CHARS };
 export const TOKEN_WORKER_MARK = '__contextscopeTokenWorker';
@@ -26,27 +25,14 @@ function startWorker(): Worker {
 
 export function createTokenizerPool(size = os.availableParallelism()): TokenizerPool {
   const workers = Array.from({ length: Math.max(1, size) }, () => startWorker());
-  let next = 0;
-  const pending = new Map<number, { resolve: (c: Uint32Array) => void; reject: (e: unknown) => void }>();
+  const jobs = jobsInFlight((thread, job) => workers[thread].postMessage(job));
   for (const w of workers) {
-    w.on('message', (m: { id: number; counts: Uint32Array }) => {
-      pending.get(m.id)?.resolve(m.counts);
-      pending.delete(m.id);
-    });
-    w.on('error', (e) => {
-      for (const p of pending.values()) p.reject(e);
-      pending.clear();
-    });
+    w.on('message', jobs.answer);
+    w.on('error', jobs.fail);
   }
-  const runJob = (thread: number, tokenizer: ExactId, texts: string[]) =>
-    new Promise<Uint32Array>((resolve, reject) => {
-      const id = next++;
-      pending.set(id, { resolve, reject });
-      workers[thread].postMessage({ id, tokenizer, texts });
-    });
   return {
     size: workers.length,
-    count: (texts, tokenizer) => countOnPool(texts, tokenizer, workers.length, runJob),
+    count: (texts, tokenizer) => countOnPool(texts, tokenizer, workers.length, jobs.runJob),
     async close() {
       await Promise.all(workers.map((w) => w.terminate()));
     },

@@ -3,15 +3,13 @@
  * texts} and answers with the exact counts, as lib/tokens/count.ts counts them in-process.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { counterById, type ExactId } from '../tokens/count';
+import { countJob, type CountJob } from '../tokens/pool';
 import { TOKEN_WORKER_MARK } from './_token-pool';
 
 if (parentPort && (workerData as Record<string, unknown> | undefined)?.[TOKEN_WORKER_MARK] === true) {
   const port = parentPort;
-  port.on('message', (job: { id: number; tokenizer: ExactId; texts: string[] }) => {
-    const counter = counterById(job.tokenizer);
-    const counts = new Uint32Array(job.texts.length);
-    for (let i = 0; i < job.texts.length; i++) counts[i] = counter.count(job.texts[i]);
-    port.postMessage({ id: job.id, counts }, [counts.buffer]);
+  port.on('message', (job: CountJob) => {
+    const answer = countJob(job);
+    port.postMessage(answer, [answer.counts.buffer]);
   });
 }

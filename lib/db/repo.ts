@@ -176,7 +176,6 @@ export class Repo {
     return rows.filter((m) => m.deletedAt === undefined).sort((a, b) => (a.importedAt < b.importedAt ? 1 : a.importedAt > b.importedAt ? -1 : 0));
   }
 
-  /** The meta of a visible transcript (ready, not deleted), or undefined. */
   /** Whether any stored original was imported under the earlier content hash (ids starting with "t"). */
   async hasLegacyIds(): Promise<boolean> {
     return (await this.db.originals.where('id').startsWith('t').limit(1).count()) > 0;
@@ -187,6 +186,7 @@ export class Repo {
     return (await this.db.originals.where('id').equals(originalId).count()) > 0;
   }
 
+  /** The meta of a visible transcript (ready, not deleted), or undefined. */
   async getMeta(id: string): Promise<TranscriptMeta | undefined> {
     const m = await this.db.transcripts.get(id);
     return m && m.status === 'ready' && m.deletedAt === undefined ? m : undefined;

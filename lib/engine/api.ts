@@ -196,9 +196,10 @@ async function importConversations(
  * The tokenizer pool an import may use: the browser's Web Workers where there are two cores or
  * more; none (count in this thread) elsewhere. Tests in Node set worker threads here.
  */
-let tokenPoolFactory: () => (() => CountPool) | undefined = () => (browserThreads() >= 2 ? () => browserTokenPool() : undefined);
+const browserPool = () => (browserThreads() >= 2 ? () => browserTokenPool() : undefined);
+let tokenPoolFactory: () => (() => CountPool) | undefined = browserPool;
 export function useTokenPool(factory: (() => CountPool) | undefined | 'default'): void {
-  tokenPoolFactory = factory === 'default' ? () => (browserThreads() >= 2 ? () => browserTokenPool() : undefined) : () => factory;
+  tokenPoolFactory = factory === 'default' ? browserPool : () => factory;
 }
 
 async function importFromSource(file: SourceFile, original: Uint8Array, name: string, options: EngineImportOptions, onProgress?: ProgressFn): Promise<ImportOutcome> {

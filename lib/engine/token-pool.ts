@@ -4,8 +4,7 @@
  * texts exactly (lib/tokens/pool.ts hands them out). The threads stay for IDLE_MS after a count,
  * so importing several files starts them once; then they are terminated.
  */
-import { countOnPool, type CountPool } from '../tokens/pool';
-import type { ExactId } from '../tokens/count';
+import { countOnPool, jobsInFlight, type CountAnswer, type CountPool } from '../tokens/pool';
 
 export const MAX_THREADS = 8;
 const IDLE_MS = 30_000;
@@ -18,23 +17,18 @@ export function browserThreads(): number {
 
 interface Threads {
   workers: Worker[];
-  pending: Map<number, { resolve: (c: Uint32Array) => void; reject: (e: unknown) => void }>;
+  jobs: ReturnType<typeof jobsInFlight>;
   idle?: ReturnType<typeof setTimeout>;
 }
 let threads: Threads | undefined;
-let nextJob = 0;
 
 /** webpack and Turbopack bundle a worker only when `new URL(…)` is written inline in `new Worker` (TOOLCHAIN.md #6). */
 function startThread(t: Threads): Worker {
   const w = new Worker(new URL('../../workers/token.worker.ts', import.meta.url), { type: 'module' });
-  w.onmessage = (e: MessageEvent<{ id: number; counts: Uint32Array }>) => {
-    t.pending.get(e.data.id)?.resolve(e.data.counts);
-    t.pending.delete(e.data.id);
-  };
+  w.onmessage = (e: MessageEvent<CountAnswer>) => t.jobs.answer(e.data);
   w.onerror = (e) => {
     e.preventDefault();
-    for (const p of t.pending.values()) p.reject(new Error(`A token-counting worker failed: ${e.message}`));
-    t.pending.clear();
+    t.jobs.fail(new Error(`A token-counting worker failed: ${e.message}`));
     stop();
   };
   return w;
@@ -51,21 +45,15 @@ function stop(): void {
 export function browserTokenPool(size = browserThreads()): CountPool {
   if (threads && threads.workers.length !== size) stop();
   if (!threads) {
-    const t: Threads = { workers: [], pending: new Map() };
+    const t: Threads = { workers: [], jobs: jobsInFlight((thread, job) => t.workers[thread].postMessage(job)) };
     t.workers = Array.from({ length: size }, () => startThread(t));
     threads = t;
   }
   const t = threads;
   clearTimeout(t.idle);
-  const runJob = (thread: number, tokenizer: ExactId, texts: string[]) =>
-    new Promise<Uint32Array>((resolve, reject) => {
-      const id = nextJob++;
-      t.pending.set(id, { resolve, reject });
-      t.workers[thread].postMessage({ id, tokenizer, texts });
-    });
   return {
     size,
-    count: (texts, tokenizer) => countOnPool(texts, tokenizer, size, runJob),
+    count: (texts, tokenizer) => countOnPool(texts, tokenizer, size, t.jobs.runJob),
     async close() {
       clearTimeout(t.idle);
       t.idle = setTimeout(() => {

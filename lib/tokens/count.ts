@@ -28,7 +28,7 @@ export const MAX_BPE_PIECE = 400;
 const LONG_RUN = new RegExp(`\\p{L}{${MAX_BPE_PIECE},}|[^\\s\\p{L}\\p{N}]{${MAX_BPE_PIECE},}|\\s{${MAX_BPE_PIECE},}`, 'gu');
 /** White space as a regex's \s sees it (ECMAScript WhiteSpace and LineTerminator). */
 function isSpace(c: number): boolean {
-  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 128) return ASCII_CLASS[c] === 0;
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 

@@ -25,6 +25,54 @@ export interface CountPool {
   close(): Promise<void>;
 }
 
+/** A job posted to a counting thread, and its answer. */
+export interface CountJob {
+  id: number;
+  tokenizer: ExactId;
+  texts: string[];
+}
+export interface CountAnswer {
+  id: number;
+  counts: Uint32Array<ArrayBuffer>;
+}
+
+/** What a counting thread runs on each job (the CLI's worker threads and the browser's Web Workers). */
+export function countJob(job: CountJob): CountAnswer {
+  return { id: job.id, counts: countAll(job.texts, job.tokenizer) };
+}
+
+function countAll(texts: readonly string[], tokenizer: ExactId): Uint32Array<ArrayBuffer> {
+  const counter = counterById(tokenizer);
+  const counts = new Uint32Array(texts.length);
+  for (let i = 0; i < texts.length; i++) counts[i] = counter.count(texts[i]);
+  return counts;
+}
+
+/**
+ * The jobs in flight on a pool's threads: `runJob` posts one (through `post`) and resolves when
+ * `answer` receives its counts; `fail` rejects every job in flight (a thread died).
+ */
+export function jobsInFlight(post: (thread: number, job: CountJob) => void): { runJob: RunJob; answer(a: CountAnswer): void; fail(e: unknown): void } {
+  let next = 0;
+  const pending = new Map<number, { resolve: (c: Uint32Array) => void; reject: (e: unknown) => void }>();
+  return {
+    runJob: (thread, tokenizer, texts) =>
+      new Promise<Uint32Array>((resolve, reject) => {
+        const id = next++;
+        pending.set(id, { resolve, reject });
+        post(thread, { id, tokenizer, texts });
+      }),
+    answer(a) {
+      pending.get(a.id)?.resolve(a.counts);
+      pending.delete(a.id);
+    },
+    fail(e) {
+      for (const p of pending.values()) p.reject(e);
+      pending.clear();
+    },
+  };
+}
+
 /** Characters per job: large enough that posting is cheap, small enough to balance the threads. */
 export const CHUNK_CHARS = 256 * 1024;
 /** Below this many characters of exact-counted text, one thread counts faster than a pool starts. */
@@ -84,10 +132,8 @@ export async function importWithPool(
   const chars = texts.reduce((n, t) => n + t.length, 0);
   let counts: ArrayLike<number>;
   let threads = 1;
-  if (chars < minChars) {
-    const c = counterById(id);
-    counts = texts.map((t) => c.count(t));
-  } else {
+  if (chars < minChars) counts = countAll(texts, id);
+  else {
     const p = await pool();
     threads = p.size;
     try {
