@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { errorLinesOf, formatRecordsErrors, pickSignal, resultStatus, signalLines, STUB_SIGNAL } from './signal';
+import fs from 'node:fs';
+import path from 'node:path';
+import { errorLinesOf, formatRecordsErrors, MAY_SIGNAL_RE, patternKindOf, pickSignal, resultStatus, signalLines, STUB_SIGNAL } from './signal';
+import { allCorpusFiles } from '../../tests/corpus';
+import { importFile } from '../formats/import';
+import { sourceFromBytes } from '../read/source';
 import { resultStub, withSignal } from './reducers/util';
 import { truncateToCap } from './truncate-text';
 import { makeTranscript } from './testing/make';
@@ -132,3 +137,46 @@ describe('dedup keeps what a re-run no longer prints', () => {
     expect(results[0].kind === 'tool_result' && results[0].content).toBe('[compacted] Bash: error\nFAILED tests/test_a.py::test_total - assert 305 == 255\n1 failed, 40 passed');
   });
 });
+
+describe('the pre-test (MAY_SIGNAL_RE) rules out only lines no pattern matches', () => {
+  const categories = ['generic', 'head-tail', 'match-list', 'file-content'] as const;
+  it('on every line of every tool result of the corpus, and on the documented examples', () => {
+    const lines = new Set<string>(DOCUMENTED_LINES);
+    for (const f of allCorpusFiles().filter((x) => !x.endsWith('.md') && !x.endsWith('.chunks.txt'))) {
+      let log;
+      try {
+        log = importFile(sourceFromBytes(path.basename(f), new Uint8Array(fs.readFileSync(f)))).transcript;
+      } catch {
+        continue; // container files import per conversation (covered by their importer tests)
+      }
+      for (const m of log.messages) for (const b of m.blocks) if (b.kind === 'tool_result') for (const l of b.content.split('\n')) if (l.trim().length <= 2_000) lines.add(l.trim());
+    }
+    let matched = 0;
+    const missed: string[] = [];
+    for (const l of lines) {
+      if (!categories.some((c) => patternKindOf(l, c) !== undefined)) continue;
+      matched++;
+      if (!MAY_SIGNAL_RE.test(l)) missed.push(l);
+    }
+    expect(missed).toEqual([]);
+    // The corpus and the examples hold over a hundred distinct signal lines of every kind, so a pre-test missing a word shows here.
+    expect(matched).toBeGreaterThan(100);
+    // And the pre-test rules out most lines (what it is for).
+    let ruledOut = 0;
+    for (const l of lines) if (!MAY_SIGNAL_RE.test(l)) ruledOut++;
+    expect(ruledOut / lines.size).toBeGreaterThan(0.5);
+  });
+});
+
+// One line of each pattern of signal.ts's table (the corpus may lack some).
+const DOCUMENTED_LINES = [
+  'FAILED tests/a.py::test_x - assert 1 == 2', 'FAIL src/a.test.ts', '--- FAIL: TestX (0.00s)', 'test x ... FAILED', 'test y ... ERROR',
+  'not ok 3 - rounds cents', '1) splits payments: fail', '✗ name', '✕ name', '× name', '✖ name', '❌ name', '2 failed, 10 passed', 'Tests: 1 failed',
+  'test result: FAILED. 1 passed; 1 failed', 'ERROR tests/test_a.py::test_b', 'E       assert 3 == 4', 'AssertionError: boom', 'assertion `left == right` failed',
+  'Expected: 3', 'Received: 4', 'Actual value: 5', 'expected 1 to equal 2', 'TypeError: x is not a function', 'java.lang.IllegalStateException: bad',
+  'SegFault', 'error: could not compile', 'error[E0308]: mismatched types', 'src/a.ts(3,5): error TS2322: Type', 'a.c:3:5: error: expected', 'fatal: not a git repository',
+  'panic: runtime error', 'npm ERR! code ELIFECYCLE', '[ERROR] build failed', 'CRITICAL disk full', 'FATAL boom', 'cat: x: No such file or directory', 'bash: y: Permission denied',
+  'zsh: command not found: foo', 'Segmentation fault (core dumped)', "Error: Cannot find module 'x'", "ModuleNotFoundError: No module named 'x'", 'ENOENT: open', 'EACCES', 'connect ECONNREFUSED',
+  'listen EADDRINUSE', '<tool_use_error>File does not exist.</tool_use_error>', 'Error executing tool bash', 'InputValidationError: bad', 'Exit code: 1', 'exit status 2',
+  'exited with code 1', '"exit_code": 1', 'returncode=1', 'Command failed with exit code 2', 'File "a.py", line 3, in f', '--> src/main.rs:3:5', 'at f (src/a.ts:3:5)', 'at src/a.ts:3:5',
+];

@@ -94,7 +94,22 @@ const OWN_MARK_RE = /^\[compacted\] [^\n—]{0,200}? — |^\[line \d+\] /;
 const SCAN_CHARS = 400_000;
 const MAX_LINE = 2_000;
 
+/**
+ * A line can match a pattern above only if it holds one of these words or starts like one of the
+ * anchored patterns: one test rules out most lines of an output (scanning 10k results of an agent
+ * run took 123 ms through every pattern). Each alternative stands for the patterns that need it;
+ * a corpus test checks that no line any pattern matches is ruled out.
+ */
+export const MAY_SIGNAL_RE =
+  /fail|error|exception|fault|fatal|panic|critical|assert|expected|received|actual|exit|return|not ok|no such|permission denied|not found|core dumped|cannot find|enoent|eacces|econnrefused|eaddrinuse|[✗✕×✖❌]|^npm ERR|^E\s|^File "|^-->|^at\s/i;
+
 function kindOf(l: string, category: OutputCategory): SignalKind | undefined {
+  if (l.length < 3 || !MAY_SIGNAL_RE.test(l)) return undefined;
+  return patternKindOf(l, category);
+}
+
+/** The kind the patterns give a line, without the pre-test (exported for the test that checks the pre-test against them). */
+export function patternKindOf(l: string, category: OutputCategory): SignalKind | undefined {
   if (l.length < 3 || NUMBERED_LINE_RE.test(l)) return undefined;
   if (category === 'file-content') return OWN_ERROR_RE.some((r) => r.test(l)) ? 'error' : undefined;
   const foreign = category === 'match-list';
@@ -134,6 +149,26 @@ const SIGNAL_CACHE = 50_000;
 const SIGNAL_CACHE_CHARS = 64 * 1024;
 const signalCache = new Map<OutputCategory, Map<string, readonly SignalLine[]>>();
 
+/**
+ * The lines a stub of this result carries: its signal lines picked under STUB_SIGNAL and clipped
+ * (util.ts resultStub, withSignal). Remembered like signalLines: every preview stubs the same
+ * thousands of results again.
+ */
+export function stubSignal(content: string, category: OutputCategory = 'generic'): readonly string[] {
+  if (!content) return [];
+  let byContent = stubCache.get(category);
+  if (!byContent) stubCache.set(category, (byContent = new Map()));
+  const hit = byContent.get(content);
+  if (hit) return hit;
+  const lines = Object.freeze(pickSignal(signalLines(content, category), STUB_SIGNAL).map((s) => clipLine(s.text, STUB_SIGNAL.lineChars)));
+  if (content.length > SIGNAL_CACHE_CHARS) return lines;
+  if (byContent.size >= SIGNAL_CACHE) byContent.clear();
+  byContent.set(content, lines);
+  return lines;
+}
+
+const stubCache = new Map<OutputCategory, Map<string, readonly string[]>>();
+
 function signalLinesUncached(content: string, category: OutputCategory): SignalLine[] {
   if (content.length > 2 * SCAN_CHARS) {
     // Huge output: scan the head and the tail (where failures and tallies print).
@@ -151,7 +186,8 @@ function scan(text: string, category: OutputCategory, offset: number): SignalLin
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     // Our own stubs and truncation marks: the line they carry is the signal (idempotent).
-    const l = lines[i].trim().replace(OWN_MARK_RE, '');
+    const trimmed = lines[i].trim();
+    const l = trimmed.charCodeAt(0) === 0x5b /* [ */ ? trimmed.replace(OWN_MARK_RE, '') : trimmed;
     if (!l || l.length > MAX_LINE) continue;
     const kind = kindOf(l, category);
     if (!kind) continue;

@@ -4,7 +4,7 @@ import { ContextEditor, indexPairs, isEditable, isMessageGranular, type Compacti
 import { callOfMessage, sourceIndex } from '../calls';
 import type { Budget } from '../budget';
 import type { Fate, ProjectedBlock, ProjectedMessage } from '../types';
-import { clipLine, pickSignal, resultStatus, signalLines, STUB_SIGNAL } from '../signal';
+import { resultStatus, stubSignal } from '../signal';
 import type { OutputCategory } from '../truncate-text';
 
 export interface BlockRef<B = ProjectedBlock> {
@@ -71,7 +71,7 @@ export function isStub(content: string): boolean {
 export function resultStub(r: Pick<ToolResultBlock, 'name' | 'isError' | 'content'>, format?: string, category: OutputCategory = 'generic'): string {
   const status = resultStatus(r, format);
   const head = `[compacted] ${r.name ?? 'tool'}${status ? `: ${status}` : ''}`;
-  const picked = pickSignal(signalLines(r.content, category), STUB_SIGNAL).map((s) => clipLine(s.text, STUB_SIGNAL.lineChars));
+  const picked = stubSignal(r.content, category);
   if (picked.length > 1) return [head, ...picked].join('\n');
   const line = picked[0] ?? firstLine(r.content);
   return `${head}${line ? ` — ${line}` : ''}`;
@@ -79,7 +79,7 @@ export function resultStub(r: Pick<ToolResultBlock, 'name' | 'isError' | 'conten
 
 /** A stub's signal lines appended to a fixed placeholder (tool-retention's `[result expired]`). */
 export function withSignal(placeholder: string, content: string, category: OutputCategory = 'generic'): string {
-  const picked = pickSignal(signalLines(content, category), STUB_SIGNAL).map((s) => clipLine(s.text, STUB_SIGNAL.lineChars));
+  const picked = stubSignal(content, category);
   return picked.length ? [placeholder, ...picked].join('\n') : placeholder;
 }
 
