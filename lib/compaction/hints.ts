@@ -121,7 +121,8 @@ function bareName(name: string): string {
  * default family entry. Absent fields stay absent: the reducer's own options fill them (RFD D17:
  * "when absent, the field inherits from the profile").
  */
-const NO_HINTS: ToolHints = Object.freeze({});
+/** The empty hints table, one object (caches keyed by the table hit across previews). */
+export const NO_HINTS: ToolHints = Object.freeze({});
 /** Hints by overrides object (a plan's, immutable), then by name: asked once per tool call by several reducers. */
 const hintCache = new WeakMap<ToolHints, Map<string, ToolHint>>();
 

@@ -23,7 +23,7 @@ import type { Budget } from './budget';
 import { fileBudgetFor, makeBudget, modelTokensOf, modelViewOf, triggerRatio } from './budget';
 import type { Transcript } from '../model/types';
 import { contextTokens, ReducerOptionError, isBool, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState } from './context';
-import type { ToolHints } from './hints';
+import { NO_HINTS, type ToolHints } from './hints';
 import { createReducer, type ReducerEnv } from './reducers';
 import { lookupModel } from '../tokens/catalog';
 import { contextFloor } from './calls';
@@ -79,7 +79,7 @@ export interface AutoOptions {
 const n = (tokens: number) => tokens.toLocaleString('en-US');
 
 export function autoStages(options: AutoOptions = {}): ReducerSpec[] {
-  const hints = options.hints ?? {};
+  const hints = options.hints ?? NO_HINTS;
   const stages: ReducerSpec[] = [
     { id: 'strip-reasoning', options: { untilFits: true } },
     { id: 'dedup-tools', options: { untilFits: true, hints, ...(options.conservative && { mode: 'stub' }) } },
@@ -115,7 +115,7 @@ function readAutoOptions(o: Record<string, unknown>): AutoOptions {
     ...(o.triggerOfWindow === true && { triggerOfWindow: true }),
     ...(isNum(o.emergencyAt) && o.emergencyAt > 0 && { emergencyAt: o.emergencyAt }),
     minTurns: opt(o, 'minTurns', 0, isNum),
-    hints: (o.hints ?? {}) as ToolHints,
+    hints: (o.hints ?? NO_HINTS) as ToolHints,
     toolResultCap: opt(o, 'toolResultCap', 4000, isNum),
     retentionTurns: opt(o, 'retentionTurns', 5, isNum),
     ...(o.retentionMode === 'count' || o.retentionMode === 'age' ? { retentionMode: o.retentionMode } : {}),

@@ -10,9 +10,9 @@
  * An older result with error lines (lib/compaction/signal.ts) the newer one does not print — the
  * same test run before and after a fix — is stubbed with its signal instead of removed.
  */
-import type { ToolCallBlock } from '../../model/types';
+import type { ToolCallBlock, ToolResultBlock } from '../../model/types';
 import { ContextEditor, fates, indexPairs, isBool, isEditable, oneOf, opt, type Reducer } from '../context';
-import { canonicalArgs, dedupAllowed, hintFor, lineRangeOf, outputCategoryFor, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
+import { NO_HINTS, canonicalArgs, dedupAllowed, hintFor, lineRangeOf, outputCategoryFor, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
 import { errorLinesOf } from '../signal';
 import { fitsNow, isStub, removePair, resultOf, resultStub } from './util';
 
@@ -20,7 +20,7 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
   const mode = opt(options, 'mode', 'remove' as const, oneOf('remove', 'stub'));
   const subsumption = opt(options, 'subsumption', true, isBool);
   const untilFits = opt(options, 'untilFits', false, isBool);
-  const hints = (options.hints ?? {}) as ToolHints;
+  const hints = (options.hints ?? NO_HINTS) as ToolHints;
   return {
     id: 'dedup-tools',
     reduce(ctx, budget, state) {
@@ -33,30 +33,38 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
         block: ToolCallBlock;
         key: string;
         range?: LineRangeRead;
-        usable: boolean;
+        dedupable: boolean;
       }
       const calls: CallInfo[] = [];
-      ctx.messages.forEach((m, mi) => {
-        if (m.sidechain) return;
-        m.blocks.forEach((b, bi) => {
-          if (b.kind !== 'tool_call') return;
-          const r = resultOf(ctx, pairs, b.callId);
-          const usable = r !== undefined && !r.block.isError && !isStub(r.block.content);
-          const hint = hintFor(b.name, hints);
-          calls.push({ mi, bi, block: b, key: b.name + '\u0000' + canonicalArgs(b.input), range: subsumption && hint.subsumes === 'line-range' ? lineRangeOf(b.name, b.input, hint.lines) : undefined, usable });
-        });
-      });
+      const facts = callFactsFor(hints);
+      const messages = ctx.messages;
+      for (let mi = 0; mi < messages.length; mi++) {
+        const m = messages[mi];
+        if (m.sidechain) continue;
+        const blocks = m.blocks;
+        for (let bi = 0; bi < blocks.length; bi++) {
+          const b = blocks[bi];
+          if (b.kind !== 'tool_call') continue;
+          let f = facts.get(b);
+          if (!f) facts.set(b, (f = callFacts(b, hints)));
+          const range = subsumption ? f.range : undefined;
+          calls.push({ mi, bi, block: b, key: f.key, range, dedupable: f.allowed || range !== undefined });
+        }
+      }
+      // Whether a call's result makes it a good "later" call: asked only of calls that can be one.
+      const usable = (c: CallInfo): boolean => {
+        const at = pairs.results.get(c.block.callId);
+        if (!at) return false;
+        const r = messages[at.mi].blocks[at.bi] as ToolResultBlock;
+        return !r.isError && !isStub(r.content);
+      };
       // Newest usable call per exact key; newest usable reads per path (for subsumption).
       const laterByKey = new Map<string, CallInfo>();
       const laterReads = new Map<string, CallInfo[]>();
       const found: Array<{ older: CallInfo; newer: CallInfo; how: 'exact' | 'subsumed' }> = [];
       for (let i = calls.length - 1; i >= 0; i--) {
         const c = calls[i];
-        const hint = hintFor(c.block.name, hints);
-        // An editor's view command is a read even though the tool's edits are never deduplicated.
-        // A shell call only when its command is known to be read-only (never `git push`, `npm install`).
-        const dedupable = dedupAllowed(hint, c.block.input) || c.range !== undefined;
-        if (dedupable && isEditable(ctx, ctx.messages[c.mi])) {
+        if (c.dedupable && isEditable(ctx, messages[c.mi])) {
           const exact = laterByKey.get(c.key);
           if (exact) found.push({ older: c, newer: exact, how: 'exact' });
           else if (c.range) {
@@ -64,7 +72,7 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
             if (cover) found.push({ older: c, newer: cover, how: 'subsumed' });
           }
         }
-        if (c.usable) {
+        if ((c.range || !laterByKey.has(c.key)) && usable(c)) {
           if (!laterByKey.has(c.key)) laterByKey.set(c.key, c);
           if (c.range) {
             const list = laterReads.get(c.range.path) ?? [];
@@ -101,4 +109,29 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
       return editor.finish(state, [`${mode === 'remove' ? 'removed' : 'stubbed'} ${exact} duplicate and ${subsumed} subsumed call(s)`]);
     },
   };
+}
+
+/** What dedup reads of a call, fixed by the call itself and the hints: its exact key, its line range, whether its tool may be deduplicated. */
+interface CallFacts {
+  key: string;
+  range?: LineRangeRead;
+  allowed: boolean;
+}
+
+// A call block never changes: its facts are worked out once per hints table (every preview of a
+// log asks again for the same thousands of calls).
+const factsCache = new WeakMap<ToolHints, WeakMap<ToolCallBlock, CallFacts>>();
+
+function callFactsFor(hints: ToolHints): WeakMap<ToolCallBlock, CallFacts> {
+  let facts = factsCache.get(hints);
+  if (!facts) factsCache.set(hints, (facts = new WeakMap()));
+  return facts;
+}
+
+function callFacts(b: ToolCallBlock, hints: ToolHints): CallFacts {
+  const hint = hintFor(b.name, hints);
+  const range = hint.subsumes === 'line-range' ? lineRangeOf(b.name, b.input, hint.lines) : undefined;
+  // An editor's view command is a read even though the tool's edits are never deduplicated.
+  // A shell call only when its command is known to be read-only (never `git push`, `npm install`).
+  return { key: b.name + '\u0000' + canonicalArgs(b.input), ...(range && { range }), allowed: dedupAllowed(hint, b.input) };
 }

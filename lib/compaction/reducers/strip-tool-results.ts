@@ -4,14 +4,14 @@
  * `response = "keep"` (RFD D17) are exempt unless `respectHints` is false.
  */
 import { ContextEditor, fates, isBool, isStrArray, opt, type Reducer } from '../context';
-import { hintFor, outputCategoryFor, type ToolHints } from '../hints';
+import { NO_HINTS, hintFor, outputCategoryFor, type ToolHints } from '../hints';
 import { editableBlocks, fitsNow, isStub, resultStub } from './util';
 
 export function stripToolResults(options: Record<string, unknown> = {}): Reducer {
   const untilFits = opt(options, 'untilFits', false, isBool);
   const respectHints = opt(options, 'respectHints', true, isBool);
   const only = opt<string[] | undefined>(options, 'tools', undefined, (v): v is string[] | undefined => isStrArray(v));
-  const hints = (options.hints ?? {}) as ToolHints;
+  const hints = (options.hints ?? NO_HINTS) as ToolHints;
   return {
     id: 'strip-tool-results',
     reduce(ctx, budget, state) {

@@ -9,7 +9,7 @@
  *  - response remove: the whole pair goes (never half of it).
  */
 import { ContextEditor, fates, indexPairs, isBool, isEditable, isNum, oneOf, opt, type Reducer } from '../context';
-import { hintFor, outputCategoryFor, type RequestMode, type ResponseMode, type ToolHints } from '../hints';
+import { NO_HINTS, hintFor, outputCategoryFor, type RequestMode, type ResponseMode, type ToolHints } from '../hints';
 import { editableBlocks, fitsNow, isStub, removePair, resultStub } from './util';
 
 /** Replace string values longer than `maxKeep` chars, recursively. Returns undefined when nothing changes. */
@@ -48,7 +48,7 @@ export function toolHintsReducer(options: Record<string, unknown> = {}): Reducer
   const requests = opt(options, 'requests', true, isBool);
   /** false: never remove a pair; `response = "remove"` stubs instead. */
   const removePairs = opt(options, 'pairs', true, isBool);
-  const hints = (options.hints ?? {}) as ToolHints;
+  const hints = (options.hints ?? NO_HINTS) as ToolHints;
   return {
     id: 'tool-hints',
     reduce(ctx, budget, state) {

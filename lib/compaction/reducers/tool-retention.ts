@@ -15,7 +15,7 @@
  */
 import type { ToolResultBlock } from '../../model/types';
 import { ContextEditor, fates, isBool, isEditable, isNum, isStr, isStrArray, oneOf, opt, type Reducer } from '../context';
-import { hintFor, outputCategoryFor, type RetentionHint, type ToolHints } from '../hints';
+import { NO_HINTS, hintFor, outputCategoryFor, type RetentionHint, type ToolHints } from '../hints';
 import { fitsNow, isStub, withSignal } from './util';
 
 export const RESULT_EXPIRED = '[result expired]';
@@ -33,7 +33,7 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
   const only = opt<string[] | undefined>(options, 'tools', undefined, (v): v is string[] | undefined => isStrArray(v));
   const useHints = opt(options, 'useHints', true, isBool);
   const untilFits = opt(options, 'untilFits', false, isBool);
-  const hints = (options.hints ?? {}) as ToolHints;
+  const hints = (options.hints ?? NO_HINTS) as ToolHints;
   const perTool = (options.perTool ?? {}) as Record<string, RetentionHint>;
 
   return {

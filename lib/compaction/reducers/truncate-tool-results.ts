@@ -5,7 +5,7 @@
  * notice. The category comes from the tool hints (overridable per tool).
  */
 import { ContextEditor, fates, isBool, isNum, opt, type Reducer } from '../context';
-import { outputCategoryFor, type ToolHints } from '../hints';
+import { NO_HINTS, outputCategoryFor, type ToolHints } from '../hints';
 import { truncateToCap } from '../truncate-text';
 import { editableBlocks, fitsNow, isStub } from './util';
 
@@ -14,7 +14,7 @@ export const DEFAULT_TOOL_RESULT_TOKEN_CAP = 4000;
 export function truncateToolResults(options: Record<string, unknown> = {}): Reducer {
   const cap = opt(options, 'cap', DEFAULT_TOOL_RESULT_TOKEN_CAP, isNum);
   const untilFits = opt(options, 'untilFits', false, isBool);
-  const hints = (options.hints ?? {}) as ToolHints;
+  const hints = (options.hints ?? NO_HINTS) as ToolHints;
   return {
     id: 'truncate-tool-results',
     reduce(ctx, budget, state) {
