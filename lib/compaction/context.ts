@@ -7,8 +7,9 @@
  * savings, events and fates are tracked by the editor so every reducer reports the same way.
  */
 import type { Block, Message, ToolSchema, Transcript } from '../model/types';
+import { validatePairing, type PairingIssue } from '../model/pairing';
 import { countBlock, type TokenCounter } from '../tokens/count';
-import { contextTotals } from '../tokens/totals';
+import { budgetKind, contextTotals, emptyByKind, type BudgetKind, type Totals } from '../tokens/totals';
 import type { Budget } from './budget';
 import { sourceIndex } from './calls';
 import type { Fate, ProjectedBlock, ProjectedMessage, ReducerId, ReducerReport, Step, SummaryArtifact, SummaryRequest } from './types';
@@ -65,16 +66,22 @@ export function emptyState(): ReducerState {
   return { summaries: [], summaryRequests: [] };
 }
 
-// Contexts are immutable values: the total of a (messages, tools) pair never changes, and the
-// pipeline asks for it several times per stage. Cached by the messages array's identity.
-const totalsCache = new WeakMap<readonly ProjectedMessage[], { tools: readonly ToolSchema[]; total: number }>();
+// Contexts are immutable values: the totals of a (messages, tools) pair never change, and the
+// pipeline asks for them several times per stage. Cached by the messages array's identity; the
+// editor writes a new context's totals from its parent's and its own edits (no pass over it).
+const totalsCache = new WeakMap<readonly ProjectedMessage[], { tools: readonly ToolSchema[]; totals: Totals }>();
+
+/** Token totals of a context by budget kind (lib/tokens/totals.ts contextTotals). Read it, never change it. */
+export function contextTotalsOf(ctx: Pick<CompactionContext, 'messages' | 'tools'>): Readonly<Totals> {
+  const hit = totalsCache.get(ctx.messages);
+  if (hit && hit.tools === ctx.tools) return hit.totals;
+  const totals = contextTotals(ctx.messages, ctx.tools);
+  totalsCache.set(ctx.messages, { tools: ctx.tools, totals });
+  return totals;
+}
 
 export function contextTokens(ctx: Pick<CompactionContext, 'messages' | 'tools'>): number {
-  const hit = totalsCache.get(ctx.messages);
-  if (hit && hit.tools === ctx.tools) return hit.total;
-  const total = contextTotals(ctx.messages, ctx.tools).total;
-  totalsCache.set(ctx.messages, { tools: ctx.tools, total });
-  return total;
+  return contextTotalsOf(ctx).total;
 }
 
 const wrappers = new WeakMap<Message, ProjectedMessage>();
@@ -141,14 +148,60 @@ export function indexPairs(messages: readonly ProjectedMessage[]): PairIndex {
 function buildPairIndex(messages: readonly ProjectedMessage[]): PairIndex {
   const calls = new Map<string, { mi: number; bi: number }>();
   const results = new Map<string, { mi: number; bi: number }>();
-  messages.forEach((m, mi) => {
-    if (m.sidechain) return;
-    m.blocks.forEach((b, bi) => {
-      if (b.kind === 'tool_call' && !calls.has(b.callId)) calls.set(b.callId, { mi, bi });
-      else if (b.kind === 'tool_result' && !results.has(b.callId)) results.set(b.callId, { mi, bi });
-    });
-  });
+  for (let mi = 0; mi < messages.length; mi++) {
+    const m = messages[mi];
+    if (m.sidechain) continue;
+    const blocks = m.blocks;
+    for (let bi = 0; bi < blocks.length; bi++) {
+      const b = blocks[bi];
+      if (b.kind === 'tool_call') {
+        if (!calls.has(b.callId)) calls.set(b.callId, { mi, bi });
+      } else if (b.kind === 'tool_result' && !results.has(b.callId)) results.set(b.callId, { mi, bi });
+    }
+  }
   return { calls, results };
+}
+
+// Pairing issues of a context's main line (side chains are not sent), by messages array. A context
+// the editor built without touching a call or a result has its parent's pairing: when the parent
+// has no issue, neither has it, and no pass over its messages is needed to know it.
+const pairingCache = new WeakMap<readonly ProjectedMessage[], PairingIssue[]>();
+const pairingParent = new WeakMap<readonly ProjectedMessage[], readonly ProjectedMessage[]>();
+
+/** The pairing issues of a context's main line (lib/model/pairing.ts validatePairing). Read it, never change it. */
+export function pairingIssues(messages: readonly ProjectedMessage[]): readonly PairingIssue[] {
+  let hit = pairingCache.get(messages);
+  if (hit) return hit;
+  const parent = pairingParent.get(messages);
+  // Only an empty list is inherited: an issue names its message by index, and indices move when messages leave.
+  if (parent && pairingIssues(parent).length === 0) hit = [];
+  else hit = validatePairing(messages.filter((m) => !m.sidechain));
+  pairingCache.set(messages, hit);
+  return hit;
+}
+
+const isPairBlock = (b: Pick<ProjectedBlock, 'kind'>) => b.kind === 'tool_call' || b.kind === 'tool_result';
+const callIdOf = (b: ProjectedBlock) => (b.kind === 'tool_call' || b.kind === 'tool_result' ? b.callId : undefined);
+
+// A derived block (a stub, a truncation) is the same value every time a preview derives it from the
+// same block with the same changes: kept, it is not recounted (an exact tokenizer on thousands of
+// stubs) and keeps its identity from one preview to the next. One entry per source block: the latest.
+const derivedCache = new WeakMap<ProjectedBlock, { changes: Partial<Block>; counter: TokenCounter; next: ProjectedBlock }>();
+
+function sameChanges(a: Partial<Block>, b: Partial<Block>): boolean {
+  const ka = Object.keys(a) as Array<keyof Partial<Block>>;
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if (!Object.is(a[k], b[k])) return false;
+  return true;
+}
+
+function derive(old: ProjectedBlock, changes: Partial<Block>, counter: TokenCounter): ProjectedBlock {
+  const hit = derivedCache.get(old);
+  if (hit && hit.counter === counter && sameChanges(hit.changes, changes)) return hit.next;
+  const next = { ...old, ...changes, sourceBlockId: sourceBlockId(old) } as ProjectedBlock;
+  next.tokens = countBlock(next as Block, counter);
+  derivedCache.set(old, { changes, counter, next });
+  return next;
 }
 
 export class ContextEditor {
@@ -156,18 +209,24 @@ export class ContextEditor {
   private edited = new Map<number, (ProjectedBlock | null)[]>();
   private inserted = new Map<number, ProjectedMessage[]>();
   private newFates: Map<string, Fate> | undefined;
+  private readonly totalsBefore: Readonly<Totals>;
   private readonly tokensBefore: number;
+  /** Main-chain tokens saved by budget kind (negative where inserted messages added some). */
+  private savedByKind: Record<BudgetKind, number> = emptyByKind();
   events = 0;
   /** Tokens saved so far (net of inserted messages). */
   saved = 0;
   /** Saved tokens of main-chain messages only: what the context total (side chains excluded) drops by. */
   private savedMain = 0;
+  /** Has an edit added, removed or re-keyed a tool call or result? (Else the pairing is the parent's.) */
+  private pairingTouched = false;
 
   constructor(
     readonly ctx: CompactionContext,
     readonly reducer: ReducerId,
   ) {
-    this.tokensBefore = contextTokens(ctx);
+    this.totalsBefore = contextTotalsOf(ctx);
+    this.tokensBefore = this.totalsBefore.total;
   }
 
   /** Current total, counting the edits made so far. */
@@ -211,12 +270,17 @@ export class ContextEditor {
   replaceBlock(mi: number, bi: number, changes: Partial<Block>, fate: Fate): boolean {
     const old = this.block(mi, bi);
     if (!old) return false;
-    const next = { ...old, ...changes, sourceBlockId: sourceBlockId(old) } as ProjectedBlock;
-    next.tokens = countBlock(next as Block, this.ctx.counter);
+    const next = derive(old, changes, this.ctx.counter);
     if (next.tokens >= old.tokens) return false;
+    if ((isPairBlock(old) || isPairBlock(next)) && (next.kind !== old.kind || callIdOf(next) !== callIdOf(old))) this.pairingTouched = true;
     this.blocksOf(mi)[bi] = next;
     this.saved += old.tokens - next.tokens;
-    if (!this.ctx.messages[mi].sidechain) this.savedMain += old.tokens - next.tokens;
+    const m = this.ctx.messages[mi];
+    if (!m.sidechain) {
+      this.savedMain += old.tokens - next.tokens;
+      this.savedByKind[budgetKind(m.role, old)] += old.tokens;
+      this.savedByKind[budgetKind(m.role, next)] -= next.tokens;
+    }
     this.events++;
     this.fate(old, mi, fate);
     return true;
@@ -226,8 +290,13 @@ export class ContextEditor {
     const old = this.block(mi, bi);
     if (!old) return false;
     this.blocksOf(mi)[bi] = null;
+    if (isPairBlock(old)) this.pairingTouched = true;
     this.saved += old.tokens;
-    if (!this.ctx.messages[mi].sidechain) this.savedMain += old.tokens;
+    const m = this.ctx.messages[mi];
+    if (!m.sidechain) {
+      this.savedMain += old.tokens;
+      this.savedByKind[budgetKind(m.role, old)] += old.tokens;
+    }
     this.events++;
     this.fate(old, mi, fate);
     return true;
@@ -245,7 +314,12 @@ export class ContextEditor {
     list.push(m);
     this.inserted.set(mi, list);
     for (const b of m.blocks) this.saved -= b.tokens;
-    if (!m.sidechain) for (const b of m.blocks) this.savedMain -= b.tokens;
+    if (m.blocks.some(isPairBlock)) this.pairingTouched = true;
+    if (!m.sidechain)
+      for (const b of m.blocks) {
+        this.savedMain -= b.tokens;
+        this.savedByKind[budgetKind(m.role, b)] -= b.tokens;
+      }
   }
 
   get changed(): boolean {
@@ -273,8 +347,11 @@ export class ContextEditor {
       const tail = this.inserted.get(ctx.messages.length);
       if (tail) messages.push(...tail);
       next = { ...ctx, messages, fates: this.newFates ?? ctx.fates };
-      // The new total is the old one minus what the edits saved: no second pass over the context.
-      totalsCache.set(messages, { tools: next.tools, total: this.tokensBefore - this.savedMain });
+      // The new totals are the old ones minus what the edits saved: no second pass over the context.
+      const byKind = { ...this.totalsBefore.byKind };
+      for (const k in byKind) byKind[k as BudgetKind] -= this.savedByKind[k as BudgetKind];
+      totalsCache.set(messages, { tools: next.tools, totals: { total: this.tokensBefore - this.savedMain, byKind } });
+      if (!this.pairingTouched) pairingParent.set(messages, ctx.messages);
     }
     const tokensAfter = this.changed ? contextTokens(next) : this.tokensBefore;
     return {

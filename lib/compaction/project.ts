@@ -19,13 +19,13 @@
  * user error.
  */
 import type { Message, ToolSchema, Transcript } from '../model/types';
-import { newPairingIssues, validatePairing, type PairingIssue } from '../model/pairing';
+import { newPairingIssues, type PairingIssue } from '../model/pairing';
 import type { SyncSummarizer } from '../summarize/types';
 import { blockText } from '../tokens/count';
 import { contextTotals, transcriptTotals, type Totals } from '../tokens/totals';
 import { counterFor, makeBudget } from './budget';
 import { modelCalls, promptsOf, sourceIndex, type ModelCall } from './calls';
-import { ContextEditor, contextTokens, emptyState, fates as fateOf, inWindow, isEditable, wrapMessage, type CompactionContext, type TurnWindow } from './context';
+import { ContextEditor, contextTokens, contextTotalsOf, emptyState, fates as fateOf, inWindow, isEditable, pairingIssues, wrapMessage, type CompactionContext, type TurnWindow } from './context';
 import { parseAutoOptions, runAuto } from './pipeline';
 import { createReducer } from './reducers';
 import type { Fate, ProjectedBlock, ProjectedMessage, Projection, ReducerReport, Step, SummaryKey, TokenTotals } from './types';
@@ -58,6 +58,19 @@ const KEPT: Fate = Object.freeze({ kind: 'kept' });
 
 function toTokenTotals(t: Totals): TokenTotals {
   return { total: t.total, byKind: { ...t.byKind }, tools: t.byKind.tools };
+}
+
+// The ids of a log's blocks in order (a log is immutable): built once, read by every projection.
+const blockIds = new WeakMap<Transcript, readonly string[]>();
+
+function blockIdsOf(log: Transcript): readonly string[] {
+  let ids = blockIds.get(log);
+  if (!ids) {
+    const list: string[] = [];
+    for (const m of log.messages) for (const b of m.blocks) list.push(b.id);
+    blockIds.set(log, (ids = list));
+  }
+  return ids;
 }
 
 /** Messages the source's own markers took out of the model's view, with the marker that did it. */
@@ -254,21 +267,14 @@ function resolveTurnWindow(log: Transcript, messages: readonly ProjectedMessage[
   return { ...tail.window, narrowed: `${why}: protected the last ${tail.count} model call(s) (${n(tail.tokens)} tokens) and the prompt(s) of the protected turn(s) instead` };
 }
 
-function mainLine(messages: readonly ProjectedMessage[]): ProjectedMessage[] {
-  return messages.filter((m) => !m.sidechain);
-}
-
-/** Throw when `after` has pairing issues that `before` did not have. */
-// The issues of a context (immutable) are computed once: every reducer of a step is checked against the step's start.
-const knownIssues = new WeakMap<readonly ProjectedMessage[], PairingIssue[]>();
-
+/**
+ * Throw when `after` has pairing issues that `before` did not have. The issues of a context
+ * (immutable) are computed once (context.ts pairingIssues): every reducer of a step is checked
+ * against the step's start, and a context the editor built without touching a call or a result
+ * is known to have its parent's.
+ */
 export function assertPairingPreserved(before: readonly ProjectedMessage[], after: readonly ProjectedMessage[], where: string): void {
-  let known = knownIssues.get(before);
-  if (!known) {
-    known = validatePairing(mainLine(before));
-    knownIssues.set(before, known);
-  }
-  const fresh = newPairingIssues(known, validatePairing(mainLine(after)));
+  const fresh = newPairingIssues(pairingIssues(before), pairingIssues(after));
   if (fresh.length > 0) {
     const f = fresh[0];
     throw new CompactionInvariantError(`${where} broke tool pairing: ${fresh.length} new issue(s), first ${f.kind} for call ${f.callId} at projected message ${f.message}.`, fresh);
@@ -283,7 +289,8 @@ export function assertPairingPreserved(before: readonly ProjectedMessage[], afte
  * input has them. The fate is `removed` by the step's first reducer, with a note naming the ids.
  */
 function dropBrokenPairs(ctx: CompactionContext, state: ReturnType<typeof emptyState>): { ctx: CompactionContext; report: ReducerReport } | null {
-  if (ctx.window === null) return null;
+  // No issue in the context (known without a pass when no reducer touched a pair): nothing to repair.
+  if (ctx.window === null || pairingIssues(ctx.messages).length === 0) return null;
   const open = new Map<string, { mi: number; bi: number }>();
   const answered = new Set<string>();
   const broken: Array<{ mi: number; bi: number; callId: string; kind: 'call' | 'result' }> = [];
@@ -336,16 +343,22 @@ function sameMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
 export function cacheStablePrefix(a: Pick<Projection, 'messages' | 'tools'>, b: Pick<Projection, 'messages' | 'tools'>): number {
   if (a.tools.length !== b.tools.length || a.tools.some((t, i) => t.name !== b.tools[i].name || t.tokens !== b.tools[i].tokens)) return 0;
   let n = a.tools.reduce((s, t) => s + t.tokens, 0);
-  const ma = mainLine(a.messages);
-  const mb = mainLine(b.messages);
-  for (let i = 0; i < Math.min(ma.length, mb.length); i++) {
-    if (sameMessage(ma[i], mb[i])) {
-      for (const x of ma[i].blocks) n += x.tokens;
+  // The two main lines side by side (no filtered copies: the prefix usually ends early).
+  const ma = a.messages;
+  const mb = b.messages;
+  for (let i = 0, j = 0; ; i++, j++) {
+    while (i < ma.length && ma[i].sidechain) i++;
+    while (j < mb.length && mb[j].sidechain) j++;
+    if (i >= ma.length || j >= mb.length) break;
+    const x = ma[i];
+    const y = mb[j];
+    if (sameMessage(x, y)) {
+      for (const blk of x.blocks) n += blk.tokens;
       continue;
     }
     // Same message, different content part-way: blocks before the first difference still match.
-    if (ma[i].role === mb[i].role && ma[i].sourceId === mb[i].sourceId) {
-      for (let j = 0; j < Math.min(ma[i].blocks.length, mb[i].blocks.length) && sameBlock(ma[i].blocks[j], mb[i].blocks[j]); j++) n += ma[i].blocks[j].tokens;
+    if (x.role === y.role && x.sourceId === y.sourceId) {
+      for (let k = 0; k < Math.min(x.blocks.length, y.blocks.length) && sameBlock(x.blocks[k], y.blocks[k]); k++) n += x.blocks[k].tokens;
     }
     break;
   }
@@ -406,8 +419,11 @@ export function projectTranscript(log: Transcript, steps: readonly Step[], optio
     }
   }
 
+  // Every log block kept, then the fates that are not: one pass over a flat list of ids (walking
+  // 40k messages and asking the map for each of their blocks cost four times as much).
   const fatesOut: Record<string, Fate> = {};
-  for (const m of log.messages) for (const b of m.blocks) fatesOut[b.id] = ctx.fates.get(b.id) ?? KEPT;
+  for (const id of blockIdsOf(log)) fatesOut[id] = KEPT;
+  for (const [id, fate] of ctx.fates) if (id in fatesOut) fatesOut[id] = fate;
 
   const messages = ctx.messages as ProjectedMessage[];
   const tools = ctx.tools as Projection['tools'];
@@ -419,7 +435,7 @@ export function projectTranscript(log: Transcript, steps: readonly Step[], optio
     fates: fatesOut,
     report: reports,
     summaries: state.summaries,
-    tokens: { before: toTokenTotals(transcriptTotals(log)), after: toTokenTotals(contextTotals(messages, tools)), start: toTokenTotals(startTotals) },
+    tokens: { before: toTokenTotals(transcriptTotals(log)), after: toTokenTotals(contextTotalsOf({ messages, tools })), start: toTokenTotals(startTotals) },
     baseline,
     cacheStablePrefix: cacheStablePrefix(reference, { messages, tools }),
     summaryRequests: state.summaryRequests,

@@ -3,7 +3,7 @@
  *  - no tool call or result is orphaned (the validator finds nothing; the generated logs are paired),
  *  - the log is unchanged (still deep-frozen and equal to a snapshot taken before),
  *  - keep_last turns are the log's own objects,
- *  - tokens never grow (overall and per reducer),
+ *  - tokens never grow (overall and per reducer), and the totals reported equal a fresh count,
  *  - auto is idempotent once under budget;
  * and on OpenAI Chat files whose tool-call ids repeat (issue #17: twice in one message, again in a
  * later message, results answering the wrong occurrence, calls with no result), imported, projected
@@ -17,6 +17,7 @@ import { importBytes } from '../../lib/formats/import';
 import { openaiChat } from '../../lib/formats/openai-chat';
 import { isFatalForExport, newPairingIssues, validatePairing } from '../../lib/model/pairing';
 import type { Transcript } from '../../lib/model/types';
+import { contextTotals } from '../../lib/tokens/totals';
 import { modelCalls } from '../../lib/compaction/calls';
 import { projectTranscript } from '../../lib/compaction/project';
 import { makeTranscript, type ToolStep, type TurnSpec } from '../../lib/compaction/testing/make';
@@ -213,6 +214,10 @@ function checkPlans(numRuns: number, seed: number): void {
         }
         for (const pm of p.messages) if (pm.sourceId && pm.blocks === byId.get(pm.sourceId)!.blocks) expect(pm.turn).toBe(byId.get(pm.sourceId)!.turn);
         expect(p.tokens.after.total).toBeLessThanOrEqual(p.tokens.start!.total);
+        // The totals the editor carries from edit to edit (no recount) equal a fresh count of the output.
+        const fresh = contextTotals([...p.messages], [...p.tools]);
+        expect(p.tokens.after.byKind).toEqual(fresh.byKind);
+        expect(p.tokens.after.total).toBe(fresh.total);
         for (const r of p.report) expect(r.tokensAfter).toBeLessThanOrEqual(r.tokensBefore);
         // Every log block has a fate, and removed/summarized blocks are really gone.
         const present = new Set(p.messages.flatMap((m) => m.blocks.map((b) => b.sourceBlockId ?? b.id)));
