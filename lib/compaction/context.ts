@@ -80,6 +80,11 @@ export function contextTotalsOf(ctx: Pick<CompactionContext, 'messages' | 'tools
   return totals;
 }
 
+/** Remember the totals of a context known to equal another's (a starting context that wraps every log message). */
+export function rememberTotals(messages: readonly ProjectedMessage[], tools: readonly ToolSchema[], totals: Totals): void {
+  totalsCache.set(messages, { tools, totals });
+}
+
 export function contextTokens(ctx: Pick<CompactionContext, 'messages' | 'tools'>): number {
   return contextTotalsOf(ctx).total;
 }

@@ -205,7 +205,7 @@ const canonicalCache = new WeakMap<object, string>();
 export function canonicalArgs(input: unknown): string {
   if (input !== null && typeof input === 'object') {
     let c = canonicalCache.get(input);
-    if (c === undefined) canonicalCache.set(input, (c = JSON.stringify(sortKeys(input)) ?? 'undefined'));
+    if (c === undefined) canonicalCache.set(input, (c = (isFlatSorted(input) ? JSON.stringify(input) : JSON.stringify(sortKeys(input))) ?? 'undefined'));
     return c;
   }
   if (typeof input === 'string') {
@@ -217,6 +217,24 @@ export function canonicalArgs(input: unknown): string {
     }
   }
   return JSON.stringify(sortKeys(input)) ?? 'undefined';
+}
+
+/**
+ * A plain object whose keys are already in order and whose values are not objects: its JSON is
+ * already canonical (most tool arguments: {file_path}, {command}, {path, start_line}), so it needs
+ * no sorted copy.
+ */
+function isFlatSorted(o: object): boolean {
+  if (Array.isArray(o)) return false;
+  let prev = '';
+  for (const k in o) {
+    if (!Object.prototype.hasOwnProperty.call(o, k)) return false;
+    if (k < prev) return false;
+    const v = (o as Record<string, unknown>)[k];
+    if (v !== null && typeof v === 'object') return false;
+    prev = k;
+  }
+  return true;
 }
 
 function sortKeys(v: unknown): unknown {

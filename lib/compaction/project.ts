@@ -22,10 +22,10 @@ import type { Message, ToolSchema, Transcript } from '../model/types';
 import { newPairingIssues, type PairingIssue } from '../model/pairing';
 import type { SyncSummarizer } from '../summarize/types';
 import { blockText } from '../tokens/count';
-import { contextTotals, transcriptTotals, type Totals } from '../tokens/totals';
+import { transcriptTotals, type Totals } from '../tokens/totals';
 import { counterFor, makeBudget } from './budget';
 import { modelCalls, promptsOf, sourceIndex, type ModelCall } from './calls';
-import { ContextEditor, contextTokens, contextTotalsOf, emptyState, fates as fateOf, inWindow, isEditable, pairingIssues, wrapMessage, type CompactionContext, type TurnWindow } from './context';
+import { ContextEditor, contextTokens, contextTotalsOf, emptyState, rememberTotals, fates as fateOf, inWindow, isEditable, pairingIssues, wrapMessage, type CompactionContext, type TurnWindow } from './context';
 import { parseAutoOptions, runAuto } from './pipeline';
 import { createReducer } from './reducers';
 import type { Fate, ProjectedBlock, ProjectedMessage, Projection, ReducerReport, Step, SummaryKey, TokenTotals } from './types';
@@ -95,6 +95,8 @@ export function startingContext(log: Transcript, baseline: 'log' | 'model-view')
   if (!hit) {
     const built = buildStartingContext(log, baseline);
     hit = { messages: Object.freeze(built.messages) as ProjectedMessage[], fates: built.fates };
+    // Every log message wrapped (no marker covers any): the same blocks, so the log's totals.
+    if (hit.messages.length === log.messages.length) rememberTotals(hit.messages, log.tools, transcriptTotals(log));
     perLog.set(baseline, hit);
   }
   return { messages: hit.messages, fates: new Map(hit.fates) };
@@ -123,7 +125,8 @@ function buildStartingContext(log: Transcript, baseline: 'log' | 'model-view'): 
  * (history before a compaction, as the agents themselves keep it).
  */
 export function modelViewTotals(log: Transcript): Totals {
-  return contextTotals(startingContext(log, 'model-view').messages, log.tools);
+  const t = contextTotalsOf({ messages: startingContext(log, 'model-view').messages, tools: log.tools });
+  return { total: t.total, byKind: { ...t.byKind } };
 }
 
 /** The first turn after the latest compaction: a source marker's summary or an earlier step's summary. */
@@ -427,7 +430,7 @@ export function projectTranscript(log: Transcript, steps: readonly Step[], optio
 
   const messages = ctx.messages as ProjectedMessage[];
   const tools = ctx.tools as Projection['tools'];
-  const startTotals = contextTotals(start.messages, log.tools);
+  const startTotals = contextTotalsOf({ messages: start.messages, tools: log.tools });
   const reference = options.previous ?? { messages: start.messages, tools: log.tools };
   return {
     messages,
