@@ -26,6 +26,7 @@ import { isContextSample, usageCalls } from '../tokens/calibration';
 import { openRepo, type RecoveryReport, type StorageEstimate } from '../db/repo';
 import type { ImportRow, TranscriptMeta, UsageSummary } from '../db/schema';
 import { buildTimeline, contextWindowFor, type Timeline } from './timeline';
+import { packTurns, type PackedTurns } from './packed-turns';
 import { buildRows, rowIndexOf, type Row, type RowIndex } from './rows';
 import { parseQuery, searchRows as searchInRows } from './search';
 import { compactionEngine } from './compaction';
@@ -370,9 +371,15 @@ async function getTimeline(id: string, axis: 'turns' | 'calls' = 'turns'): Promi
   return timeline;
 }
 
-/** The timeline with one bar per model call (the inspector's call axis): built on demand, cached like the turn one. */
-function getCallTimeline(id: string): Promise<Timeline> {
-  return getTimeline(id, 'calls');
+/**
+ * The timeline with one bar per model call (the inspector's call axis): built on demand, cached
+ * like the turn one. Its bars come packed (transferred typed arrays, timeline.ts packTurns), not as
+ * objects to clone.
+ */
+async function getCallTimeline(id: string): Promise<{ timeline: Timeline; packed: PackedTurns }> {
+  const timeline = await getTimeline(id, 'calls');
+  const packed = packTurns(timeline.turns);
+  return transfer({ timeline: { ...timeline, turns: [] }, packed }, [packed.ints.buffer, packed.nums.buffer]);
 }
 
 /** What the inspector needs on open, in one round trip. */
@@ -393,9 +400,10 @@ async function getInspectorHead(id: string): Promise<{ data: InspectorData; turn
   return { data: { ...data, timeline: { ...data.timeline, turns: [] } }, turnCount: data.timeline.turns.length };
 }
 
-/** Timeline turns [from, to) (positions in timeline.turns). */
-async function getTimelineTurns(id: string, from: number, to: number): Promise<Timeline['turns']> {
-  return (await getTimeline(id)).turns.slice(Math.max(0, from), Math.max(0, to));
+/** Timeline turns [from, to) (positions in timeline.turns), packed (typed arrays, transferred). */
+async function getTimelineTurns(id: string, from: number, to: number): Promise<PackedTurns> {
+  const packed = packTurns((await getTimeline(id)).turns.slice(Math.max(0, from), Math.max(0, to)));
+  return transfer(packed, [packed.ints.buffer, packed.nums.buffer]);
 }
 
 /** Messages of turns [fromTurn, toTurn] (inclusive). */

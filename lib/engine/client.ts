@@ -12,6 +12,7 @@
 import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { BatchOutcome, ConversationsOutcome, Engine, EngineImportOptions, ExportedFile, ExportOutcome, ImportOutcome, ImportProgress, InspectorData } from './api';
 import type { Timeline, TimelineTurn } from './timeline';
+import { unpackTurns } from './packed-turns';
 import type { Row, RowIndex } from './rows';
 import type { ConfigOutcome, ConversionLossesOutcome, HistoryLeftOut, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, TangentProposals, VersionComparison } from './compaction';
 import type { ToolStat } from './preview';
@@ -242,8 +243,9 @@ export class WorkerBridge {
     return this.run(signal, 'query', (r) => r.getTimeline(id));
   }
   /** One bar per model call (the call axis). */
-  getCallTimeline(signal: AbortSignal | undefined, id: string): Promise<Timeline> {
-    return this.run(signal, 'query', (r) => r.getCallTimeline(id));
+  async getCallTimeline(signal: AbortSignal | undefined, id: string): Promise<Timeline> {
+    const { timeline, packed } = await this.run(signal, 'query', (r) => r.getCallTimeline(id));
+    return { ...timeline, turns: unpackTurns(packed) };
   }
   /**
    * What the inspector needs on open. The timeline's turns come in slices of TIMELINE_SLICE: each
@@ -254,7 +256,7 @@ export class WorkerBridge {
     const head = await this.run(signal, 'query', (r) => r.getInspectorHead(id));
     const turns: TimelineTurn[] = [];
     for (let from = 0; from < head.turnCount; from += TIMELINE_SLICE) {
-      const slice = await this.run(signal, 'query', (r) => r.getTimelineTurns(id, from, from + TIMELINE_SLICE));
+      const slice = unpackTurns(await this.run(signal, 'query', (r) => r.getTimelineTurns(id, from, from + TIMELINE_SLICE)));
       for (const t of slice) turns.push(t);
     }
     return { ...head.data, timeline: { ...head.data.timeline, turns } };

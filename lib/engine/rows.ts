@@ -16,6 +16,10 @@ export type Row =
   | { kind: 'turn'; key: string; turn: number; info?: TimelineTurn }
   | { kind: 'message'; key: string; turn: number; message: Message; results: Record<string, AttachedResult[]>; hiddenResultIds: string[] };
 
+// Most rows hide no result and hold none: they share these (rows are read, never changed).
+const NONE: string[] = Object.freeze([]) as unknown as string[];
+const NO_RESULTS: Record<string, AttachedResult[]> = Object.freeze({}) as Record<string, AttachedResult[]>;
+
 export function buildRows(messages: readonly Message[], turns: readonly TimelineTurn[]): Row[] {
   const turnInfo = new Map(turns.map((t) => [t.turn, t]));
   // Where each call is: results attach to the first message that made the call.
@@ -42,10 +46,11 @@ export function buildRows(messages: readonly Message[], turns: readonly Timeline
       rows.push({ kind: 'turn', key: `t${m.turn}`, turn: m.turn, info: turnInfo.get(m.turn) });
       lastTurn = m.turn;
     }
-    const hidden = m.blocks.filter((b) => attachedBlockIds.has(b.id)).map((b) => b.id);
+    let hidden: string[] = NONE;
+    for (const b of m.blocks) if (attachedBlockIds.has(b.id)) (hidden === NONE ? (hidden = []) : hidden).push(b.id);
     // A message whose every block is shown under its call needs no row of its own.
     if (m.blocks.length > 0 && hidden.length === m.blocks.length) continue;
-    rows.push({ kind: 'message', key: m.id, turn: m.turn, message: m, results: attached.get(m.index) ?? {}, hiddenResultIds: hidden });
+    rows.push({ kind: 'message', key: m.id, turn: m.turn, message: m, results: attached.get(m.index) ?? NO_RESULTS, hiddenResultIds: hidden });
   }
   return rows;
 }
@@ -141,10 +146,10 @@ function textLines(text: string): number {
  */
 export function estimateRowHeight(row: Row): number {
   if (row.kind === 'turn') return 30;
-  const hidden = new Set(row.hiddenResultIds);
+  const hidden = row.hiddenResultIds.length > 0 ? new Set(row.hiddenResultIds) : undefined;
   let px = 20 + 22; // padding + header line
   for (const b of row.message.blocks) {
-    if (hidden.has(b.id)) continue;
+    if (hidden?.has(b.id)) continue;
     if (b.kind === 'text' || b.kind === 'summary') px += textLines(b.text) * TEXT_LINE_PX + 6;
     else if (b.kind === 'tool_call') {
       px += 34 + 22 + 6; // name bar, folded input, gap

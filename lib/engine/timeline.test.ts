@@ -157,3 +157,20 @@ describe('the call axis on real agent runs (issue 10)', () => {
       if (stepChanged) expect(prev.tokens.selection!.after).toBeLessThan(own);
     });
 });
+
+describe('turn previews', () => {
+  it('are the start of the first user text, whitespace collapsed, at most 140 characters, however long the text', () => {
+    n = 0;
+    const words = Array.from({ length: 2_000 }, (_, i) => `w${i}`).join(' \n\t ');
+    const cases: Array<[string, string]> = [
+      ['  fix   the\n\ntests  ', 'fix the tests'],
+      [words, words.replace(/\s+/g, ' ').slice(0, 139) + '…'],
+      // Mostly whitespace at the start of a long text: the preview reads past it.
+      [' '.repeat(1_500) + words, words.replace(/\s+/g, ' ').slice(0, 139) + '…'],
+      [' '.repeat(1_500) + 'short at the end', 'short at the end'],
+    ];
+    const messages = cases.map(([text], turn) => msg(turn, 'user', [{ kind: 'text', tokens: 1, text }]));
+    const turns = buildTimeline({ messages, usage: [], markers: [], tools: [] }).turns;
+    expect(turns.map((t) => t.preview)).toEqual(cases.map(([, preview]) => preview));
+  });
+});

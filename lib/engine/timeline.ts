@@ -83,7 +83,10 @@ function hiddenRange(marker: Marker): [number, number] {
 function textPreview(m: Message): string {
   for (const b of m.blocks) {
     if (b.kind === 'text' || b.kind === 'summary') {
-      const t = b.text.replace(/\s+/g, ' ').trim();
+      // The first 1,000 characters make the preview unless they are mostly whitespace (a long
+      // prompt was read whole at every turn: 125 ms of 100k turns).
+      let t = (b.text.length > 1_000 ? b.text.slice(0, 1_000) : b.text).replace(/\s+/g, ' ').trim();
+      if (t.length <= 140 && b.text.length > 1_000) t = b.text.replace(/\s+/g, ' ').trim();
       if (t) return t.length > 140 ? t.slice(0, 139) + '…' : t;
     }
   }
@@ -103,7 +106,7 @@ export function buildTimeline(input: {
   const n = messages.length;
   const kinds = BUDGET_KINDS;
   const k = kinds.length;
-  const kindIndex = new Map<BudgetKind, number>(kinds.map((kind, i) => [kind, i]));
+  const kindIndex = Object.fromEntries(kinds.map((kind, i) => [kind, i])) as Record<BudgetKind, number>;
 
   // Prefix sums per kind over main-chain messages: prefix[i*k + j] = tokens of kind j in messages [0, i).
   const prefix = new Float64Array((n + 1) * k);
@@ -111,7 +114,7 @@ export function buildTimeline(input: {
     const m = messages[i];
     for (let j = 0; j < k; j++) prefix[(i + 1) * k + j] = prefix[i * k + j];
     if (m.sidechain) continue;
-    for (const b of m.blocks) prefix[(i + 1) * k + kindIndex.get(budgetKind(m.role, b))!] += b.tokens;
+    for (const b of m.blocks) prefix[(i + 1) * k + kindIndex[budgetKind(m.role, b)]] += b.tokens;
   }
   const rangeSum = (from: number, to: number, j: number) => prefix[to * k + j] - prefix[from * k + j];
   const toolTokens = tools.reduce((s, t) => s + t.tokens, 0);
@@ -279,3 +282,4 @@ export function contextWindowFor(model: string | undefined, usage: readonly Usag
   if (/gpt-4/.test(m)) return 8_192;
   return undefined;
 }
+
