@@ -21,33 +21,36 @@ const NONE: string[] = Object.freeze([]) as unknown as string[];
 const NO_RESULTS: Record<string, AttachedResult[]> = Object.freeze({}) as Record<string, AttachedResult[]>;
 
 export function buildRows(messages: readonly Message[], turns: readonly TimelineTurn[]): Row[] {
-  const turnInfo = new Map(turns.map((t) => [t.turn, t]));
+  const turnInfo: Array<TimelineTurn | undefined> = [];
+  for (const t of turns) turnInfo[t.turn] = t;
   // Where each call is: results attach to the first message that made the call.
   const callOwner = new Map<string, number>();
   for (const m of messages) for (const b of m.blocks) if (b.kind === 'tool_call' && !callOwner.has(b.callId)) callOwner.set(b.callId, m.index);
 
   const attached = new Map<number, Record<string, AttachedResult[]>>();
-  const attachedBlockIds = new Set<string>();
+  // The results shown under their call, by the message they came from (in block order).
+  const hiddenOf = new Map<number, string[]>();
   for (const m of messages)
     for (const b of m.blocks) {
       if (b.kind !== 'tool_result') continue;
       const owner = callOwner.get(b.callId);
       if (owner === undefined || owner > m.index) continue;
-      const byCall = attached.get(owner) ?? {};
+      let byCall = attached.get(owner);
+      if (!byCall) attached.set(owner, (byCall = {}));
       (byCall[b.callId] ??= []).push({ block: b, messageIndex: m.index });
-      attached.set(owner, byCall);
-      attachedBlockIds.add(b.id);
+      const hidden = hiddenOf.get(m.index);
+      if (hidden) hidden.push(b.id);
+      else hiddenOf.set(m.index, [b.id]);
     }
 
   const rows: Row[] = [];
   let lastTurn = -1;
   for (const m of messages) {
     if (m.turn !== lastTurn) {
-      rows.push({ kind: 'turn', key: `t${m.turn}`, turn: m.turn, info: turnInfo.get(m.turn) });
+      rows.push({ kind: 'turn', key: `t${m.turn}`, turn: m.turn, info: turnInfo[m.turn] });
       lastTurn = m.turn;
     }
-    let hidden: string[] = NONE;
-    for (const b of m.blocks) if (attachedBlockIds.has(b.id)) (hidden === NONE ? (hidden = []) : hidden).push(b.id);
+    const hidden = hiddenOf.get(m.index) ?? NONE;
     // A message whose every block is shown under its call needs no row of its own.
     if (m.blocks.length > 0 && hidden.length === m.blocks.length) continue;
     rows.push({ kind: 'message', key: m.id, turn: m.turn, message: m, results: attached.get(m.index) ?? NO_RESULTS, hiddenResultIds: hidden });

@@ -142,6 +142,13 @@ export function buildTimeline(input: {
 
   /** Estimated context of messages [0, upTo) minus what markers before `upTo` hid, by kind. */
   const visibleContext = (upTo: number): Record<BudgetKind, number> => {
+    const out = emptyByKind();
+    if (sortedMarkers.length === 0) {
+      // Nothing hidden (most logs): the prefix sums as they are.
+      for (let j = 0; j < k; j++) out[kinds[j]] = rangeSum(0, upTo, j);
+      out.tools += toolTokens;
+      return out;
+    }
     const hidden: Array<[number, number]> = [];
     for (const mk of sortedMarkers) {
       if (mk.atMessage >= upTo) break;
@@ -155,7 +162,6 @@ export function buildTimeline(input: {
       if (last && h[0] <= last[1]) last[1] = Math.max(last[1], h[1]);
       else if (h[1] > h[0]) merged.push([h[0], h[1]]);
     }
-    const out = emptyByKind();
     kinds.forEach((kind, j) => {
       let v = rangeSum(0, upTo, j);
       for (const [a, b] of merged) v -= rangeSum(a, b, j);
@@ -186,19 +192,19 @@ export function buildTimeline(input: {
   }
 
   let maxContext = 0;
-  const present = new Set<BudgetKind>();
+  const present = new Array<boolean>(k).fill(false);
   let hasRecorded = false;
   const turns: TimelineTurn[] = [];
   for (let t = 0; t < turnCount; t++) {
     if (first[t] < 0) continue;
     const added = emptyByKind();
-    kinds.forEach((kind, j) => (added[kind] = rangeSum(first[t], end[t], j)));
+    for (let j = 0; j < k; j++) added[kinds[j]] = rangeSum(first[t], end[t], j);
     const context = visibleContext(end[t]);
     const contextTotal = total(context);
     const sample = recordedByTurn.get(t);
     const recorded = sample && sample.input + sample.cacheRead + sample.cacheWrite;
     maxContext = Math.max(maxContext, contextTotal + overhead, recorded ?? 0);
-    for (const kind of kinds) if (context[kind] > 0) present.add(kind);
+    for (let j = 0; j < k; j++) if (context[kinds[j]] > 0) present[j] = true;
     if (sample) hasRecorded = true;
     let toolCalls = 0;
     let preview = '';
@@ -254,7 +260,7 @@ export function buildTimeline(input: {
     bands,
     overhead,
     maxContext: Math.max(maxContext, 1),
-    kindsPresent: kinds.filter((k) => present.has(k)),
+    kindsPresent: kinds.filter((_, j) => present[j]),
     hasRecorded,
     ...(contextWindow !== undefined && { contextWindow }),
     callCount: calls.length,
