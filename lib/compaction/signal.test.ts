@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import fs from 'node:fs';
-import path from 'node:path';
 import { errorLinesOf, formatRecordsErrors, MAY_SIGNAL_RE, patternKindOf, pickSignal, resultStatus, signalLines, STUB_SIGNAL } from './signal';
-import { allCorpusFiles } from '../../tests/corpus';
-import { importFile } from '../formats/import';
-import { sourceFromBytes } from '../read/source';
+import { importedCorpus } from '../../tests/corpus';
 import { resultStub, withSignal } from './reducers/util';
 import { truncateToCap } from './truncate-text';
 import { makeTranscript } from './testing/make';
@@ -142,15 +138,8 @@ describe('the pre-test (MAY_SIGNAL_RE) rules out only lines no pattern matches',
   const categories = ['generic', 'head-tail', 'match-list', 'file-content'] as const;
   it('on every line of every tool result of the corpus, and on the documented examples', () => {
     const lines = new Set<string>(DOCUMENTED_LINES);
-    for (const f of allCorpusFiles().filter((x) => !x.endsWith('.md') && !x.endsWith('.chunks.txt'))) {
-      let log;
-      try {
-        log = importFile(sourceFromBytes(path.basename(f), new Uint8Array(fs.readFileSync(f)))).transcript;
-      } catch {
-        continue; // container files import per conversation (covered by their importer tests)
-      }
+    for (const { log } of importedCorpus())
       for (const m of log.messages) for (const b of m.blocks) if (b.kind === 'tool_result') for (const l of b.content.split('\n')) if (l.trim().length <= 2_000) lines.add(l.trim());
-    }
     let matched = 0;
     const missed: string[] = [];
     for (const l of lines) {

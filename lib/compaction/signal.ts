@@ -131,23 +131,8 @@ export function patternKindOf(l: string, category: OutputCategory): SignalKind |
  */
 export function signalLines(content: string, category: OutputCategory = 'generic'): readonly SignalLine[] {
   if (!content) return [];
-  // The same results are scanned by several reducers and again at every preview: remember the
-  // last SIGNAL_CACHE results' lines (frozen; a result's text never changes).
-  // Keyed by the content itself (a string's hash is computed once and kept), per category.
-  let byContent = signalCache.get(category);
-  if (!byContent) signalCache.set(category, (byContent = new Map()));
-  const hit = byContent.get(content);
-  if (hit) return hit;
-  const lines = Object.freeze(signalLinesUncached(content, category));
-  if (content.length > SIGNAL_CACHE_CHARS) return lines; // a huge output is not kept alive by the cache
-  if (byContent.size >= SIGNAL_CACHE) byContent.clear();
-  byContent.set(content, lines);
-  return lines;
+  return remembered(signalCache, content, category, () => signalLinesUncached(content, category));
 }
-
-const SIGNAL_CACHE = 50_000;
-const SIGNAL_CACHE_CHARS = 64 * 1024;
-const signalCache = new Map<OutputCategory, Map<string, readonly SignalLine[]>>();
 
 /**
  * The lines a stub of this result carries: its signal lines picked under STUB_SIGNAL and clipped
@@ -156,18 +141,31 @@ const signalCache = new Map<OutputCategory, Map<string, readonly SignalLine[]>>(
  */
 export function stubSignal(content: string, category: OutputCategory = 'generic'): readonly string[] {
   if (!content) return [];
-  let byContent = stubCache.get(category);
-  if (!byContent) stubCache.set(category, (byContent = new Map()));
-  const hit = byContent.get(content);
-  if (hit) return hit;
-  const lines = Object.freeze(pickSignal(signalLines(content, category), STUB_SIGNAL).map((s) => clipLine(s.text, STUB_SIGNAL.lineChars)));
-  if (content.length > SIGNAL_CACHE_CHARS) return lines;
-  if (byContent.size >= SIGNAL_CACHE) byContent.clear();
-  byContent.set(content, lines);
-  return lines;
+  return remembered(stubCache, content, category, () => pickSignal(signalLines(content, category), STUB_SIGNAL).map((s) => clipLine(s.text, STUB_SIGNAL.lineChars)));
 }
 
+const SIGNAL_CACHE = 50_000;
+const SIGNAL_CACHE_CHARS = 64 * 1024;
+const signalCache = new Map<OutputCategory, Map<string, readonly SignalLine[]>>();
 const stubCache = new Map<OutputCategory, Map<string, readonly string[]>>();
+
+/**
+ * What a result's text gives, remembered: the same results are scanned by several reducers and
+ * again at every preview. The last SIGNAL_CACHE results of up to SIGNAL_CACHE_CHARS (a huge output
+ * is not kept alive by the cache), per category, keyed by the content itself (a string's hash is
+ * computed once and kept); frozen, as a result's text never changes.
+ */
+function remembered<T>(cache: Map<OutputCategory, Map<string, readonly T[]>>, content: string, category: OutputCategory, compute: () => T[]): readonly T[] {
+  let byContent = cache.get(category);
+  if (!byContent) cache.set(category, (byContent = new Map()));
+  const hit = byContent.get(content);
+  if (hit) return hit;
+  const value = Object.freeze(compute());
+  if (content.length > SIGNAL_CACHE_CHARS) return value;
+  if (byContent.size >= SIGNAL_CACHE) byContent.clear();
+  byContent.set(content, value);
+  return value;
+}
 
 function signalLinesUncached(content: string, category: OutputCategory): SignalLine[] {
   if (content.length > 2 * SCAN_CHARS) {

@@ -1,9 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, it } from 'vitest';
-import { allCorpusFiles } from '../../tests/corpus';
-import { importFile } from '../formats/import';
-import { sourceFromBytes } from '../read/source';
+import { importedCorpus } from '../../tests/corpus';
 import { buildTimeline } from './timeline';
 import { packTurns, unpackTurns } from './packed-turns';
 
@@ -11,19 +7,13 @@ it('packed timeline turns read back as the same turns, on both axes of every cor
   let files = 0;
   let withRecorded = 0;
   let withTime = 0;
-  for (const f of allCorpusFiles().filter((x) => !x.endsWith('.md') && !x.endsWith('.chunks.txt'))) {
-    let log;
-    try {
-      log = importFile(sourceFromBytes(path.basename(f), new Uint8Array(fs.readFileSync(f)))).transcript;
-    } catch {
-      continue; // container files import per conversation (covered by their importer tests)
-    }
+  for (const { name, log } of importedCorpus()) {
     files++;
     for (const axis of ['turns', 'calls'] as const) {
       const turns = buildTimeline({ messages: log.messages, usage: log.usage, markers: log.markers, tools: log.tools, axis }).turns;
       const back = unpackTurns(packTurns(turns));
       // Strict: optional fields absent stay absent (not undefined).
-      expect(back, `${path.basename(f)} (${axis})`).toStrictEqual(turns);
+      expect(back, `${name} (${axis})`).toStrictEqual(turns);
       if (turns.some((t) => t.recorded !== undefined)) withRecorded++;
       if (turns.some((t) => t.time !== undefined)) withTime++;
     }

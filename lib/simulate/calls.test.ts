@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allCorpusFiles, corpusFiles } from '../../tests/corpus';
+import { corpusFiles, importedCorpus } from '../../tests/corpus';
 import { importFile } from '../formats/import';
 import { sourceFromBytes } from '../read/source';
 import { filler, makeTranscript } from '../compaction/testing/make';
@@ -100,20 +100,14 @@ describe('best-effort caches, as the providers document them', () => {
 it('every corpus file with recorded usage: the "as recorded" replay is within 5 % of the recorded bill', () => {
   const rows: string[] = [];
   let checked = 0;
-  for (const f of allCorpusFiles().filter((x) => !x.endsWith('.md') && !x.endsWith('.chunks.txt'))) {
-    let log: Transcript;
-    try {
-      log = importFile(sourceFromBytes(path.basename(f), new Uint8Array(fs.readFileSync(f)))).transcript;
-    } catch {
-      continue; // container files import per conversation; their first conversation is covered by the importer tests
-    }
+  for (const { name, log } of importedCorpus()) {
     if (!log.usage.some((u) => !log.messages[u.messageIndex]?.sidechain)) continue;
     const sim = simulate(log, [policy('recorded')]);
     const err = recordedError(sim);
     if (err === undefined) continue;
     checked++;
-    rows.push(`${path.basename(f)} ${(err * 100).toFixed(1)} %`);
-    expect(Math.abs(err), path.basename(f)).toBeLessThan(0.05);
+    rows.push(`${name} ${(err * 100).toFixed(1)} %`);
+    expect(Math.abs(err), name).toBeLessThan(0.05);
   }
   console.log(`[replay] as-recorded vs recorded bill, ${checked} files:\n  ${rows.join('\n  ')}`);
   expect(checked).toBeGreaterThan(20);
