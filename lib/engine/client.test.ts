@@ -7,7 +7,7 @@ import { Repo } from '../db/repo';
 import { corpusFiles } from '../../tests/corpus';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase, type ImportProgress } from './api';
-import { TIMELINE_SLICE, WorkerBridge } from './client';
+import { PREVIEW_GRACE_MS, TIMELINE_SLICE, WorkerBridge } from './client';
 import { LIBRARY_CHANNEL, listenLibrary } from './channel';
 import { ORIGINAL_VERSION } from './versions';
 import { makeLongTranscript } from '../../scripts/make-long-transcript';
@@ -135,6 +135,40 @@ describe('WorkerBridge', () => {
     // Before: both rejected with "The operation was aborted." (the Plan panel showed "Preview failed").
     expect(await current).toEqual([]);
     expect(await other).toBeNull();
+    expect(bridge.startedWorkers).toBe(2);
+    bridge.terminate();
+  });
+
+  it('a cancelled preview that finishes within the grace keeps its warm worker; one still running after it is stopped and the current preview goes to a fresh worker', async () => {
+    // Stale previews: one takes 50 ms more (kept), one never ends (stopped after the grace).
+    let calls = 0;
+    const slowThenHang = {
+      ...engine,
+      listTranscripts: () => (calls++ === 0 ? new Promise((r) => setTimeout(() => r([]), 50)) : new Promise<never>(() => {})),
+    };
+    const { bridge, workers } = channelBridge((n) => (n === 0 ? slowThenHang : engine));
+    const preview = (signal: AbortSignal) => bridge.run(signal, 'preview', (r) => r.listTranscripts());
+
+    const stale = new AbortController();
+    const stalePreview = preview(stale.signal);
+    await new Promise((r) => setTimeout(r, 10));
+    stale.abort();
+    await expect(stalePreview).rejects.toMatchObject({ name: 'AbortError' });
+    await new Promise((r) => setTimeout(r, PREVIEW_GRACE_MS + 100));
+    expect(workers[0].terminated).toBe(false);
+    expect(bridge.startedWorkers).toBe(1);
+
+    // The second stale preview hangs: its worker is stopped once the grace is over, not before,
+    // and the preview started beside it is answered by a fresh worker.
+    const stale2 = new AbortController();
+    const hung = preview(stale2.signal);
+    const current = preview(new AbortController().signal);
+    await new Promise((r) => setTimeout(r, 10));
+    stale2.abort();
+    await expect(hung).rejects.toMatchObject({ name: 'AbortError' });
+    expect(workers[0].terminated).toBe(false);
+    expect(await current).toEqual([]);
+    expect(workers[0].terminated).toBe(true);
     expect(bridge.startedWorkers).toBe(2);
     bridge.terminate();
   });

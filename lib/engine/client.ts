@@ -62,7 +62,17 @@ interface LaneState {
   worker: Worker;
   remote: Remote<Engine>;
   pending: Set<PendingCall>;
+  /** Calls sent to this worker whose answer has not come back (an aborted one stays until its worker answers). */
+  running: Set<PendingCall>;
 }
+
+/**
+ * How long a cancelled preview may go on finishing before its worker is stopped. The preview
+ * worker holds the transcript and the pipeline's per-log caches: a fresh one reads the transcript
+ * again and runs the pipeline cold (at 10k turns ≈ 3× a warm preview), which costs more than the
+ * rest of a short stale preview. A stale preview still running after this is stopped.
+ */
+export const PREVIEW_GRACE_MS = 300;
 
 export type WorkerFactory = () => Worker;
 
@@ -91,7 +101,7 @@ export class WorkerBridge {
       const worker = this.createWorker();
       this.startedWorkers++;
       const remote = wrap<Engine>(worker);
-      state = { worker, remote, pending: new Set() };
+      state = { worker, remote, pending: new Set(), running: new Set() };
       const s = state;
       worker.addEventListener('error', (ev) => {
         // The worker crashed (out of memory, an uncaught error): the page goes on with a new one.
@@ -147,13 +157,26 @@ export class WorkerBridge {
 
   /**
    * One call's signal aborted: it rejects with AbortError at once. Its worker is terminated (the only
-   * way to stop CPU-bound work) unless a write is in flight on it; the other reads pending there
-   * are sent again to a fresh worker, so a stale preview being cancelled never fails the current
-   * one that TanStack Query started a moment before.
+   * way to stop CPU-bound work) unless a write is in flight on it — on the preview lane only if the
+   * call is still running PREVIEW_GRACE_MS later; the other reads pending there are sent again to a
+   * fresh worker, so a stale preview being cancelled never fails the current one that TanStack
+   * Query started a moment before.
    */
   private abortCall(name: Lane, state: LaneState, call: PendingCall): void {
     state.pending.delete(call);
     call.reject(abortError());
+    if (name === 'preview' && state.running.has(call)) {
+      // A stale preview gets PREVIEW_GRACE_MS to finish on its warm worker (its answer is dropped).
+      setTimeout(() => {
+        if (state.running.has(call)) this.stopForAbort(name, state);
+      }, PREVIEW_GRACE_MS);
+      return;
+    }
+    this.stopForAbort(name, state);
+  }
+
+  /** Stop a lane's worker for an aborted call, unless a write is in flight on it; its other reads go to a fresh worker. */
+  private stopForAbort(name: Lane, state: LaneState): void {
     if (this.lanes.get(name) !== state) return;
     if ([...state.pending].some((c) => c.kind === 'write')) return;
     for (const other of this.stop(name, state)) {
@@ -184,10 +207,12 @@ export class WorkerBridge {
       const send = () => {
         const mine = (state = this.lane(lane));
         mine.pending.add(call);
+        mine.running.add(call);
         // Every call waits for start-up recovery, so it never races an import that just began.
         const ready = this.recovery ? this.recovery.then(() => undefined, () => undefined) : Promise.resolve();
         ready
           .then(() => job(mine.remote))
+          .finally(() => mine.running.delete(call))
           .then(
             (value) => {
               // An answer from a worker the call has left (terminated, or resent elsewhere) is dropped.
@@ -334,7 +359,7 @@ export class WorkerBridge {
   undoStep(signal: AbortSignal | undefined, id: string, versionId: string): Promise<Version> {
     return announced(id, this.run(signal, 'query', (r) => r.undoStep(id, versionId), 'write'));
   }
-  /** Stale previews are cancelled by TanStack Query's signal: the preview worker is terminated. */
+  /** Stale previews are cancelled by TanStack Query's signal: the preview worker is terminated if the stale one is still running PREVIEW_GRACE_MS later. */
   preview(signal: AbortSignal | undefined, id: string, request: PreviewRequest): Promise<PreviewOutcome> {
     return this.run(signal, 'preview', (r) => r.preview(id, request) as Promise<PreviewOutcome>);
   }
