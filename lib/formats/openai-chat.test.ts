@@ -7,7 +7,7 @@ import { ImportError } from '../errors';
 import { validatePairing } from '../model/pairing';
 import type { Message, Transcript } from '../model/types';
 import { sourceFromText } from '../read/source';
-import { importBytes } from './import';
+import { importBytes, importFile } from './import';
 import { openaiChat } from './openai-chat';
 import { checkFixture } from './testing/fixture-check';
 
@@ -252,5 +252,37 @@ describe('openai-chat: fromMessages (conversion target)', () => {
     expect(req.messages[0].role).toBe('system');
     expect(out.dropped.some((d) => d.includes('no result recorded'))).toBe(true);
     expect(validatePairing(loadText('x.json', out.text).messages)).toEqual([]);
+  });
+});
+
+describe('a request on one line, larger than the detection head', () => {
+  it('is parsed once, whoever asks (detection, the layout check, the conversation list, the document), and imports as before', () => {
+    const tools = Array.from({ length: 2_000 }, (_, i) => ({ type: 'function', function: { name: `tool_${i}`, description: `Tool ${i} reads resource ${i}.`, parameters: { type: 'object', properties: { path: { type: 'string' } } } } }));
+    const messages = [
+      { role: 'user', content: 'Read a.ts with tool_7.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'tool_7', arguments: '{"path":"a.ts"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'export const a = 1;' },
+    ];
+    const text = JSON.stringify({ model: 'gpt-4o', tools, messages });
+    expect(text.length).toBeGreaterThan(64 * 1024);
+    const file = sourceFromText('request.json', text);
+    const parse = JSON.parse;
+    let whole = 0;
+    JSON.parse = ((s: string, r?: Parameters<typeof JSON.parse>[1]) => {
+      if (typeof s === 'string' && s.length >= text.length - 2) whole++;
+      return parse(s, r);
+    }) as typeof JSON.parse;
+    let t: Transcript;
+    try {
+      expect(openaiChat.listConversations!(file)).toEqual([]); // one conversation: nothing to choose
+      t = importFile(file).transcript;
+    } finally {
+      JSON.parse = parse;
+    }
+    expect(whole).toBe(1);
+    expect(t.tools).toHaveLength(2_000);
+    expect(t.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    // The same transcript as a fresh file read once by the importer alone.
+    expect(importBytes('request.json', new TextEncoder().encode(text)).transcript.messages).toEqual(t.messages);
   });
 });

@@ -2,7 +2,7 @@
  * The first bytes of a file, decoded, without decoding the whole file: importers use it to decide
  * between JSONL and a single JSON document exactly the way detection does (FORMATS.md §8).
  */
-import { looksLikeJsonl } from './jsonl';
+import { looksLikeJsonl, readJsonl } from './jsonl';
 import type { SourceFile } from './source';
 
 export const HEAD_BYTES = 64 * 1024;
@@ -41,5 +41,18 @@ export function isJsonlFile(file: SourceFile): boolean {
     firstTwo.push(line.text);
     if (firstTwo.length === 2) break;
   }
+  if (firstTwo.length === 1) {
+    // One line, longer than the head (a whole request on one line): JSONL when it is one object.
+    // Read as JSONL (remembered per file), so the importer and the document's root take that parse
+    // instead of parsing the line again.
+    try {
+      const set = readJsonl(file);
+      return set.records.length === 1 && set.warnings.length === 0 && isPlainObject(set.records[0].value);
+    } catch {
+      return looksLikeJsonl(firstTwo[0]);
+    }
+  }
   return looksLikeJsonl(firstTwo.join('\n'));
 }
+
+const isPlainObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -23,7 +23,31 @@ export interface JsonlOptions {
   onBadLine?: 'warn' | 'throw';
 }
 
+// A file's whole read, per bad-line policy: detection, the importer's layout check and a container's
+// conversation list all read the same file (a 40 MB one-line request was parsed four times). A
+// read under a limit that reached the end of the file is the whole read too. Read it, never change it.
+const wholeReads = new WeakMap<SourceFile, Map<string, RecordSet>>();
+
+/** The whole read of a file already made (readJsonl without a limit, or one that reached the end), if any. */
+export function wholeJsonlRead(file: SourceFile, onBadLine: JsonlOptions['onBadLine'] = 'warn'): RecordSet | undefined {
+  return wholeReads.get(file)?.get(onBadLine);
+}
+
 export function readJsonl(file: SourceFile, options: JsonlOptions = {}): RecordSet {
+  const policy = options.onBadLine ?? 'warn';
+  const whole = wholeJsonlRead(file, policy);
+  if (whole && (options.limit === undefined || whole.records.length <= options.limit)) return whole;
+  const set = readJsonlUncached(file, options);
+  if (!set.stoppedEarly) {
+    let byPolicy = wholeReads.get(file);
+    if (!byPolicy) wholeReads.set(file, (byPolicy = new Map()));
+    byPolicy.set(policy, set.result);
+  }
+  return set.result;
+}
+
+function readJsonlUncached(file: SourceFile, options: JsonlOptions): { result: RecordSet; stoppedEarly: boolean } {
+  let stoppedEarly = false;
   const records: SourceRecord[] = [];
   const frame: string[] = [''];
   const warnings: ImportWarning[] = [];
@@ -62,7 +86,10 @@ export function readJsonl(file: SourceFile, options: JsonlOptions = {}): RecordS
     }
     records.push({ text: line.text, value, line: line.line });
     frame.push(line.eol);
-    if (options.limit !== undefined && records.length >= options.limit) break;
+    if (options.limit !== undefined && records.length >= options.limit) {
+      stoppedEarly = true;
+      break;
+    }
   }
   if (pendingBad) {
     // The last line failed to parse: a session cut off mid-write. Keep its bytes, warn.
@@ -82,7 +109,7 @@ export function readJsonl(file: SourceFile, options: JsonlOptions = {}): RecordS
     finalNewline: lastEol !== '',
     bom: file.bom,
   };
-  return { records, frame, style, warnings };
+  return { result: { records, frame, style, warnings }, stoppedEarly };
 }
 
 /** Re-create the file text from records and frame. `texts` overrides record texts (null = drop). */

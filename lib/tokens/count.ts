@@ -235,5 +235,17 @@ export function countBlock(block: Block, counter: TokenCounter): number {
 }
 
 export function toolSchemaText(tool: Pick<ToolSchema, 'name' | 'description' | 'parameters'>): string {
-  return tool.name + ' ' + (tool.description ?? '') + ' ' + (tool.parameters === undefined ? '' : JSON.stringify(tool.parameters));
+  return tool.name + ' ' + (tool.description ?? '') + ' ' + parametersJson(tool.parameters);
+}
+
+// A pooled import asks for a schema's text twice (to collect it, then to read its count), on
+// copies of the schema that share its parameters object: their JSON is remembered per object.
+const parameterTexts = new WeakMap<object, string>();
+
+function parametersJson(parameters: unknown): string {
+  if (parameters === undefined) return '';
+  if (parameters === null || typeof parameters !== 'object') return JSON.stringify(parameters);
+  let text = parameterTexts.get(parameters);
+  if (text === undefined) parameterTexts.set(parameters, (text = JSON.stringify(parameters)));
+  return text;
 }
