@@ -24,7 +24,7 @@ export interface JsonlOptions {
 }
 
 // A file's whole read, per bad-line policy: detection, the importer's layout check and a container's
-// conversation list all read the same file (a 40 MB one-line request was parsed four times). A
+// conversation list all read the same file (a 40 MB one-line request was parsed six times). A
 // read under a limit that reached the end of the file is the whole read too. Read it, never change it.
 const wholeReads = new WeakMap<SourceFile, Map<string, RecordSet>>();
 
