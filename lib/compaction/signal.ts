@@ -104,8 +104,7 @@ export const MAY_SIGNAL_RE =
   /fail|error|exception|fault|fatal|panic|critical|assert|expected|received|actual|exit|return|not ok|no such|permission denied|not found|core dumped|cannot find|enoent|eacces|econnrefused|eaddrinuse|[✗✕×✖❌]|^npm ERR|^E\s|^File "|^-->|^at\s/i;
 
 function kindOf(l: string, category: OutputCategory): SignalKind | undefined {
-  if (l.length < 3 || !MAY_SIGNAL_RE.test(l)) return undefined;
-  return patternKindOf(l, category);
+  return MAY_SIGNAL_RE.test(l) ? patternKindOf(l, category) : undefined;
 }
 
 /** The kind the patterns give a line, without the pre-test (exported for the test that checks the pre-test against them). */

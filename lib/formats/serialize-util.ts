@@ -123,6 +123,4 @@ export function cloneValue<T>(v: T): T {
   return structuredClone(v);
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isRecord } from '../read/json-doc';

@@ -2,6 +2,7 @@
  * The first bytes of a file, decoded, without decoding the whole file: importers use it to decide
  * between JSONL and a single JSON document exactly the way detection does (FORMATS.md §8).
  */
+import { isRecord } from './json-doc';
 import { looksLikeJsonl, readJsonl } from './jsonl';
 import type { SourceFile } from './source';
 
@@ -47,12 +48,10 @@ export function isJsonlFile(file: SourceFile): boolean {
     // instead of parsing the line again.
     try {
       const set = readJsonl(file);
-      return set.records.length === 1 && set.warnings.length === 0 && isPlainObject(set.records[0].value);
+      return set.records.length === 1 && set.warnings.length === 0 && isRecord(set.records[0].value);
     } catch {
       return looksLikeJsonl(firstTwo[0]);
     }
   }
   return looksLikeJsonl(firstTwo.join('\n'));
 }
-
-const isPlainObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);

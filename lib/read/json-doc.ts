@@ -80,6 +80,11 @@ export function pathText(path: JsonPath): string {
 }
 
 /** Parse the whole document, with the error located by line and column. */
+/** A JSON object (not an array, not null). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 export function parseJsonText(text: string, fileName: string): unknown {
   const tooDeep = depthExceededAt(text);
   if (tooDeep >= 0) throw tooDeepError(fileName, lineAt(text, tooDeep));
