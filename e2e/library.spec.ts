@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { importBytes } from '../lib/formats/import';
+import { DB_NAME } from '../lib/db/schema';
+import { PURGE_DELETED_AFTER_MS, UNDO_WINDOW_MS } from '../lib/undo';
 import { LibraryPage } from './pages/LibraryPage';
 import { corpusFile, expect, expectedTurns, test } from './fixtures';
 
@@ -87,16 +89,26 @@ test('delete with undo; the library survives a reload', async ({ library, page }
   await expect(library.row(path.basename(file))).toHaveCount(1);
 });
 
-test('two tabs: a tab that opens meanwhile does not purge a deletion whose undo is still on screen', async ({ library, page, context }) => {
+test('two tabs: a held undo toast waits, and a tab that opens meanwhile does not purge its deletion', async ({ library, page, context }) => {
+  // The toast is held past the age at which any tab purges a deletion: ~20 s of waiting.
+  test.setTimeout(90_000);
   const file = corpusFile('openai-chat', 'vercel-ai_openai-chat-completion-text.json');
   await library.goto();
   await library.importFile(file);
   await library.waitForRow(path.basename(file));
   await library.delete(library.row(path.basename(file)));
   await expect(library.rows).toHaveCount(0);
-  await expect(page.getByTestId('undo-toast')).toBeVisible();
+  const toast = page.getByTestId('undo-toast');
+  await expect(toast).toBeVisible();
 
-  // A second tab of the same browser opens the library: its start-up recovery runs before it lists.
+  // The pointer on the toast pauses its countdown; the tab keeps re-stamping the deletion meanwhile.
+  await toast.hover();
+  await expect(toast).toHaveAttribute('data-held', 'true');
+  await page.waitForTimeout(PURGE_DELETED_AFTER_MS + 1_000);
+  await expect(toast).toBeVisible();
+
+  // A second tab of the same browser opens the library: its start-up recovery (which purges
+  // deletions older than PURGE_DELETED_AFTER_MS) runs before it lists.
   const second = new LibraryPage(await context.newPage());
   await second.goto();
   await expect(second.empty).toBeVisible();
@@ -104,9 +116,44 @@ test('two tabs: a tab that opens meanwhile does not purge a deletion whose undo 
   // The first tab's undo still restores the transcript, and the second tab sees it on reload.
   await page.getByTestId('undo-delete').click();
   await expect(library.rows).toHaveCount(1);
+  await expect(page.getByText('could not be restored')).toHaveCount(0);
   await second.goto();
   await expect(second.rows).toHaveCount(1);
   await second.page.close();
+});
+
+test('released, the undo toast counts down again and its deletion is purged', async ({ library, page }) => {
+  const file = corpusFile('openai-chat', 'vercel-ai_openai-chat-completion-text.json');
+  await library.goto();
+  await library.importFile(file);
+  await library.waitForRow(path.basename(file));
+  await library.delete(library.row(path.basename(file)));
+  const toast = page.getByTestId('undo-toast');
+  await toast.hover();
+  await expect(toast).toHaveAttribute('data-held', 'true');
+  await page.mouse.move(0, 0);
+  await expect(toast).not.toHaveAttribute('data-held');
+  await expect(toast).toBeHidden({ timeout: UNDO_WINDOW_MS + 5_000 });
+  // Its own purge follows: the soft-deleted row leaves the database (no tab's start-up would take
+  // a deletion this young).
+  const storedRows = () =>
+    page.evaluate(
+      (name) =>
+        new Promise<number>((resolve, reject) => {
+          const open = indexedDB.open(name);
+          open.onsuccess = () => {
+            const count = open.result.transaction('transcripts').objectStore('transcripts').count();
+            count.onsuccess = () => {
+              open.result.close();
+              resolve(count.result);
+            };
+            count.onerror = () => reject(count.error);
+          };
+          open.onerror = () => reject(open.error);
+        }),
+      DB_NAME,
+    );
+  await expect.poll(storedRows).toBe(0);
 });
 
 test('rename and sort the table', async ({ library, page }) => {

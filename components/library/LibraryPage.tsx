@@ -3,9 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TranscriptMeta } from '@/lib/db/schema';
-import { UNDO_WINDOW_MS } from '@/lib/undo';
+import { DELETION_RENEW_MS, UNDO_WINDOW_MS } from '@/lib/undo';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
 import { AppHeader } from '../ui/AppHeader';
@@ -80,6 +80,17 @@ export function LibraryPage() {
     setDeleted(null);
     if (deletedId) purge([deletedId]);
   }, [purge, deletedId]);
+
+  // While the toast is held its countdown pauses: keep the deletion young meanwhile, so a tab
+  // starting up elsewhere does not purge what this one still offers back (lib/db/repo.ts).
+  const [held, setHeld] = useState(false);
+  useEffect(() => {
+    if (!held || !deletedId) return;
+    const renew = () => void getBridge().renewDeletion(undefined, deletedId).catch(() => {});
+    renew();
+    const t = setInterval(renew, DELETION_RENEW_MS);
+    return () => clearInterval(t);
+  }, [held, deletedId]);
 
   const exportOriginal = async (meta: TranscriptMeta) => {
     try {
@@ -217,7 +228,7 @@ export function LibraryPage() {
         onClose={importer.closePicker}
       />
       {deleted && (
-        <Toast key={deleted.id} onExpire={expireUndo} ms={UNDO_WINDOW_MS} testId="undo-toast">
+        <Toast key={deleted.id} onExpire={expireUndo} onHold={setHeld} ms={UNDO_WINDOW_MS} testId="undo-toast">
           <span>
             Deleted <strong>{deleted.title}</strong>
           </span>

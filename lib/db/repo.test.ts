@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PURGE_DELETED_AFTER_MS, Repo, UNDO_WINDOW_MS } from './repo';
+import { DELETION_RENEW_MS, PURGE_DELETED_AFTER_MS, Repo, UNDO_WINDOW_MS } from './repo';
 import { CHUNK_SIZE, ContextscopeDB } from './schema';
 import { freshDbName, makeMessages, makePayload } from './test-helpers';
 
@@ -193,6 +193,34 @@ describe('delete with undo across two tabs (two connections to one database)', (
     await a.undoDelete('tB');
     expect(await a.purgeDeleted(['tB'])).toEqual([]);
     expect(await ids(b)).toEqual(['tB']);
+  });
+
+  it('a held toast keeps its deletion young: renewed, another tab does not purge it; an undone or purged one is not stamped', async () => {
+    const { a, b } = await twoTabs();
+    const t0 = Date.now();
+    await a.deleteTranscript('tA');
+    // Tab A's toast is held well past the purge age; it re-stamps every DELETION_RENEW_MS.
+    let now = t0;
+    for (; now < t0 + 3 * PURGE_DELETED_AFTER_MS; now += DELETION_RENEW_MS) {
+      expect(await a.renewDeletion('tA', { now })).toBe(true);
+      // Tab B starting up (or purging its own) at any moment before the next stamp leaves it alone.
+      expect(await b.purgeDeleted([], { now: now + DELETION_RENEW_MS })).toEqual([]);
+    }
+    // Released just before its next stamp, the toast counts down at most UNDO_WINDOW_MS more: its
+    // own purge comes before anyone else's...
+    const last = now - DELETION_RENEW_MS;
+    expect(await b.purgeDeleted([], { now: last + DELETION_RENEW_MS + UNDO_WINDOW_MS })).toEqual([]);
+    expect(await a.undoDelete('tA')).toBe(true);
+    // ...and an undone transcript is not stamped deleted again by a late renewal.
+    expect(await a.renewDeletion('tA', { now })).toBe(false);
+    expect((await b.db.transcripts.get('tA'))?.deletedAt).toBeUndefined();
+
+    // Without renewal, the same age is purged; a renewal after the purge stamps nothing.
+    await a.deleteTranscript('tB');
+    expect(await b.purgeDeleted([], { now: Date.now() + PURGE_DELETED_AFTER_MS + 1 })).toEqual(['tB']);
+    expect(await a.renewDeletion('tB')).toBe(false);
+    expect(await b.db.transcripts.get('tB')).toBeUndefined();
+    expect(await ids(a)).toEqual(['tA']);
   });
 
   it('an unreadable deletion stamp counts as old', async () => {

@@ -15,7 +15,9 @@
  * Delete protocol (several tabs share one database): `deleteTranscript` stamps `deletedAt` and the
  * deleting tab shows an undo toast for UNDO_WINDOW_MS. When the toast expires, that tab purges its
  * own ids (`purgeDeleted(ids)`). A tab starting up purges only deletions older than
- * PURGE_DELETED_AFTER_MS: a younger one may still have its undo toast up in another tab.
+ * PURGE_DELETED_AFTER_MS: a younger one may still have its undo toast up in another tab. A toast
+ * held open (pointer or focus on it: its countdown pauses) keeps its deletion young by re-stamping
+ * it (`renewDeletion`) every DELETION_RENEW_MS, so no other tab purges what it still offers back.
  */
 import type { Version } from '../compaction/types';
 import type { Message } from '../model/types';
@@ -30,17 +32,11 @@ import {
   type TranscriptMeta,
 } from './schema';
 
-import { UNDO_WINDOW_MS } from '../undo';
+import { DELETION_RENEW_MS, PURGE_DELETED_AFTER_MS, UNDO_WINDOW_MS } from '../undo';
 
-/** The undo toast's time (lib/undo.ts; the library page passes it to its Toast). */
-export { UNDO_WINDOW_MS };
+/** The undo toast's times and the purge age (lib/undo.ts, shared with the library page). */
+export { DELETION_RENEW_MS, PURGE_DELETED_AFTER_MS, UNDO_WINDOW_MS };
 
-/**
- * Age past which a soft-deleted transcript is purged by anyone (start-up, another tab's purge).
- * The slack past the undo window covers a toast that fires late: browsers throttle the timers of
- * background tabs, and the deleting tab's own purge normally comes first anyway.
- */
-export const PURGE_DELETED_AFTER_MS = UNDO_WINDOW_MS + 10_000;
 
 /** Options of the purges, for tests: the clock. */
 export interface PurgeOptions {
@@ -201,6 +197,15 @@ export class Repo {
   /** Soft delete: hidden at once, restorable with `undoDelete` until purged. */
   async deleteTranscript(id: string): Promise<void> {
     await this.db.transcripts.update(id, { deletedAt: new Date().toISOString() });
+  }
+
+  /**
+   * Keep a soft deletion young: its undo is still on screen (a held toast). Only a transcript that
+   * is still deleted is stamped; one undone or purged meanwhile is left as it is. False then.
+   */
+  async renewDeletion(id: string, options: PurgeOptions = {}): Promise<boolean> {
+    const at = new Date(options.now ?? Date.now()).toISOString();
+    return (await this.db.transcripts.where('id').equals(id).and((m) => m.deletedAt !== undefined).modify({ deletedAt: at })) > 0;
   }
 
   /** Restore a soft-deleted transcript. False when there is nothing to restore (purged already). */

@@ -534,6 +534,10 @@ export const engine = {
     await repo().deleteTranscript(id);
     deletedHere.add(id);
   },
+  /** The undo toast is held open: keep the deletion young (false: undone or purged meanwhile). */
+  async renewDeletion(id: string): Promise<boolean> {
+    return repo().renewDeletion(id);
+  },
   /** False when the transcript is gone already (purged: its undo window ended). */
   async undoDelete(id: string): Promise<boolean> {
     deletedHere.delete(id);

@@ -314,6 +314,10 @@ export class WorkerBridge {
   deleteTranscript(signal: AbortSignal | undefined, id: string): Promise<void> {
     return this.run(signal, 'query', (r) => r.deleteTranscript(id), 'write');
   }
+  /** The undo toast is held open: keep the deletion young. False when it was undone or purged. */
+  renewDeletion(signal: AbortSignal | undefined, id: string): Promise<boolean> {
+    return this.run(signal, 'query', (r) => r.renewDeletion(id), 'write');
+  }
   /** False when there was nothing left to restore. */
   undoDelete(signal: AbortSignal | undefined, id: string): Promise<boolean> {
     return this.run(signal, 'query', (r) => r.undoDelete(id), 'write');
