@@ -56,11 +56,14 @@ export function isStale() {
   }
 }
 
-/** lib/tokens/count.ts imports ./bpe: the CLI gets bpe.cli.ts, which loads an encoding on its first count. */
+/**
+ * lib/tokens/count.ts imports #bpe (package.json "imports": bpe.ts, or bpe.browser.ts in the app):
+ * the CLI gets bpe.cli.ts, which loads an encoding on its first count.
+ */
 const lazyTokenizer = {
   name: 'lazy-tokenizer',
   setup(b) {
-    b.onResolve({ filter: /^\.\/bpe$/ }, (args) => (path.resolve(args.importer) === path.join(root, 'lib', 'tokens', 'count.ts') ? { path: path.join(root, 'lib', 'tokens', 'bpe.cli.ts') } : undefined));
+    b.onResolve({ filter: /^#bpe$/ }, (args) => (path.resolve(args.importer) === path.join(root, 'lib', 'tokens', 'count.ts') ? { path: path.join(root, 'lib', 'tokens', 'bpe.cli.ts') } : undefined));
   },
 };
 

@@ -3,7 +3,7 @@
  * (what every peer uses for non-OpenAI models: seeds 000/002/003). One function decides per model
  * so that `inspect`, the budget and the compaction pipeline all count the same way.
  */
-import { bpeCount } from './bpe';
+import { bpeCount } from '#bpe';
 import type { Block, ToolSchema } from '../model/types';
 
 export type TokenizerId = 'o200k' | 'cl100k' | 'chars4';
