@@ -70,10 +70,12 @@ export function InspectorPage() {
   });
   const turns = useMemo(() => data.data?.timeline.turns ?? [], [data.data]);
   // The list's layout (typed arrays); its rows stay in the worker and come a window at a time.
+  // Asked for with the timeline, not after it: the timeline is stored at import, the rows are
+  // built from every message, so the worker reads those while it answers the timeline.
   const rowIndex = useQuery({
     queryKey: ['row-index', id],
     queryFn: ({ signal }) => getBridge().getRowIndex(signal, id),
-    enabled: data.isSuccess,
+    enabled: id !== '',
     staleTime: Infinity,
   });
   const turnCount = data.data?.meta.turns ?? turns.length;

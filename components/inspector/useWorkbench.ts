@@ -11,6 +11,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Step, Version } from '@/lib/compaction/types';
 import { getBridge } from '@/lib/engine/client';
+import { useListReady } from './useListReady';
 import { isAbortError } from '@/lib/errors';
 import type { DraftStep } from '@/lib/engine/compaction';
 import type { InspectorData } from '@/lib/engine/api';
@@ -187,10 +188,11 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
   const draftLines = draft ? (preview.data?.preview.reducers ?? []).filter((r) => r.stepId === draft.id) : [];
   const draftIsNoop = draft !== null && !previewPending && preview.data !== undefined && draftLines.every((r) => r.saved === 0 && r.events === 0);
 
+  const listReady = useListReady(id);
   const triggersQuery = useQuery({
     queryKey: ['triggers', id, modelId],
     queryFn: ({ signal }) => getBridge().peerTriggers(signal, id, modelId || undefined),
-    enabled: data !== undefined,
+    enabled: data !== undefined && listReady,
     staleTime: Infinity,
   });
   const [triggerPeer, setTriggerPeer] = useState('');

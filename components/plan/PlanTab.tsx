@@ -5,6 +5,7 @@ import { useRef, useState } from 'react';
 import { fileBudgetFor, modelTokensOf } from '@/lib/tokens/model-view';
 import { hintFor, type ResponseMode, type RequestMode, type RetentionHint } from '@/lib/compaction/hints';
 import { getBridge } from '@/lib/engine/client';
+import { useListReady } from '../inspector/useListReady';
 import { userMessage } from '@/lib/errors';
 import type { PreviewSummary } from '@/lib/engine/preview';
 import type { SummaryProgress } from '@/lib/summarize/run';
@@ -400,7 +401,8 @@ function SummariesBox({ id, wb }: { id: string; wb: Workbench }) {
 }
 
 function HintsTable({ id, plan, setPlan }: { id: string; plan: PlanState; setPlan: Workbench['setPlan'] }) {
-  const stats = useQuery({ queryKey: ['tool-stats', id], queryFn: ({ signal }) => getBridge().toolStats(signal, id), staleTime: Infinity });
+  const listReady = useListReady(id);
+  const stats = useQuery({ queryKey: ['tool-stats', id], queryFn: ({ signal }) => getBridge().toolStats(signal, id), staleTime: Infinity, enabled: listReady });
   if (!stats.data || stats.data.length === 0) return null;
   const cell = 'rounded border border-neutral-300 bg-white px-0.5 py-0 text-[11px] dark:border-neutral-700 dark:bg-neutral-900';
   return (

@@ -5,10 +5,12 @@ import { getBridge } from '@/lib/engine/client';
 import { KIND_STYLE } from '../ui/kinds';
 import { formatTokens } from '../ui/format';
 import { EmptyState } from './EmptyState';
+import { useListReady } from '../inspector/useListReady';
 
 /** Per-tool token breakdown: calls (amber) and results (orange), widest first. */
 export function ToolsTab({ id, schemas, toolCalls }: { id: string; schemas: Array<{ name: string; tokens: number }>; toolCalls?: number }) {
-  const stats = useQuery({ queryKey: ['tool-stats', id], queryFn: ({ signal }) => getBridge().toolStats(signal, id), staleTime: Infinity });
+  const listReady = useListReady(id);
+  const stats = useQuery({ queryKey: ['tool-stats', id], queryFn: ({ signal }) => getBridge().toolStats(signal, id), staleTime: Infinity, enabled: listReady });
   if (stats.isPending) return <div className="h-40 animate-pulse rounded bg-neutral-100 dark:bg-neutral-900" aria-label="Loading tool statistics" />;
   if (stats.isError) return <p role="alert" className="text-xs text-red-700">Could not count tool tokens: {(stats.error as Error).message}</p>;
   if (stats.data.length === 0) return <EmptyState title="No tool calls">This transcript has no tool calls or results.</EmptyState>;

@@ -27,6 +27,7 @@ import {
   type ChunkRow,
   type DetailsRow,
   type ImportRow,
+  type LayoutRow,
   type OriginalRow,
   type SummaryRow,
   type TranscriptMeta,
@@ -72,6 +73,8 @@ export interface ImportPayload {
   original: Uint8Array;
   messages: readonly Message[];
   details: Omit<DetailsRow, 'id'>;
+  /** The timeline built from these messages (optional: tests store without one). */
+  layout?: Omit<LayoutRow, 'id'>;
 }
 
 export function chunkMessages(transcriptId: string, messages: readonly Message[]): ChunkRow[] {
@@ -104,11 +107,13 @@ export class Repo {
     const originalId = payload.meta.originalId ?? id;
     const meta: TranscriptMeta = { ...payload.meta, originalId, chunkCount: chunks.length, status: 'importing' };
     const original: OriginalRow = { id: originalId, fileName: payload.meta.fileName, bytes: payload.original };
-    await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.imports], async () => {
+    await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.layouts, db.imports], async () => {
       await db.transcripts.put(meta);
       await db.chunks.where('transcriptId').equals(id).delete();
       await db.chunks.bulkPut(chunks);
       await db.details.put({ id, ...payload.details });
+      if (payload.layout) await db.layouts.put({ id, ...payload.layout });
+      else await db.layouts.delete(id);
       // Another conversation of the same container may have stored these bytes already.
       if ((await db.originals.where('id').equals(originalId).count()) === 0) await db.originals.put(original);
       if (journalId) await db.imports.update(journalId, { status: 'done', transcriptId: id, finishedAt: new Date().toISOString() });
@@ -125,7 +130,7 @@ export class Repo {
   async recover(options: PurgeOptions = {}): Promise<RecoveryReport> {
     const { db } = this;
     const now = options.now ?? Date.now();
-    return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.imports, db.versions, db.summaries], async () => {
+    return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.layouts, db.imports, db.versions, db.summaries], async () => {
       const running = await db.imports.where('status').equals('running').toArray();
       const finishedAt = new Date().toISOString();
       for (const r of running) await db.imports.update(r.id, { status: 'interrupted', finishedAt });
@@ -142,14 +147,16 @@ export class Repo {
       const orphanChunks = (await db.chunks.toCollection().primaryKeys()).filter(([tid]) => !live.has(tid));
       const orphanOriginals = (await db.originals.toCollection().primaryKeys()).filter((id) => !liveOriginals.has(id));
       const orphanDetails = (await db.details.toCollection().primaryKeys()).filter((id) => !live.has(id));
+      const orphanLayouts = (await db.layouts.toCollection().primaryKeys()).filter((id) => !live.has(id));
       await db.chunks.bulkDelete(orphanChunks);
       await db.originals.bulkDelete(orphanOriginals);
       await db.details.bulkDelete(orphanDetails);
+      await db.layouts.bulkDelete(orphanLayouts);
 
       return {
         interrupted: running.map((r) => ({ ...r, status: 'interrupted' as const, finishedAt })),
         removedPartial: partial,
-        removedOrphans: orphanChunks.length + orphanOriginals.length + orphanDetails.length,
+        removedOrphans: orphanChunks.length + orphanOriginals.length + orphanDetails.length + orphanLayouts.length,
         purgedDeleted: deleted,
       };
     });
@@ -217,7 +224,7 @@ export class Repo {
   /** Remove a transcript and everything derived from it. */
   async purge(id: string): Promise<void> {
     const { db } = this;
-    await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.versions, db.summaries], () => this.purgeInTx(id));
+    await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.layouts, db.versions, db.summaries], () => this.purgeInTx(id));
   }
 
   /**
@@ -230,7 +237,7 @@ export class Repo {
     const { db } = this;
     const now = options.now ?? Date.now();
     const mine = new Set(ids);
-    return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.versions, db.summaries], async () => {
+    return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.layouts, db.versions, db.summaries], async () => {
       const purged = (await db.transcripts.toArray()).filter((m) => m.deletedAt !== undefined && (mine.has(m.id) || deletionExpired(m.deletedAt, now))).map((m) => m.id);
       for (const id of purged) await this.purgeInTx(id);
       return purged;
@@ -246,6 +253,7 @@ export class Repo {
     if (sharers === 0) await db.originals.delete(originalId);
     await db.chunks.where('transcriptId').equals(id).delete();
     await db.details.delete(id);
+    await db.layouts.delete(id);
     await db.versions.where('transcriptId').equals(id).delete();
     await db.summaries.where('transcriptId').equals(id).delete();
   }
@@ -274,6 +282,19 @@ export class Repo {
     rows.sort((a, b) => a.index - b.index);
     const base = first * CHUNK_SIZE;
     return rows.flatMap((r) => r.messages).slice(from - base, to - base);
+  }
+
+  /** The timeline stored at import (or on a first open), whatever its version. */
+  async getLayout(id: string): Promise<LayoutRow | undefined> {
+    return this.db.layouts.get(id);
+  }
+
+  /** Store a transcript's timeline, if the transcript is still there (it may be purged meanwhile). */
+  async putLayout(row: LayoutRow): Promise<void> {
+    const { db } = this;
+    await db.transaction('rw', [db.transcripts, db.layouts], async () => {
+      if (await db.transcripts.get(row.id)) await db.layouts.put(row);
+    });
   }
 
   async getDetails(id: string): Promise<DetailsRow | undefined> {

@@ -43,11 +43,32 @@ describe('schema migrations', () => {
     db.close();
   });
 
+  it('upgrades a version-2 database to version 3: every row kept, a layouts table added', async () => {
+    const name = freshDbName();
+    // Written as version 2 wrote an import (meta, chunk, details, original).
+    const v2 = new ContextscopeDB(name, 2);
+    const payload = makePayload({ id: 'tTwo', messages: makeMessages(7) });
+    await v2.table('transcripts').put({ ...payload.meta, originalId: 'tTwo', chunkCount: 1, status: 'ready' });
+    await v2.table('chunks').put({ transcriptId: 'tTwo', index: 0, messages: makeMessages(7) });
+    await v2.table('details').put({ id: 'tTwo', ...payload.details });
+    await v2.table('originals').put({ id: 'tTwo', fileName: 'two.jsonl', bytes: payload.original });
+    expect(v2.tables.map((t) => t.name)).not.toContain('layouts');
+    v2.close();
+
+    const repo = new Repo(new ContextscopeDB(name));
+    expect((await repo.getMeta('tTwo'))?.status).toBe('ready');
+    expect(await repo.getAllMessages('tTwo')).toEqual(makeMessages(7));
+    expect(repo.db.verno).toBe(LATEST_VERSION);
+    // Imported before timelines were stored: none yet (the engine builds it on the first open).
+    expect(await repo.getLayout('tTwo')).toBeUndefined();
+    repo.db.close();
+  });
+
   it('opens a new database directly at the latest version', async () => {
     const db = new ContextscopeDB(freshDbName());
     await db.open();
     expect(db.verno).toBe(LATEST_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(['chunks', 'details', 'imports', 'originals', 'settings', 'summaries', 'transcripts', 'versions']);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(['chunks', 'details', 'imports', 'layouts', 'originals', 'settings', 'summaries', 'transcripts', 'versions']);
     db.close();
   });
 });

@@ -16,6 +16,7 @@
  * | originals   | id (file content id)    | the imported file's bytes, untouched; shared by the conversations of one container file | yes (original export) |
  * | chunks      | [transcriptId+index]    | messages [index*500, …) with token counts     | no (re-derived) |
  * | details     | id                      | tools, markers, usage, warnings of a transcript | no (re-derived) |
+ * | layouts     | id                      | the timeline, built at import, packed (typed arrays) | no (re-derived) |
  * | imports     | id                      | the import journal (running/done/failed/…)    | no       |
  * | versions    | id                      | Version (lib/compaction/types): steps         | with a compacted export |
  * | summaries   | id                      | SummaryArtifact keyed by span+prompt+model    | no       |
@@ -24,6 +25,8 @@
 import Dexie, { type EntityTable, type Transaction } from 'dexie';
 import type { SummaryArtifact, Version } from '../compaction/types';
 import type { ImportWarning, Marker, Message, ToolSchema, UsageRecord } from '../model/types';
+import type { PackedTurns } from '../engine/packed-turns';
+import type { Timeline } from '../engine/timeline';
 import { BUDGET_KINDS, budgetKind, emptyByKind, type BudgetKind } from '../tokens/totals';
 
 export const DB_NAME = 'contextscope';
@@ -123,6 +126,19 @@ export interface DetailsRow {
   warnings: ImportWarning[];
 }
 
+/**
+ * A transcript's timeline (lib/engine/timeline.ts buildTimeline, turn axis) as built at import:
+ * opening a transcript then reads this row, not every message (at 100k turns the messages were
+ * 1.0–1.6 s of IndexedDB reading and the build another 0.6 s before the timeline could show).
+ * `version` is TIMELINE_VERSION when it was built; a row of another version is rebuilt on open.
+ */
+export interface LayoutRow {
+  id: string;
+  version: number;
+  timeline: Omit<Timeline, 'turns'>;
+  turns: PackedTurns;
+}
+
 export type ImportJournalStatus = 'running' | 'done' | 'failed' | 'interrupted';
 
 /** The import journal: a row is written before an import starts and closed when it ends. */
@@ -157,6 +173,7 @@ export class ContextscopeDB extends Dexie {
   originals!: EntityTable<OriginalRow, 'id'>;
   chunks!: Dexie.Table<ChunkRow, [string, number]>;
   details!: EntityTable<DetailsRow, 'id'>;
+  layouts!: EntityTable<LayoutRow, 'id'>;
   imports!: EntityTable<ImportRow, 'id'>;
   versions!: EntityTable<VersionRow, 'id'>;
   summaries!: EntityTable<SummaryRow, 'id'>;
@@ -197,7 +214,13 @@ export const SCHEMA_V2 = {
   settings: 'key',
 } as const;
 
-export const LATEST_VERSION = 2;
+/**
+ * Version 3: the timeline stored at import (`layouts`). Nothing to migrate: a transcript imported
+ * before gets its row on its first open.
+ */
+export const SCHEMA_V3 = { ...SCHEMA_V2, layouts: 'id' } as const;
+
+export const LATEST_VERSION = 3;
 
 /** The meta row as version 1 wrote it (for the upgrade and its test). */
 export interface TranscriptMetaV1 extends Omit<TranscriptMeta, 'tokens' | 'deletedAt' | 'originalId'> {
@@ -208,6 +231,7 @@ export interface TranscriptMetaV1 extends Omit<TranscriptMeta, 'tokens' | 'delet
 export function declareVersions(db: Dexie, upTo: number): void {
   db.version(1).stores(SCHEMA_V1);
   if (upTo >= 2) db.version(2).stores(SCHEMA_V2).upgrade(upgradeToV2);
+  if (upTo >= 3) db.version(3).stores(SCHEMA_V3);
 }
 
 /** v1 → v2: recompute the per-kind token split from the stored chunks (their blocks carry counts). */

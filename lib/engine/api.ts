@@ -24,9 +24,9 @@ import { transcriptTotals } from '../tokens/totals';
 import { tokenizerForModel } from '../tokens/count';
 import { isContextSample, usageCalls } from '../tokens/calibration';
 import { openRepo, type RecoveryReport, type StorageEstimate } from '../db/repo';
-import type { ImportRow, TranscriptMeta, UsageSummary } from '../db/schema';
-import { buildTimeline, contextWindowFor, type Timeline } from './timeline';
-import { packTurns, type PackedTurns } from './packed-turns';
+import type { DetailsRow, ImportRow, LayoutRow, TranscriptMeta, UsageSummary } from '../db/schema';
+import { buildTimeline, contextWindowFor, TIMELINE_VERSION, type Timeline } from './timeline';
+import { packTurns, unpackTurns, type PackedTurns } from './packed-turns';
 import { buildRows, rowIndexOf, type Row, type RowIndex } from './rows';
 import { parseQuery, searchRows as searchInRows } from './search';
 import { compactionEngine } from './compaction';
@@ -87,7 +87,7 @@ type ProgressFn = (p: ImportProgress) => void;
 // ── Worker-side caches (one transcript re-parse and one timeline per id) ─────────────────────
 const MAX_CACHED_TRANSCRIPTS = 2;
 const transcriptCache = new Map<string, Transcript>();
-const timelineCache = new Map<string, Timeline>();
+const timelineCache = new Map<string, Promise<Timeline>>();
 /** The message list's rows, built here once per transcript; the page asks for a window at a time. */
 const rowsCache = new Map<string, Promise<Row[]>>();
 /**
@@ -267,11 +267,13 @@ async function importFromSource(file: SourceFile, original: Uint8Array, name: st
     };
 
     onProgress?.({ stage: 'storing', fraction: 0 });
+    const details = { tools: [...transcript.tools], markers: [...transcript.markers], usage: [...transcript.usage], warnings: [...transcript.warnings] };
     const stored = await r.storeImport(journal, {
       meta,
       original,
       messages: transcript.messages,
-      details: { tools: [...transcript.tools], markers: [...transcript.markers], usage: [...transcript.usage], warnings: [...transcript.warnings] },
+      details,
+      layout: layoutOf(buildTurnTimeline(meta.model, transcript.messages, details)),
     });
     forget(id);
     transcriptCache.set(id, transcript);
@@ -348,26 +350,52 @@ async function getTranscript(id: string): Promise<Transcript> {
   return hydrated;
 }
 
-async function getTimeline(id: string, axis: 'turns' | 'calls' = 'turns'): Promise<Timeline> {
+/** The timeline of the turn axis, as stored at import and built on open. */
+function buildTurnTimeline(model: string | undefined, messages: readonly Message[], details: Pick<DetailsRow, 'usage' | 'markers' | 'tools'> | undefined, axis: 'turns' | 'calls' = 'turns'): Timeline {
+  return buildTimeline({
+    messages,
+    usage: details?.usage ?? [],
+    markers: details?.markers ?? [],
+    tools: details?.tools ?? [],
+    contextWindow: contextWindowFor(model, details?.usage ?? []),
+    axis,
+  });
+}
+
+function layoutOf(timeline: Timeline): Omit<LayoutRow, 'id'> {
+  const { turns, ...rest } = timeline;
+  return { version: TIMELINE_VERSION, timeline: rest, turns: packTurns(turns) };
+}
+
+/** A transcript's timeline (cached; concurrent callers share one read or build). */
+function getTimeline(id: string, axis: 'turns' | 'calls' = 'turns'): Promise<Timeline> {
   const key = axis === 'calls' ? `${id}#calls` : id;
-  const cached = timelineCache.get(key);
-  if (cached) return cached;
+  let timeline = timelineCache.get(key);
+  if (!timeline) {
+    timeline = loadTimeline(id, axis);
+    timelineCache.set(key, timeline);
+    timeline.catch(() => {
+      if (timelineCache.get(key) === timeline) timelineCache.delete(key);
+    });
+  }
+  return timeline;
+}
+
+async function loadTimeline(id: string, axis: 'turns' | 'calls'): Promise<Timeline> {
   const meta = await requireMeta(id);
+  if (axis === 'turns') {
+    // Stored at import: no message is read (the rows read them, for the list).
+    const layout = await repo().getLayout(id);
+    if (layout?.version === TIMELINE_VERSION) return { ...layout.timeline, turns: unpackTurns(layout.turns) };
+  }
   let details = await repo().getDetails(id);
   if (!details) {
     await getTranscript(id);
     details = await repo().getDetails(id);
   }
-  const messages = await storedMessages(id);
-  const timeline = buildTimeline({
-    messages,
-    usage: details?.usage ?? [],
-    markers: details?.markers ?? [],
-    tools: details?.tools ?? [],
-    contextWindow: contextWindowFor(meta.model, details?.usage ?? []),
-    axis,
-  });
-  timelineCache.set(key, timeline);
+  const timeline = buildTurnTimeline(meta.model, await storedMessages(id), details, axis);
+  // Imported before timelines were stored, or by a build whose timeline differed: the next open reads it.
+  if (axis === 'turns') await repo().putLayout({ id, ...layoutOf(timeline) }).catch(() => {});
   return timeline;
 }
 
@@ -430,7 +458,12 @@ function storedMessages(id: string): Promise<Message[]> {
 function rowsOf(id: string): Promise<Row[]> {
   let rows = rowsCache.get(id);
   if (!rows) {
-    rows = (async () => buildRows(await storedMessages(id), (await getTimeline(id)).turns))();
+    // The timeline first: it is one stored row, and a read of every chunk issued before it would
+    // hold it back (IndexedDB answers a connection's reads in order).
+    rows = (async () => {
+      const { turns } = await getTimeline(id);
+      return buildRows(await storedMessages(id), turns);
+    })();
     rowsCache.set(id, rows);
     rows.catch(() => rowsCache.delete(id));
     while (rowsCache.size > MAX_CACHED_TRANSCRIPTS) rowsCache.delete(rowsCache.keys().next().value!);

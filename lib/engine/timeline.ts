@@ -93,6 +93,13 @@ function textPreview(m: Message): string {
   return '';
 }
 
+/**
+ * The version of what buildTimeline builds, stored with each timeline built at import
+ * (lib/db/schema.ts LayoutRow). Bump it with any change to buildTimeline's output (fields, how a
+ * figure is counted): a stored timeline of another version is rebuilt from the messages on open.
+ */
+export const TIMELINE_VERSION = 1;
+
 export function buildTimeline(input: {
   messages: readonly Message[];
   usage: readonly UsageRecord[];
