@@ -107,7 +107,9 @@ test('100k turns: scroll, switch model, zoom, pan, drag-select and shift+arrows 
   const opening = Date.now();
   await startTaskWatch(page);
   await library.open(row);
-  await expect(inspector.timeline).toBeVisible({ timeout: 60_000 });
+  // The timeline is interactive once it draws every turn (it is stored at import: no message read).
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=timeline]')?.getAttribute('data-turns') ?? 0) > n, TURNS, { timeout: 60_000 });
+  const timelineMs = Date.now() - opening;
   await expect(inspector.messages.first()).toBeVisible({ timeout: 60_000 });
   const openMs = Date.now() - opening;
   expect(await inspector.turns()).toBeGreaterThan(TURNS);
@@ -238,7 +240,7 @@ test('100k turns: scroll, switch model, zoom, pan, drag-select and shift+arrows 
   const tasks = watched.longTasks.map((t) => ({ phase: phaseOf(t.start), ms: Math.round(t.duration) }));
   test.info().annotations.push(
     { type: 'import-ms', description: `${importMs} ms for ${fs.statSync(file).size} bytes (${TURNS} turns); long tasks on the page meanwhile: ${duringImport.longTasks.length}, max ${Math.round(Math.max(0, ...duringImport.longTasks.map((t) => t.duration)))} ms` },
-    { type: 'open-ms', description: `${openMs} ms to timeline and first messages, then ${settleMs} ms until no long task for 2 s; long tasks meanwhile: ${duringOpen.length}, max ${Math.max(0, ...duringOpen)} ms, total ${duringOpen.reduce((a, b) => a + b, 0)} ms` },
+    { type: 'open-ms', description: `${openMs} ms to timeline and first messages (${timelineMs} ms to an interactive timeline), then ${settleMs} ms until no long task for 2 s; long tasks meanwhile: ${duringOpen.length}, max ${Math.max(0, ...duringOpen)} ms, total ${duringOpen.reduce((a, b) => a + b, 0)} ms` },
     {
       type: 'interaction',
       description: `long tasks while scrolling (wheel, a jump to the middle), switching the model, zooming, panning, drag-selecting, pressing shift+arrows and handing the selection to the page: ${tasks.length}${tasks.length ? ` (${tasks.map((t) => `${t.phase} ${t.ms} ms`).join(', ')})` : ''}; longest gap between frames ${Math.round(watched.maxFrameGap)} ms${throttle > 1 ? `; CPU throttled ${throttle}×` : ''}`,

@@ -70,12 +70,11 @@ export function InspectorPage() {
   });
   const turns = useMemo(() => data.data?.timeline.turns ?? [], [data.data]);
   // The list's layout (typed arrays); its rows stay in the worker and come a window at a time.
-  // Asked for with the timeline, not after it: the timeline is stored at import, the rows are
-  // built from every message, so the worker reads those while it answers the timeline.
+  // Asked for once the timeline is here: built from every message, they would hold its slices back.
   const rowIndex = useQuery({
     queryKey: ['row-index', id],
     queryFn: ({ signal }) => getBridge().getRowIndex(signal, id),
-    enabled: id !== '',
+    enabled: data.isSuccess,
     staleTime: Infinity,
   });
   const turnCount = data.data?.meta.turns ?? turns.length;

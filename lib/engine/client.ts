@@ -279,12 +279,11 @@ export class WorkerBridge {
    */
   async getInspectorData(signal: AbortSignal | undefined, id: string): Promise<InspectorData> {
     const head = await this.run(signal, 'query', (r) => r.getInspectorHead(id));
-    // Every slice asked for at once, so the worker answers them before work queued behind them
-    // (the list's read of every message); each is decoded as its answer comes, a task apiece.
-    const slices: Array<Promise<TimelineTurn[]>> = [];
-    for (let from = 0; from < head.turnCount; from += TIMELINE_SLICE) slices.push(this.run(signal, 'query', (r) => r.getTimelineTurns(id, from, from + TIMELINE_SLICE)).then(unpackTurns));
     const turns: TimelineTurn[] = [];
-    for (const slice of await Promise.all(slices)) for (const t of slice) turns.push(t);
+    for (let from = 0; from < head.turnCount; from += TIMELINE_SLICE) {
+      const slice = unpackTurns(await this.run(signal, 'query', (r) => r.getTimelineTurns(id, from, from + TIMELINE_SLICE)));
+      for (const t of slice) turns.push(t);
+    }
     return { ...head.data, timeline: { ...head.data.timeline, turns } };
   }
   /** The message list's layout (typed arrays, transferred); the rows come by window through getRows. */
