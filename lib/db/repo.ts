@@ -38,7 +38,6 @@ import { DELETION_RENEW_MS, PURGE_DELETED_AFTER_MS, UNDO_WINDOW_MS } from '../un
 /** The undo toast's times and the purge age (lib/undo.ts, shared with the library page). */
 export { DELETION_RENEW_MS, PURGE_DELETED_AFTER_MS, UNDO_WINDOW_MS };
 
-
 /** Options of the purges, for tests: the clock. */
 export interface PurgeOptions {
   /** Current time in ms since the epoch (default Date.now()). */
