@@ -5,7 +5,7 @@ import type { Timeline, TimelineTurn } from '@/lib/engine/timeline';
 import { KIND_STYLE, STACK_ORDER, type DrawnKind } from '../ui/kinds';
 import { formatTokens } from '../ui/format';
 import { useIsDark } from '../ui/ThemeToggle';
-import { drawBase, drawOverlay, geometry, HEIGHT, PAD, prepareCanvas } from './draw';
+import { drawBase, drawContextWindow, drawOverlay, geometry, HEIGHT, PAD, prepareCanvas } from './draw';
 import { indexOfTurn, indexRangeOfTurns, packTimeline, viewMax } from './packed';
 import { CONTEXT_DEFINITION } from '../ui/context-label';
 import { fullView, panView, turnAtXInView, yAxisFor, zoomView, type TurnView, type YScaleMode } from './scale';
@@ -98,14 +98,20 @@ export function TimelineChart({
   const [view, setView] = useState<TurnView>(() => fullView(n));
   const [yMode, setYMode] = useState<YScaleMode>('auto');
   const fitTop = useMemo(() => (yMode === 'fit' ? viewMax(packed, view) : 0), [yMode, packed, view]);
+  const lastScale = useRef<{ max: number; windowOnScale: boolean } | null>(null);
   const scale = useMemo(() => {
     const s = yAxisFor(yMode, timeline.maxContext, fitTop, timeline.contextWindow);
     const withLines = yMode === 'fit' ? s : { ...s, max: scaleWithLines(timeline.maxContext, s.max, compaction.lines, timeline.overhead) };
     // A policy that never compacts can outgrow every bar: its curve stays on the chart.
     let top = 0;
     for (const pc of compaction.policies ?? []) for (const v of pc.values) if (v > top) top = v;
-    return top * 1.05 > withLines.max ? { ...withLines, max: top * 1.05 } : withLines;
-  }, [yMode, fitTop, timeline, compaction.lines, compaction.policies]);
+    const next = top * 1.05 > withLines.max ? { ...withLines, max: top * 1.05 } : withLines;
+    // The same scale keeps its identity, so the base layer (every bar) is not redrawn for nothing
+    // (switching the model moves the window line, drawn on the compaction layer).
+    const prev = lastScale.current;
+    if (prev && prev.max === next.max && prev.windowOnScale === next.windowOnScale) return prev;
+    return (lastScale.current = next);
+  }, [yMode, fitTop, timeline.maxContext, timeline.contextWindow, timeline.overhead, compaction.lines, compaction.policies]);
   // A new series (another transcript, a new version) starts zoomed out.
   useEffect(() => setView(fullView(n)), [n]);
   const geo = useMemo(() => geometry(width, view), [width, view]);
@@ -128,10 +134,10 @@ export function TimelineChart({
     if (!c || width === 0) return;
     const frame = requestAnimationFrame(() => {
       const g = prepareCanvas(c, width);
-      if (g) drawBase(g, geo, { packed, bands: timeline.bands, scale, contextWindow: timeline.contextWindow, dark });
+      if (g) drawBase(g, geo, { packed, bands: timeline.bands, scale, dark });
     });
     return () => cancelAnimationFrame(frame);
-  }, [packed, timeline, geo, width, scale, dark]);
+  }, [packed, timeline.bands, geo, width, scale, dark]);
 
   // Compaction layer: preview fates, budget lines, compared curves.
   useEffect(() => {
@@ -139,10 +145,12 @@ export function TimelineChart({
     if (!c || width === 0) return;
     const frame = requestAnimationFrame(() => {
       const g = prepareCanvas(c, width);
-      if (g) drawCompactionLayer(g, geo, { packed, scale, overhead, dark, preview: compaction.preview, lines: compaction.lines, compare: compaction.compare, policies: compaction.policies });
+      if (!g) return;
+      drawContextWindow(g, geo, scale, timeline.contextWindow);
+      drawCompactionLayer(g, geo, { packed, scale, overhead, dark, preview: compaction.preview, lines: compaction.lines, compare: compaction.compare, policies: compaction.policies });
     });
     return () => cancelAnimationFrame(frame);
-  }, [packed, geo, width, scale, overhead, dark, compaction]);
+  }, [packed, geo, width, scale, overhead, dark, compaction, timeline.contextWindow]);
 
   // The selection lives with the parent (in the URL), which catches up asynchronously: selections
   // requested here show at once and stay until the parent reports them back, so a burst of
