@@ -13,7 +13,7 @@ import { SAVED_FATES } from '@/lib/engine/preview-kinds';
 import { BUDGET_KINDS, type BudgetKind } from '@/lib/tokens/totals';
 import { KIND_STYLE, STACK_ORDER } from '../ui/kinds';
 import { formatTokens } from '../ui/format';
-import { HEIGHT, PAD, xOfIndex, type Geometry } from './draw';
+import { HEIGHT, PAD, xOfIndex, yOfTokens, type Geometry } from './draw';
 import { indexRangeOfTurns, KINDS, visibleBars, type PackedTimeline } from './packed';
 import { drawFateSegment } from './patterns';
 
@@ -60,7 +60,7 @@ export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, 
   const { packed, scale, preview, dark } = input;
   const { plotW, plotH, view, slot } = geo;
   const dpr = window.devicePixelRatio || 1;
-  const yOf = (v: number) => PAD.top + plotH - (v / scale.max) * plotH;
+  const yOf = yOfTokens(geo, scale.max);
   const ink = dark ? '#d4d4d4' : '#404040';
   const background = dark ? '#0b0f14' : '#ffffff';
   const clipRight = PAD.left + plotW;

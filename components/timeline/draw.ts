@@ -33,6 +33,11 @@ export function xOfIndex(geo: Geometry, i: number): number {
   return PAD.left + (i - geo.view.start) * geo.slot;
 }
 
+/** The y of a token count on the plot, for a y-axis topped at `max`. */
+export function yOfTokens(geo: Pick<Geometry, 'plotH'>, max: number): (v: number) => number {
+  return (v) => PAD.top + geo.plotH - (v / max) * geo.plotH;
+}
+
 /** Prepare a canvas for drawing at the device pixel ratio (resized only when needed); returns its context, cleared. */
 export function prepareCanvas(c: HTMLCanvasElement, width: number, height = HEIGHT): CanvasRenderingContext2D | null {
   const dpr = window.devicePixelRatio || 1;
@@ -57,7 +62,7 @@ export interface BaseLayer {
 export function drawBase(g: CanvasRenderingContext2D, geo: Geometry, layer: BaseLayer): void {
   const { packed, scale, dark } = layer;
   const { plotW, plotH, view, slot } = geo;
-  const yOf = (v: number) => PAD.top + plotH - (v / scale.max) * plotH;
+  const yOf = yOfTokens(geo, scale.max);
   const ink = dark ? '#e5e5e5' : '#171717';
   const muted = '#737373';
   const grid = dark ? 'rgba(255,255,255,0.07)' : 'rgba(0,0,0,0.07)';
@@ -239,7 +244,7 @@ export function drawOverlay(g: CanvasRenderingContext2D, geo: Geometry, layer: O
  * bar: 30 ms at 100k turns) made the switch a 50 ms frame on a busy machine.
  */
 export function drawContextWindow(g: CanvasRenderingContext2D, geo: Geometry, scale: { max: number; windowOnScale: boolean }, contextWindow: number | undefined): void {
-  const yOf = (v: number) => PAD.top + geo.plotH - (v / scale.max) * geo.plotH;
+  const yOf = yOfTokens(geo, scale.max);
   const clipRight = PAD.left + geo.plotW;
   g.save();
   g.font = '10px ui-sans-serif, system-ui, sans-serif';

@@ -273,7 +273,7 @@ async function importFromSource(file: SourceFile, original: Uint8Array, name: st
       original,
       messages: transcript.messages,
       details,
-      layout: layoutOf(buildTurnTimeline(meta.model, transcript.messages, details)),
+      layout: layoutOf(timelineOf(meta.model, transcript.messages, details)),
     });
     forget(id);
     transcriptCache.set(id, transcript);
@@ -350,8 +350,8 @@ async function getTranscript(id: string): Promise<Transcript> {
   return hydrated;
 }
 
-/** The timeline of the turn axis, as stored at import and built on open. */
-function buildTurnTimeline(model: string | undefined, messages: readonly Message[], details: Pick<DetailsRow, 'usage' | 'markers' | 'tools'> | undefined, axis: 'turns' | 'calls' = 'turns'): Timeline {
+/** A transcript's timeline on either axis, from its messages and details (at import, or on open). */
+function timelineOf(model: string | undefined, messages: readonly Message[], details: Pick<DetailsRow, 'usage' | 'markers' | 'tools'> | undefined, axis: 'turns' | 'calls' = 'turns'): Timeline {
   return buildTimeline({
     messages,
     usage: details?.usage ?? [],
@@ -393,7 +393,7 @@ async function loadTimeline(id: string, axis: 'turns' | 'calls'): Promise<Timeli
     await getTranscript(id);
     details = await repo().getDetails(id);
   }
-  const timeline = buildTurnTimeline(meta.model, await storedMessages(id), details, axis);
+  const timeline = timelineOf(meta.model, await storedMessages(id), details, axis);
   // Imported before timelines were stored, or by a build whose timeline differed: the next open reads it.
   if (axis === 'turns') await repo().putLayout({ id, ...layoutOf(timeline) }).catch(() => {});
   return timeline;

@@ -79,12 +79,12 @@ export function pathText(path: JsonPath): string {
   return '$' + path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
 }
 
-/** Parse the whole document, with the error located by line and column. */
 /** A JSON object (not an array, not null). */
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Parse the whole document, with the error located by line and column. */
 export function parseJsonText(text: string, fileName: string): unknown {
   const tooDeep = depthExceededAt(text);
   if (tooDeep >= 0) throw tooDeepError(fileName, lineAt(text, tooDeep));

@@ -8,13 +8,11 @@
  * never needs them. The bundler keeps the code in the worker's chunks; `require` only runs it.
  */
 import type { BpeCount } from './bpe';
+import { lazyBpeCount } from './bpe-lazy';
 
 declare const require: (id: string) => { countTokens: BpeCount };
 
-let o200k: BpeCount | undefined;
-let cl100k: BpeCount | undefined;
-
-export const bpeCount: { o200k: BpeCount; cl100k: BpeCount } = {
-  o200k: (text, options) => (o200k ??= require('gpt-tokenizer/encoding/o200k_base').countTokens)(text, options),
-  cl100k: (text, options) => (cl100k ??= require('gpt-tokenizer/encoding/cl100k_base').countTokens)(text, options),
-};
+export const bpeCount = lazyBpeCount({
+  o200k: () => require('gpt-tokenizer/encoding/o200k_base').countTokens,
+  cl100k: () => require('gpt-tokenizer/encoding/cl100k_base').countTokens,
+});
