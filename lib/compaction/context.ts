@@ -95,14 +95,11 @@ const wrappers = new WeakMap<Message, ProjectedMessage>();
 export function wrapMessage(m: Message): ProjectedMessage {
   let w = wrappers.get(m);
   if (!w) {
-    w = Object.freeze({
-      sourceId: m.id,
-      role: m.role,
-      turn: m.turn,
-      blocks: m.blocks as ProjectedBlock[],
-      ...(m.sidechain && { sidechain: true }),
-      ...(m.meta && { meta: true }),
-    });
+    // Assigned, not spread (spread objects get a hidden class each: builder.ts).
+    const p = { sourceId: m.id, role: m.role, turn: m.turn, blocks: m.blocks as ProjectedBlock[] } as ProjectedMessage;
+    if (m.sidechain) p.sidechain = true;
+    if (m.meta) p.meta = true;
+    w = Object.freeze(p);
     wrappers.set(m, w);
   }
   return w;
@@ -203,7 +200,8 @@ function sameChanges(a: Partial<Block>, b: Partial<Block>): boolean {
 function derive(old: ProjectedBlock, changes: Partial<Block>, counter: TokenCounter): ProjectedBlock {
   const hit = derivedCache.get(old);
   if (hit && hit.counter === counter && sameChanges(hit.changes, changes)) return hit.next;
-  const next = { ...old, ...changes, sourceBlockId: sourceBlockId(old) } as ProjectedBlock;
+  const next = Object.assign({}, old, changes) as ProjectedBlock;
+  next.sourceBlockId = sourceBlockId(old);
   next.tokens = countBlock(next as Block, counter);
   derivedCache.set(old, { changes, counter, next });
   return next;
@@ -347,7 +345,9 @@ export class ContextEditor {
         }
         const blocks = e.filter((b): b is ProjectedBlock => b !== null);
         if (blocks.length === 0) return;
-        messages.push({ ...m, blocks });
+        const copy = Object.assign({}, m);
+        copy.blocks = blocks;
+        messages.push(copy);
       });
       const tail = this.inserted.get(ctx.messages.length);
       if (tail) messages.push(...tail);

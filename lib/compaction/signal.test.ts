@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorLinesOf, formatRecordsErrors, MAY_SIGNAL_RE, patternKindOf, pickSignal, resultStatus, signalLines, STUB_SIGNAL } from './signal';
+import { errorLinesOf, formatRecordsErrors, MAY_SIGNAL_RE, patternKindOf, pickSignal, resultStatus, scanLines, scanText, signalLines, STUB_SIGNAL } from './signal';
 import { importedCorpus } from '../../tests/corpus';
 import { resultStub, withSignal } from './reducers/util';
 import { truncateToCap } from './truncate-text';
@@ -154,6 +154,48 @@ describe('the pre-test (MAY_SIGNAL_RE) rules out only lines no pattern matches',
     let ruledOut = 0;
     for (const l of lines) if (!MAY_SIGNAL_RE.test(l)) ruledOut++;
     expect(ruledOut / lines.size).toBeGreaterThan(0.5);
+  });
+});
+
+describe('the one-pass scan reads the same signal lines as a test of every line', () => {
+  const categories = ['generic', 'head-tail', 'match-list', 'file-content'] as const;
+  it('on every tool result of the corpus, in every category', () => {
+    let texts = 0;
+    let withSignal = 0;
+    for (const { log } of importedCorpus())
+      for (const m of log.messages)
+        for (const b of m.blocks) {
+          if (b.kind !== 'tool_result' || !b.content) continue;
+          texts++;
+          for (const c of categories) {
+            const want = scanLines(b.content, c);
+            if (want.length) withSignal++;
+            expect(scanText(b.content, c)).toEqual(want);
+          }
+        }
+    expect(texts).toBeGreaterThan(1_000);
+    expect(withSignal).toBeGreaterThan(100);
+  });
+
+  it('on lines that start with a signal word after blanks, a stub mark, a line mark, a carriage return or at the very start', () => {
+    const lines = [
+      ...DOCUMENTED_LINES,
+      'E', 'E\tx', '  E   assert 1 == 2', '\tat f (src/a.ts:3:5)', '[line 12] E   assert 3 == 4', '[compacted] Bash: error — E   assert 3 == 4',
+      '[compacted] Bash — npm ERR! code 1', '   --> src/main.rs:3:5', 'File "a.py", line 3, in f\r', '\u00a0at g (b.js:1:1)', 'plain text', '',
+      '12\tnot a failure', 'data: at least', 'xE assert', 'Xat f (a.js:1:1)', '[x] at f (a.js:1:1)', '— at f (a.js:1:1)',
+    ];
+    // Every pair of lines in both orders, and each line as the whole text: line starts, ends and neighbours all count.
+    for (const c of categories) {
+      for (const a of lines) {
+        expect(scanText(a, c)).toEqual(scanLines(a, c));
+        for (const b of ['', 'Error: boom', '  E   x', 'ok']) {
+          const t = `${a}\n${b}\n${a}`;
+          expect(scanText(t, c)).toEqual(scanLines(t, c));
+        }
+      }
+    }
+    // A line the pre-test passes only by its start: found with an empty line before it and at a blank line's end.
+    expect(scanText('ok\n\n  at f (a.js:1:1)\nError: x', 'generic').map((s) => s.line)).toEqual([2, 3]);
   });
 });
 
