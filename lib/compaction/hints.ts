@@ -205,13 +205,19 @@ const canonicalCache = new WeakMap<object, string>();
 export function canonicalArgs(input: unknown): string {
   if (input !== null && typeof input === 'object') {
     let c = canonicalCache.get(input);
-    if (c === undefined) canonicalCache.set(input, (c = (isFlatSorted(input) ? JSON.stringify(input) : JSON.stringify(sortKeys(input))) ?? 'undefined'));
+    if (c === undefined) canonicalCache.set(input, (c = canonicalArgsOnce(input)));
     return c;
   }
+  return canonicalArgsOnce(input);
+}
+
+/** canonicalArgs without its cache, for a caller that asks once per input (dedup-tools' index of a log). */
+export function canonicalArgsOnce(input: unknown): string {
+  if (input !== null && typeof input === 'object') return (isFlatSorted(input) ? JSON.stringify(input) : JSON.stringify(sortKeys(input))) ?? 'undefined';
   if (typeof input === 'string') {
     // OpenAI arguments that did not parse stay strings; parse here when they do, so {"a":1} == { "a": 1 }.
     try {
-      return canonicalArgs(JSON.parse(input) as unknown);
+      return canonicalArgsOnce(JSON.parse(input) as unknown);
     } catch {
       return JSON.stringify(input);
     }

@@ -10,9 +10,9 @@
  * An older result with error lines (lib/compaction/signal.ts) the newer one does not print — the
  * same test run before and after a fix — is stubbed with its signal instead of removed.
  */
-import type { ToolCallBlock, ToolResultBlock } from '../../model/types';
-import { ContextEditor, fates, indexPairs, isBool, isEditable, oneOf, opt, type Reducer } from '../context';
-import { NO_HINTS, canonicalArgs, dedupAllowed, hintFor, lineRangeOf, outputCategoryFor, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
+import type { ToolCallBlock, ToolResultBlock, Transcript } from '../../model/types';
+import { ContextEditor, fates, indexPairs, isBool, isEditable, oneOf, opt, type CompactionContext, type Reducer } from '../context';
+import { NO_HINTS, canonicalArgs, canonicalArgsOnce, dedupAllowed, hintFor, lineRangeOf, outputCategoryFor, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
 import { errorLinesOf } from '../signal';
 import { fitsNow, isStub, removePair, resultOf, resultStub } from './util';
 
@@ -21,36 +21,19 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
   const subsumption = opt(options, 'subsumption', true, isBool);
   const untilFits = opt(options, 'untilFits', false, isBool);
   const hints = (options.hints ?? NO_HINTS) as ToolHints;
+  // Tests: every call, as before the log's partner index (what the index must not change).
+  const fullScan = opt(options, 'fullScan', false, isBool);
   return {
     id: 'dedup-tools',
     reduce(ctx, budget, state) {
       const editor = new ContextEditor(ctx, 'dedup-tools');
-      const pairs = indexPairs(ctx.messages);
       // All calls, in order, with their key, range and whether their result makes a good "later" call.
-      interface CallInfo {
-        mi: number;
-        bi: number;
-        block: ToolCallBlock;
-        key: string;
-        range?: LineRangeRead;
-        dedupable: boolean;
-      }
-      const calls: CallInfo[] = [];
-      const facts = callFactsFor(hints);
       const messages = ctx.messages;
-      for (let mi = 0; mi < messages.length; mi++) {
-        const m = messages[mi];
-        if (m.sidechain) continue;
-        const blocks = m.blocks;
-        for (let bi = 0; bi < blocks.length; bi++) {
-          const b = blocks[bi];
-          if (b.kind !== 'tool_call') continue;
-          let f = facts.get(b);
-          if (!f) facts.set(b, (f = callFacts(b, hints)));
-          const range = subsumption ? f.range : undefined;
-          calls.push({ mi, bi, block: b, key: f.key, range, dedupable: f.allowed || range !== undefined });
-        }
-      }
+      // Only the calls of the log that have a partner in it (logPartners); every call when the
+      // context holds one the log does not (a call a reducer rewrote).
+      const calls = (!fullScan && partneredCalls(ctx, hints, subsumption)) || allCalls(ctx, hints, subsumption);
+      if (calls.length === 0) return editor.finish(state, [`${mode === 'remove' ? 'removed' : 'stubbed'} 0 duplicate and 0 subsumed call(s)`]);
+      const pairs = indexPairs(messages);
       // Whether a call's result makes it a good "later" call: asked only of calls that can be one.
       const usable = (c: CallInfo): boolean => {
         const at = pairs.results.get(c.block.callId);
@@ -134,4 +117,113 @@ function callFacts(b: ToolCallBlock, hints: ToolHints): CallFacts {
   // An editor's view command is a read even though the tool's edits are never deduplicated.
   // A shell call only when its command is known to be read-only (never `git push`, `npm install`).
   return { key: b.name + '\u0000' + canonicalArgs(b.input), ...(range && { range }), allowed: dedupAllowed(hint, b.input) };
+}
+
+interface CallInfo {
+  mi: number;
+  bi: number;
+  block: ToolCallBlock;
+  key: string;
+  range?: LineRangeRead;
+  dedupable: boolean;
+}
+
+function info(mi: number, bi: number, block: ToolCallBlock, f: CallFacts, subsumption: boolean): CallInfo {
+  const range = subsumption ? f.range : undefined;
+  return { mi, bi, block, key: f.key, range, dedupable: f.allowed || range !== undefined };
+}
+
+/** Every main-line call of the context, in order. */
+function allCalls(ctx: CompactionContext, hints: ToolHints, subsumption: boolean): CallInfo[] {
+  const calls: CallInfo[] = [];
+  const facts = callFactsFor(hints);
+  const messages = ctx.messages;
+  for (let mi = 0; mi < messages.length; mi++) {
+    const m = messages[mi];
+    if (m.sidechain) continue;
+    const blocks = m.blocks;
+    for (let bi = 0; bi < blocks.length; bi++) {
+      const b = blocks[bi];
+      if (b.kind !== 'tool_call') continue;
+      let f = facts.get(b);
+      if (!f) facts.set(b, (f = callFacts(b, hints)));
+      calls.push(info(mi, bi, b, f, subsumption));
+    }
+  }
+  return calls;
+}
+
+/**
+ * The log's main-line calls in order, and the facts of those that have a partner: another call
+ * with the same key (tool and canonical arguments), or another line-range read of the same tool
+ * and path. A call without one can be neither the older nor the newer call of a pair in any
+ * context made from this log, as long as the context's calls are the log's own (a reducer that
+ * rewrites a call's arguments makes a new block: then every call is read).
+ */
+interface LogPartners {
+  calls: readonly ToolCallBlock[];
+  /** Facts by call ordinal; undefined for a call without a partner. */
+  facts: ReadonlyArray<CallFacts | undefined>;
+  partnered: number;
+}
+
+const partnersCache = new WeakMap<Transcript, WeakMap<ToolHints, LogPartners>>();
+
+function logPartners(log: Transcript, hints: ToolHints): LogPartners {
+  let byHints = partnersCache.get(log);
+  if (!byHints) partnersCache.set(log, (byHints = new WeakMap()));
+  let hit = byHints.get(hints);
+  if (hit) return hit;
+  const calls: ToolCallBlock[] = [];
+  for (const m of log.messages) if (!m.sidechain) for (const b of m.blocks) if (b.kind === 'tool_call') calls.push(b);
+  // The key and the range of every call; whether its tool may be deduplicated only for a call with a partner.
+  const keyOf: string[] = [];
+  const rangeOf: Array<LineRangeRead | undefined> = [];
+  const keys = new Map<string, number>();
+  const reads = new Map<string, number>();
+  const readKey = (b: ToolCallBlock, r: LineRangeRead) => b.name + '\u0000' + r.path;
+  for (const b of calls) {
+    const hint = hintFor(b.name, hints);
+    const key = b.name + '\u0000' + canonicalArgsOnce(b.input);
+    const range = hint.subsumes === 'line-range' ? lineRangeOf(b.name, b.input, hint.lines) : undefined;
+    keyOf.push(key);
+    rangeOf.push(range);
+    keys.set(key, (keys.get(key) ?? 0) + 1);
+    if (range) reads.set(readKey(b, range), (reads.get(readKey(b, range)) ?? 0) + 1);
+  }
+  let partnered = 0;
+  const facts = calls.map((b, k): CallFacts | undefined => {
+    const range = rangeOf[k];
+    if (keys.get(keyOf[k])! < 2 && !(range && reads.get(readKey(b, range))! > 1)) return undefined;
+    partnered++;
+    return { key: keyOf[k], ...(range && { range }), allowed: dedupAllowed(hintFor(b.name, hints), b.input) };
+  });
+  byHints.set(hints, (hit = { calls, facts, partnered }));
+  return hit;
+}
+
+/**
+ * The context's calls that have a partner in the log, found by walking the context's calls and the
+ * log's side by side (a context keeps the log's order), or undefined when a call of the context is
+ * not one of the log's (rewritten, or out of order): then every call must be read.
+ */
+function partneredCalls(ctx: CompactionContext, hints: ToolHints, subsumption: boolean): CallInfo[] | undefined {
+  const log = logPartners(ctx.log, hints);
+  const out: CallInfo[] = [];
+  const messages = ctx.messages;
+  let k = 0;
+  for (let mi = 0; mi < messages.length; mi++) {
+    const m = messages[mi];
+    if (m.sidechain) continue;
+    const blocks = m.blocks;
+    for (let bi = 0; bi < blocks.length; bi++) {
+      const b = blocks[bi];
+      if (b.kind !== 'tool_call') continue;
+      while (k < log.calls.length && log.calls[k] !== b) k++;
+      if (k === log.calls.length) return undefined;
+      const f = log.facts[k++];
+      if (f) out.push(info(mi, bi, b, f, subsumption));
+    }
+  }
+  return out;
 }
