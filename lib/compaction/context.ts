@@ -305,6 +305,23 @@ export class ContextEditor {
     return true;
   }
 
+  /**
+   * Remove a call and its result together, both halves of one pair (the call first). The
+   * context's pairing is then its parent's without that pair: a parent without a pairing issue
+   * leaves a child without one, known without a pass over it (a new issue needs a half left alone).
+   */
+  removeCallAndResult(call: { mi: number; bi: number }, result: { mi: number; bi: number }, fate: Fate): boolean {
+    const c = this.block(call.mi, call.bi);
+    const r = this.block(result.mi, result.bi);
+    if (!c || !r || c.kind !== 'tool_call' || r.kind !== 'tool_result' || c.callId !== r.callId) return false;
+    const ordered = call.mi < result.mi || (call.mi === result.mi && call.bi < result.bi);
+    const touched = this.pairingTouched;
+    this.removeBlock(call.mi, call.bi, fate);
+    this.removeBlock(result.mi, result.bi, fate);
+    if (ordered) this.pairingTouched = touched;
+    return true;
+  }
+
   /** Remove every remaining block of a message (the message then leaves the context). */
   removeMessage(mi: number, fate: Fate): void {
     const n = this.ctx.messages[mi].blocks.length;

@@ -114,6 +114,13 @@ export const MAY_SIGNAL_RE = new RegExp(`${SIGNAL_WORDS}|^(?:${SIGNAL_STARTS})`,
  */
 export const TEXT_MAY_SIGNAL_RE = new RegExp(`${SIGNAL_WORDS}|(?:^|\\n|— |\\] )[^\\S\\n]*(?:${SIGNAL_STARTS})`, 'gi');
 
+/**
+ * The same for a file read (`file-content`), whose lines can only be the tool's own failures: a
+ * line the patterns give a kind holds a match of one of OWN_ERROR_RE, case and all, so those are
+ * the pre-test (a third of an agent run's output is file text; one pass over it is 3× faster so).
+ */
+const TEXT_OWN_ERROR_RE = new RegExp(OWN_ERROR_RE.map((r) => r.source).join('|'), OWN_ERROR_RE.some((r) => r.ignoreCase) ? 'gi' : 'g');
+
 function kindOf(l: string, category: OutputCategory): SignalKind | undefined {
   return MAY_SIGNAL_RE.test(l) ? patternKindOf(l, category) : undefined;
 }
@@ -197,7 +204,7 @@ function signalLinesUncached(content: string, category: OutputCategory): SignalL
 function scan(text: string, category: OutputCategory, offset: number): SignalLine[] {
   const out: SignalLine[] = [];
   let other = false;
-  const re = TEXT_MAY_SIGNAL_RE;
+  const re = category === 'file-content' ? TEXT_OWN_ERROR_RE : TEXT_MAY_SIGNAL_RE;
   re.lastIndex = 0;
   let line = 0; // line number of `lineStart`
   let lineStart = 0;

@@ -16,6 +16,7 @@
 import type { ToolResultBlock } from '../../model/types';
 import { ContextEditor, fates, isBool, isEditable, isNum, isStr, isStrArray, oneOf, opt, type Reducer } from '../context';
 import { NO_HINTS, hintFor, outputCategoryFor, type RetentionHint, type ToolHints } from '../hints';
+import type { OutputCategory } from '../truncate-text';
 import { fitsNow, isStub, withSignal } from './util';
 
 export const RESULT_EXPIRED = '[result expired]';
@@ -43,32 +44,39 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
       const lastTurn = Math.max(0, ctx.log.turnCount - 1);
       // Every result in the context, newest first, with whether this step may edit it.
       const all: Array<{ mi: number; bi: number; block: ToolResultBlock; editable: boolean; turn: number }> = [];
-      ctx.messages.forEach((m, mi) => {
-        if (m.sidechain) return;
-        m.blocks.forEach((b, bi) => {
-          if (b.kind === 'tool_result') all.push({ mi, bi, block: b, editable: isEditable(ctx, m), turn: m.turn });
-        });
-      });
-      all.reverse();
+      const messages = ctx.messages;
+      for (let mi = messages.length - 1; mi >= 0; mi--) {
+        const m = messages[mi];
+        if (m.sidechain) continue;
+        const blocks = m.blocks;
+        let editable: boolean | undefined;
+        for (let bi = blocks.length - 1; bi >= 0; bi--) {
+          const b = blocks[bi];
+          if (b.kind === 'tool_result') all.push({ mi, bi, block: b, editable: (editable ??= isEditable(ctx, m)), turn: m.turn });
+        }
+      }
 
       // One policy per tool name (asked once per result: thousands in an agent run).
-      const policies = new Map<string, RetentionHint & { never: boolean }>();
-      const policyFor = (name: string | undefined): RetentionHint & { never: boolean } => {
+      type Policy = RetentionHint & { never: boolean; why: string; category: OutputCategory };
+      const policies = new Map<string, Policy>();
+      const policyFor = (name: string | undefined): Policy => {
         const n = name ?? '';
         let p = policies.get(n);
         if (!p) policies.set(n, (p = policyOf(name)));
         return p;
       };
-      const policyOf = (name: string | undefined): RetentionHint & { never: boolean } => {
+      const policyOf = (name: string | undefined): Policy => {
         const n = name ?? '';
         const fromHints = useHints ? hintFor(name, hints).retention : undefined;
         const own = perTool[n];
         const r: RetentionHint = { turns, keep, ...fromHints, ...own, mode: own?.mode ?? fromHints?.mode ?? (mode === 'tokens' ? 'age' : mode) };
-        return { ...r, never: neverEvict.has(n) || exclude.has(n) || Boolean(r.neverEvict) || (only !== undefined && !only.includes(n)) };
+        const why = r.mode === 'count' ? `beyond the newest ${r.keep ?? keep}${scope === 'all' ? ' tool uses' : ` ${name ?? 'tool'} results`}` : `older than ${r.turns ?? turns} turns`;
+        return { ...r, never: neverEvict.has(n) || exclude.has(n) || Boolean(r.neverEvict) || (only !== undefined && !only.includes(n)), why, category: outputCategoryFor(name, hints) };
       };
 
       const expire: typeof all = [];
-      const why = new Map<(typeof all)[number], string>();
+      // Why each expired result went (by index in `expire`; none in tokens mode).
+      const why: string[] = [];
       if (mode === 'tokens') {
         let seen = 0;
         for (const r of all) {
@@ -92,17 +100,18 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
           const expired = p.mode === 'count' ? rank >= (p.keep ?? keep) : lastTurn - r.turn >= (p.turns ?? turns);
           if (expired) {
             expire.push(r);
-            why.set(r, p.mode === 'count' ? `beyond the newest ${p.keep ?? keep}${scope === 'all' ? ' tool uses' : ` ${r.block.name ?? 'tool'} results`}` : `older than ${p.turns ?? turns} turns`);
+            why.push(p.why);
           }
         }
       }
       // Oldest first, so untilFits stops with the newest results intact.
-      expire.reverse();
       const reasons = new Map<string, number>();
-      for (const r of expire) {
+      const fate = fates.stubbed('tool-retention', ctx.step.id);
+      for (let i = expire.length - 1; i >= 0; i--) {
         if (fitsNow(editor, budget, untilFits)) break;
-        if (editor.replaceBlock(r.mi, r.bi, { content: withSignal(placeholder, r.block.content, outputCategoryFor(r.block.name, hints)) }, fates.stubbed('tool-retention', ctx.step.id)) && why.has(r))
-          reasons.set(why.get(r)!, (reasons.get(why.get(r)!) ?? 0) + 1);
+        const r = expire[i];
+        if (editor.replaceBlock(r.mi, r.bi, { content: withSignal(placeholder, r.block.content, policyFor(r.block.name).category) }, fate) && why[i] !== undefined)
+          reasons.set(why[i], (reasons.get(why[i]) ?? 0) + 1);
       }
       const what = mode === 'tokens' ? `older than the newest ${protectTokens} tool tokens` : mode === 'count' ? `beyond the newest ${keep}${scope === 'all' ? ' tool uses' : ' per tool'}` : `older than ${turns} turns`;
       // Per-tool lifespans (the hints table) differ from the global default: say which applied.

@@ -104,9 +104,7 @@ export function removePair(editor: ContextEditor, pairs: PairIndex, callId: stri
   if (!c || !r) return false;
   if (!isEditable(ctx, ctx.messages[c.mi]) || !isEditable(ctx, ctx.messages[r.mi])) return false;
   if (editor.isRemoved(c.mi, c.bi) || editor.isRemoved(r.mi, r.bi)) return false;
-  editor.removeBlock(c.mi, c.bi, fate);
-  editor.removeBlock(r.mi, r.bi, fate);
-  return true;
+  return editor.removeCallAndResult(c, r, fate);
 }
 
 /**
