@@ -94,15 +94,17 @@ const wrappers = new WeakMap<Message, ProjectedMessage>();
 /** The projection of an untouched log message: its own blocks array (same objects), frozen, cached. */
 export function wrapMessage(m: Message): ProjectedMessage {
   let w = wrappers.get(m);
-  if (!w) {
-    // Assigned, not spread (spread objects get a hidden class each: builder.ts).
-    const p = { sourceId: m.id, role: m.role, turn: m.turn, blocks: m.blocks as ProjectedBlock[] } as ProjectedMessage;
-    if (m.sidechain) p.sidechain = true;
-    if (m.meta) p.meta = true;
-    w = Object.freeze(p);
-    wrappers.set(m, w);
-  }
+  if (!w) wrappers.set(m, (w = projectedMessageOf(m)));
   return w;
+}
+
+/** A new frozen projection of a log message (wrapMessage without its cache, for a caller that keeps what it builds). */
+export function projectedMessageOf(m: Message): ProjectedMessage {
+  // Assigned, not spread (spread objects get a hidden class each: builder.ts).
+  const p = { sourceId: m.id, role: m.role, turn: m.turn, blocks: m.blocks as ProjectedBlock[] } as ProjectedMessage;
+  if (m.sidechain) p.sidechain = true;
+  if (m.meta) p.meta = true;
+  return Object.freeze(p);
 }
 
 /** May this step's reducers edit this message? (Inside the window, from the log, not a side chain.) */

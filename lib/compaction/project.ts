@@ -25,7 +25,7 @@ import { blockText } from '../tokens/count';
 import { transcriptTotals, type Totals } from '../tokens/totals';
 import { counterFor, makeBudget } from './budget';
 import { modelCalls, promptsOf, sourceIndex, type ModelCall } from './calls';
-import { ContextEditor, contextTokens, contextTotalsOf, emptyState, rememberTotals, fates as fateOf, inWindow, isEditable, pairingIssues, wrapMessage, type CompactionContext, type TurnWindow } from './context';
+import { ContextEditor, contextTokens, contextTotalsOf, emptyState, rememberTotals, fates as fateOf, inWindow, isEditable, pairingIssues, projectedMessageOf, type CompactionContext, type TurnWindow } from './context';
 import { parseAutoOptions, runAuto } from './pipeline';
 import { createReducer } from './reducers';
 import type { Fate, ProjectedBlock, ProjectedMessage, Projection, ReducerReport, Step, SummaryKey, TokenTotals } from './types';
@@ -104,13 +104,14 @@ export function startingContext(log: Transcript, baseline: 'log' | 'model-view')
 
 function buildStartingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
   const fates = new Map<string, Fate>();
-  if (baseline === 'log') return { messages: log.messages.map(wrapMessage), fates };
+  // The starting context is kept per log and baseline (startCache): its messages need no cache of their own.
+  if (baseline === 'log') return { messages: log.messages.map(projectedMessageOf), fates };
   const covered = coveredByMarkers(log);
   const messages: ProjectedMessage[] = [];
   for (const m of log.messages) {
     const marker = covered.get(m.index);
     if (marker === undefined) {
-      messages.push(wrapMessage(m));
+      messages.push(projectedMessageOf(m));
       continue;
     }
     for (const b of m.blocks) fates.set(b.id, { kind: 'summarized', by: 'summarize', stepId: `source-marker:${marker}`, summaryId: marker });

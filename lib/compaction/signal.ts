@@ -141,14 +141,10 @@ export function patternKindOf(l: string, category: OutputCategory): SignalKind |
   return undefined;
 }
 
-/**
- * Every signal line of a result, in order (locations only when another kind is present).
- * Cheap on lines without a digit or letter pattern: each line is tested by a handful of anchored
- * regexps.
- */
+/** Every signal line of a result, in order (locations only when another kind is present). */
 export function signalLines(content: string, category: OutputCategory = 'generic'): readonly SignalLine[] {
   if (!content) return [];
-  return remembered(signalCache, content, category, () => signalLinesUncached(content, category));
+  return remembered(content, category).lines;
 }
 
 /**
@@ -158,30 +154,38 @@ export function signalLines(content: string, category: OutputCategory = 'generic
  */
 export function stubSignal(content: string, category: OutputCategory = 'generic'): readonly string[] {
   if (!content) return [];
-  return remembered(stubCache, content, category, () => pickSignal(signalLines(content, category), STUB_SIGNAL).map((s) => clipLine(s.text, STUB_SIGNAL.lineChars)));
+  const e = remembered(content, category);
+  return (e.stub ??= Object.freeze(pickSignal(e.lines, STUB_SIGNAL).map((s) => clipLine(s.text, STUB_SIGNAL.lineChars))));
 }
 
 const SIGNAL_CACHE = 50_000;
 const SIGNAL_CACHE_CHARS = 64 * 1024;
-const signalCache = new Map<OutputCategory, Map<string, readonly SignalLine[]>>();
-const stubCache = new Map<OutputCategory, Map<string, readonly string[]>>();
+
+/** What a result's text gives: its signal lines, and the lines of its stub once asked for. */
+interface Remembered {
+  readonly lines: readonly SignalLine[];
+  stub?: readonly string[];
+}
+
+const signalCache = new Map<OutputCategory, Map<string, Remembered>>();
 
 /**
  * What a result's text gives, remembered: the same results are scanned by several reducers and
  * again at every preview. The last SIGNAL_CACHE results of up to SIGNAL_CACHE_CHARS (a huge output
  * is not kept alive by the cache), per category, keyed by the content itself (a string's hash is
- * computed once and kept); frozen, as a result's text never changes.
+ * computed once and kept); one entry per text for its lines and its stub (one lookup each, not
+ * two); frozen, as a result's text never changes.
  */
-function remembered<T>(cache: Map<OutputCategory, Map<string, readonly T[]>>, content: string, category: OutputCategory, compute: () => T[]): readonly T[] {
-  let byContent = cache.get(category);
-  if (!byContent) cache.set(category, (byContent = new Map()));
+function remembered(content: string, category: OutputCategory): Remembered {
+  let byContent = signalCache.get(category);
+  if (!byContent) signalCache.set(category, (byContent = new Map()));
   const hit = byContent.get(content);
   if (hit) return hit;
-  const value = Object.freeze(compute());
-  if (content.length > SIGNAL_CACHE_CHARS) return value;
+  const entry: Remembered = { lines: Object.freeze(signalLinesUncached(content, category)) };
+  if (content.length > SIGNAL_CACHE_CHARS) return entry;
   if (byContent.size >= SIGNAL_CACHE) byContent.clear();
-  byContent.set(content, value);
-  return value;
+  byContent.set(content, entry);
+  return entry;
 }
 
 function signalLinesUncached(content: string, category: OutputCategory): SignalLine[] {
