@@ -6,7 +6,7 @@ import { importFile } from '../formats/import';
 import { sourceFromBytes } from '../read/source';
 import type { Transcript } from '../model/types';
 import { contextFloor, modelCalls } from './calls';
-import { projectTranscript, resolveWindow } from './project';
+import { blockFate, projectTranscript, resolveWindow } from './project';
 import { step } from './testing/steps';
 
 const load = (f: string): Transcript => importFile(sourceFromBytes(path.basename(f), new Uint8Array(fs.readFileSync(f)))).transcript;
@@ -61,7 +61,7 @@ describe('message-granular windows', () => {
     let stubbed = 0;
     for (const m of t.messages)
       for (const b of m.blocks) {
-        if (p.fates[b.id].kind === 'kept') continue;
+        if (blockFate(p, b.id).kind === 'kept') continue;
         stubbed++;
         expect(b.kind).toBe('tool_result');
         expect(m.index, `message ${m.index} is outside calls 3–6`).toBeGreaterThanOrEqual(calls[2].first);

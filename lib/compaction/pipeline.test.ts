@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { filler, makeTranscript, type TurnSpec } from './testing/make';
 import { step } from './testing/steps';
-import { projectTranscript } from './project';
+import { blockFate, projectTranscript } from './project';
 import { autoStages, parseAutoOptions } from './pipeline';
 import { importBytes } from '../formats/import';
 import { lookupModel } from '../tokens/catalog';
@@ -88,7 +88,7 @@ describe('auto pipeline', () => {
     for (const m of log.messages)
       for (const b of m.blocks) {
         if (b.kind !== 'tool_call') continue;
-        const f = p.fates[b.id];
+        const f = blockFate(p, b.id);
         expect(f.kind === 'kept' || f.kind === 'summarized' || (f.kind === 'removed' && f.by === 'emergency'), JSON.stringify(f)).toBe(true);
       }
     expect(p.tokens.after.total).toBeLessThanOrEqual(Math.floor(total * 0.3));

@@ -18,7 +18,13 @@ export interface CompactionSummary {
 
 export function summarizeProjection(projection: Projection, lost: readonly LostIdentifier[] = []): CompactionSummary {
   const fates: Record<FateKind, number> = { kept: 0, stubbed: 0, truncated: 0, removed: 0, deduped: 0, summarized: 0 };
-  for (const f of Object.values(projection.fates)) fates[f.kind]++;
+  let listed = 0;
+  for (const f of Object.values(projection.fates)) {
+    fates[f.kind]++;
+    listed++;
+  }
+  // A block without an entry is kept.
+  if (projection.blocks !== undefined) fates.kept += projection.blocks - listed;
   const start = projection.tokens.start?.total ?? projection.tokens.before.total;
   return {
     tokens: { before: projection.tokens.before.total, start, after: projection.tokens.after.total, saved: start - projection.tokens.after.total },

@@ -14,6 +14,7 @@
  */
 import { lostIdentifiers, type LostIdentifier, type LostKind } from '../compaction/lost';
 import { callAtOrAfter, modelCalls } from '../compaction/calls';
+import { blockFate } from '../compaction/project';
 import type { FateKind, ProjectedBlock, Projection, ReducerId } from '../compaction/types';
 import type { Block, Transcript } from '../model/types';
 import { blockText } from '../tokens/count';
@@ -166,7 +167,7 @@ export function summarizePreview(log: Transcript, projection: Projection, select
     const bar = barOf(m.index);
     let blocks: DiffBlock[] | null = null;
     for (const b of m.blocks) {
-      const fate = projection.fates[b.id] ?? { kind: 'kept' as const };
+      const fate = blockFate(projection, b.id);
       if (fate.kind !== 'kept' && bySource(fate.stepId)) continue;
       if (inSel(bar)) selBefore += b.tokens;
       fateCounts[fate.kind]++;

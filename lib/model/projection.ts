@@ -85,7 +85,10 @@ export interface TokenTotals {
 export interface Projection {
   messages: ProjectedMessage[];
   tools: ToolSchema[];
+  /** The fate of every log block that is not kept, by block id: a block without an entry is kept. */
   fates: Record<string, Fate>;
+  /** How many blocks the log has (kept = blocks − the entries of `fates`); absent on hand-made projections. */
+  blocks?: number;
   report: ReducerReport[];
   summaries: SummaryArtifact[];
   /**

@@ -19,7 +19,7 @@ import { isFatalForExport, newPairingIssues, validatePairing } from '../../lib/m
 import type { Transcript } from '../../lib/model/types';
 import { contextTotals } from '../../lib/tokens/totals';
 import { modelCalls } from '../../lib/compaction/calls';
-import { projectTranscript } from '../../lib/compaction/project';
+import { blockFate, projectTranscript } from '../../lib/compaction/project';
 import { makeTranscript, type ToolStep, type TurnSpec } from '../../lib/compaction/testing/make';
 import type { ReducerId, ReducerSpec, Step, TurnRange } from '../../lib/compaction/types';
 
@@ -219,13 +219,20 @@ function checkPlans(numRuns: number, seed: number): void {
         expect(p.tokens.after.byKind).toEqual(fresh.byKind);
         expect(p.tokens.after.total).toBe(fresh.total);
         for (const r of p.report) expect(r.tokensAfter).toBeLessThanOrEqual(r.tokensBefore);
-        // Every log block has a fate, and removed/summarized blocks are really gone.
+        // Fates are listed for log blocks only, never as `kept`; a block without one is kept and
+        // really there, and removed/summarized/deduped blocks are really gone.
         const present = new Set(p.messages.flatMap((m) => m.blocks.map((b) => b.sourceBlockId ?? b.id)));
+        const ids = new Set(log.messages.flatMap((m) => m.blocks.map((b) => b.id)));
+        expect(p.blocks).toBe(ids.size);
+        for (const [id, f] of Object.entries(p.fates)) {
+          expect(ids.has(id), id).toBe(true);
+          expect(f.kind).not.toBe('kept');
+        }
         for (const m of log.messages)
           for (const b of m.blocks) {
-            const f = p.fates[b.id];
-            expect(f).toBeDefined();
+            const f = blockFate(p, b.id);
             if (f.kind === 'kept') expect(present.has(b.id)).toBe(true);
+            if (f.kind === 'removed' || f.kind === 'summarized' || f.kind === 'deduped') expect(present.has(b.id)).toBe(false);
           }
       }),
       { numRuns, seed },

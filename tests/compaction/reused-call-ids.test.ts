@@ -5,7 +5,7 @@
  * call with no result.
  */
 import { describe, expect, it } from 'vitest';
-import { projectTranscript } from '../../lib/compaction/project';
+import { blockFate, projectTranscript } from '../../lib/compaction/project';
 import type { Step } from '../../lib/compaction/types';
 import { importBytes } from '../../lib/formats/import';
 import { formatById } from '../../lib/formats/registry';
@@ -97,7 +97,8 @@ describe('reused tool-call ids (issue #17)', () => {
     // (tail 'turns': whole turns, even when they exceed the budget; by default the tail would narrow to the last call.)
     const protectedSteps: Step[] = [{ ...steps[0], range: whole, keepLast: 3, tail: 'turns' }];
     const q = projectTranscript(log, protectedSteps);
-    expect(q.fates[log.messages[2].blocks[0].id]).toEqual({ kind: 'kept' });
+    expect(q.fates[log.messages[2].blocks[0].id]).toBeUndefined();
+    expect(blockFate(q, log.messages[2].blocks[0].id)).toEqual({ kind: 'kept' });
     expect(q.report.flatMap((r) => r.notes).some((n) => n.startsWith('pairing repair'))).toBe(false);
   });
 });

@@ -14,7 +14,7 @@ import { parseJpToml } from '../config';
 import { ReducerOptionError } from '../context';
 import { DEFAULT_TOOL_HINTS, hintFor, isReadOnlyCommand, lineRangeOf } from '../hints';
 import { autoStages } from '../pipeline';
-import { projectTranscript } from '../project';
+import { blockFate, projectTranscript } from '../project';
 import { filler, makeTranscript, type ToolStep } from '../testing/make';
 import { step } from '../testing/steps';
 import { planReducers, defaultPlan } from '../../../components/plan/plan';
@@ -104,8 +104,8 @@ describe('shell commands are deduplicated only when known to be read-only', () =
     const ls = calls('ls -F');
     expect(repro).toHaveLength(2);
     expect(ls).toHaveLength(2);
-    expect(repro.map((b) => p.fates[b.id].kind)).toEqual(['kept', 'kept']);
-    expect(ls.map((b) => p.fates[b.id].kind)).toEqual(['deduped', 'kept']);
+    expect(repro.map((b) => blockFate(p, b.id).kind)).toEqual(['kept', 'kept']);
+    expect(ls.map((b) => blockFate(p, b.id).kind)).toEqual(['deduped', 'kept']);
   });
 });
 
