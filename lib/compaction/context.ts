@@ -179,7 +179,7 @@ export function pairingIssues(messages: readonly ProjectedMessage[]): readonly P
   const parent = pairingParent.get(messages);
   // Only an empty list is inherited: an issue names its message by index, and indices move when messages leave.
   if (parent && pairingIssues(parent).length === 0) hit = [];
-  else hit = validatePairing(messages.filter((m) => !m.sidechain));
+  else hit = validatePairing(messages.some((m) => m.sidechain) ? messages.filter((m) => !m.sidechain) : messages);
   pairingCache.set(messages, hit);
   return hit;
 }
@@ -348,28 +348,63 @@ export class ContextEditor {
     return this.edited.size > 0 || this.inserted.size > 0;
   }
 
+  /** A message with its edits, or null when none of its blocks is left. */
+  private editedMessage(mi: number, e: (ProjectedBlock | null)[]): ProjectedMessage | null {
+    const blocks = e.filter((b): b is ProjectedBlock => b !== null);
+    if (blocks.length === 0) return null;
+    const copy = Object.assign({}, this.ctx.messages[mi]);
+    copy.blocks = blocks;
+    return copy;
+  }
+
+  /**
+   * The new messages when nothing was inserted: a copy of the array with the edited messages put
+   * in their places (no lookup per message: most of a 40k-message context is untouched), then the
+   * emptied ones taken out.
+   */
+  private patched(): ProjectedMessage[] {
+    const out: Array<ProjectedMessage | null> = this.ctx.messages.slice();
+    let emptied = false;
+    for (const [mi, e] of this.edited) {
+      const m = this.editedMessage(mi, e);
+      out[mi] = m;
+      if (!m) emptied = true;
+    }
+    if (!emptied) return out as ProjectedMessage[];
+    const kept: ProjectedMessage[] = [];
+    for (let i = 0; i < out.length; i++) {
+      const m = out[i];
+      if (m) kept.push(m);
+    }
+    return kept;
+  }
+
+  /** The new messages with inserted ones, in one pass. */
+  private rebuilt(): ProjectedMessage[] {
+    const messages: ProjectedMessage[] = [];
+    const source = this.ctx.messages;
+    for (let mi = 0; mi < source.length; mi++) {
+      const ins = this.inserted.get(mi);
+      if (ins) messages.push(...ins);
+      const e = this.edited.get(mi);
+      if (!e) {
+        messages.push(source[mi]);
+        continue;
+      }
+      const m = this.editedMessage(mi, e);
+      if (m) messages.push(m);
+    }
+    const tail = this.inserted.get(source.length);
+    if (tail) messages.push(...tail);
+    return messages;
+  }
+
   /** Build the new context and this reducer's report. */
   finish(state: ReducerState, notes: string[] = []): ReduceResult {
     const { ctx } = this;
     let next = ctx;
     if (this.changed) {
-      const messages: ProjectedMessage[] = [];
-      ctx.messages.forEach((m, mi) => {
-        const ins = this.inserted.get(mi);
-        if (ins) messages.push(...ins);
-        const e = this.edited.get(mi);
-        if (!e) {
-          messages.push(m);
-          return;
-        }
-        const blocks = e.filter((b): b is ProjectedBlock => b !== null);
-        if (blocks.length === 0) return;
-        const copy = Object.assign({}, m);
-        copy.blocks = blocks;
-        messages.push(copy);
-      });
-      const tail = this.inserted.get(ctx.messages.length);
-      if (tail) messages.push(...tail);
+      const messages = this.inserted.size === 0 ? this.patched() : this.rebuilt();
       next = { ...ctx, messages, fates: this.newFates ?? ctx.fates };
       // The new totals are the old ones minus what the edits saved: no second pass over the context.
       const byKind = { ...this.totalsBefore.byKind };

@@ -176,28 +176,35 @@ function logPartners(log: Transcript, hints: ToolHints): LogPartners {
   if (hit) return hit;
   const calls: ToolCallBlock[] = [];
   for (const m of log.messages) if (!m.sidechain) for (const b of m.blocks) if (b.kind === 'tool_call') calls.push(b);
-  // The key and the range of every call; whether its tool may be deduplicated only for a call with a partner.
-  const keyOf: string[] = [];
-  const rangeOf: Array<LineRangeRead | undefined> = [];
-  const keys = new Map<string, number>();
-  const reads = new Map<string, number>();
-  const readKey = (b: ToolCallBlock, r: LineRangeRead) => b.name + '\u0000' + r.path;
-  for (const b of calls) {
+  // Every call's arguments (canonical) and read path, counted per tool: a map per tool name, so the
+  // keys counted are the argument texts themselves (no joined string to build and hash per call).
+  const n = calls.length;
+  const argsOf: string[] = new Array(n);
+  const rangeOf: Array<LineRangeRead | undefined> = new Array(n);
+  const byTool = new Map<string, { args: Map<string, number>; paths: Map<string, number> }>();
+  for (let k = 0; k < n; k++) {
+    const b = calls[k];
     const hint = hintFor(b.name, hints);
-    const key = b.name + '\u0000' + canonicalArgsOnce(b.input);
+    let c = byTool.get(b.name);
+    if (!c) byTool.set(b.name, (c = { args: new Map(), paths: new Map() }));
+    const args = canonicalArgsOnce(b.input);
+    argsOf[k] = args;
+    c.args.set(args, (c.args.get(args) ?? 0) + 1);
     const range = hint.subsumes === 'line-range' ? lineRangeOf(b.name, b.input, hint.lines) : undefined;
-    keyOf.push(key);
-    rangeOf.push(range);
-    keys.set(key, (keys.get(key) ?? 0) + 1);
-    if (range) reads.set(readKey(b, range), (reads.get(readKey(b, range)) ?? 0) + 1);
+    rangeOf[k] = range;
+    if (range) c.paths.set(range.path, (c.paths.get(range.path) ?? 0) + 1);
   }
+  // The facts (key, range, whether the tool may be deduplicated) of the calls with a partner only.
   let partnered = 0;
-  const facts = calls.map((b, k): CallFacts | undefined => {
+  const facts: Array<CallFacts | undefined> = new Array(n);
+  for (let k = 0; k < n; k++) {
+    const b = calls[k];
+    const c = byTool.get(b.name)!;
     const range = rangeOf[k];
-    if (keys.get(keyOf[k])! < 2 && !(range && reads.get(readKey(b, range))! > 1)) return undefined;
+    if (c.args.get(argsOf[k])! < 2 && !(range && c.paths.get(range.path)! > 1)) continue;
     partnered++;
-    return { key: keyOf[k], ...(range && { range }), allowed: dedupAllowed(hintFor(b.name, hints), b.input) };
-  });
+    facts[k] = { key: b.name + '\u0000' + argsOf[k], ...(range && { range }), allowed: dedupAllowed(hintFor(b.name, hints), b.input) };
+  }
   byHints.set(hints, (hit = { calls, facts, partnered }));
   return hit;
 }

@@ -57,7 +57,14 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
       }
 
       // One policy per tool name (asked once per result: thousands in an agent run).
-      type Policy = RetentionHint & { never: boolean; why: string; category: OutputCategory };
+      interface Policy {
+        mode: RetentionHint['mode'];
+        turns: number;
+        keep: number;
+        never: boolean;
+        why: string;
+        category: OutputCategory;
+      }
       const policies = new Map<string, Policy>();
       const policyFor = (name: string | undefined): Policy => {
         const n = name ?? '';
@@ -71,7 +78,16 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
         const own = perTool[n];
         const r: RetentionHint = { turns, keep, ...fromHints, ...own, mode: own?.mode ?? fromHints?.mode ?? (mode === 'tokens' ? 'age' : mode) };
         const why = r.mode === 'count' ? `beyond the newest ${r.keep ?? keep}${scope === 'all' ? ' tool uses' : ` ${name ?? 'tool'} results`}` : `older than ${r.turns ?? turns} turns`;
-        return { ...r, never: neverEvict.has(n) || exclude.has(n) || Boolean(r.neverEvict) || (only !== undefined && !only.includes(n)), why, category: outputCategoryFor(name, hints) };
+        // A literal of fixed fields, not a spread: a spread object gets a hidden class of its own, and
+        // the loop below, compiled for the last run's policies, was recompiled for every new log.
+        return {
+          mode: r.mode,
+          turns: r.turns ?? turns,
+          keep: r.keep ?? keep,
+          never: neverEvict.has(n) || exclude.has(n) || Boolean(r.neverEvict) || (only !== undefined && !only.includes(n)),
+          why,
+          category: outputCategoryFor(name, hints),
+        };
       };
 
       const expire: typeof all = [];
@@ -97,7 +113,7 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
           const rank = seenPerTool.get(k) ?? 0;
           seenPerTool.set(k, rank + 1);
           if (!r.editable || p.never || isStub(r.block.content)) continue;
-          const expired = p.mode === 'count' ? rank >= (p.keep ?? keep) : lastTurn - r.turn >= (p.turns ?? turns);
+          const expired = p.mode === 'count' ? rank >= p.keep : lastTurn - r.turn >= p.turns;
           if (expired) {
             expire.push(r);
             why.push(p.why);
