@@ -26,10 +26,12 @@ const TOOLS = ['Read', 'Bash', 'Grep', 'Edit'];
  */
 export function generateSession(turns: number, salt = ''): Transcript {
   const specs: TurnSpec[] = [];
-  const fileOf = (i: number) => `src/mod${i % 97}${salt}/file${i % 31}.ts`;
+  // A file of its own per turn, but one turn in eight reads again the file read seven turns before
+  // (an agent re-reading after an edit): dedup-tools has the same share of work at every size.
+  // (Files named by i % 97 and i % 31 repeated every 12,028 turns: no duplicate below that size,
+  // six times as many per turn at 100k, so the growth compared different work.)
+  const fileOf = (i: number) => `src/mod${i % 97}${salt}/file${i}.ts`;
   for (let i = 0; i < turns; i++) {
-    // One turn in eight reads again the file read seven turns before (an agent re-reading after an
-    // edit): dedup-tools has the same share of work at every size.
     const reread = i % 8 === 7;
     const file = fileOf(reread ? i - 7 : i);
     const name = reread ? 'Read' : TOOLS[i % TOOLS.length];

@@ -158,7 +158,7 @@ export function stubSignal(content: string, category: OutputCategory = 'generic'
   return (e.stub ??= Object.freeze(pickSignal(e.lines, STUB_SIGNAL).map((s) => clipLine(s.text, STUB_SIGNAL.lineChars))));
 }
 
-const SIGNAL_CACHE = 50_000;
+const SIGNAL_CACHE = 250_000;
 const SIGNAL_CACHE_CHARS = 64 * 1024;
 
 /** What a result's text gives: its signal lines, and the lines of its stub once asked for. */
