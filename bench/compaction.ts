@@ -229,14 +229,9 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
   const rows: Row[] = [];
   const prev = new Map<string, number>();
   let langchainTooSlow: string | false = false;
-  // LangChain's growth, from an extra size of twice the first (smaller sizes are mostly JIT and
-  // fixed costs: 250 → 1k turns looked linear, and 10k then took 386 s).
-  const lcPoints: Array<{ n: number; ms: number }> = [];
-  {
-    const n0 = sizes[0] * 2;
-    const log0 = generateSession(n0);
-    lcPoints.push({ n: n0, ms: (await runLangChain(log0, Math.floor(tokensOfLog(log0) * 0.25))).ms });
-  }
+  // Ours and the AI SDK at every size first, LangChain after: its quadratic 10k-turn run leaves
+  // tens of seconds of garbage, which the collector's threads were still marking during our
+  // 100k-turn run (4.4 s of CPU for ours then, 2.7 s without it).
   for (const n of sizes) {
     const log = generateSession(n);
     const total = tokensOfLog(log);
@@ -286,6 +281,37 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
       retained: retained(log, fates, totalIds, ours.value.messages),
     });
 
+    // AI SDK pruneMessages: no budget; drop reasoning and tool calls before the last 2 messages.
+    const aiIn = toModelMessages(log);
+    const ai = best2(() => pruneMessages({ messages: aiIn, reasoning: 'before-last-message', toolCalls: 'before-last-2-messages', emptyMessages: 'remove' }));
+    const aiOut = modelMessagesToProjected(ai.value);
+    push({ turns: n, tool: 'ai-sdk pruneMessages (no budget)', ms: ai.ms, fits: contextTokens(aiOut) <= budget ? true : 'no budget', tokens: contextTokens(aiOut), pairing: validatePairing(aiOut).length === 0, retained: retained(log, fates, totalIds, aiOut) });
+
+    console.log(`  ${n.toLocaleString('en-US')} turns: ${log.messages.length.toLocaleString('en-US')} messages, ${total.toLocaleString('en-US')} tokens, budget ${budget.toLocaleString('en-US')}, ${totalIds.toLocaleString('en-US')} identifiers`);
+  }
+  // LangChain's growth, from an extra size of twice the first (smaller sizes are mostly JIT and
+  // fixed costs: 250 → 1k turns looked linear, and 10k then took 386 s).
+  const lcPoints: Array<{ n: number; ms: number }> = [];
+  {
+    const n0 = sizes[0] * 2;
+    const log0 = generateSession(n0);
+    lcPoints.push({ n: n0, ms: (await runLangChain(log0, Math.floor(tokensOfLog(log0) * 0.25))).ms });
+  }
+  for (const n of sizes) {
+    const log = generateSession(n);
+    const total = tokensOfLog(log);
+    const budget = Math.floor(total * 0.25);
+    const fates = allRemoved(log);
+    const totalIds = lostIdentifiers(log, { messages: [], fates }).length;
+    const push = (r: Row) => {
+      const p = prev.get(r.tool);
+      if (p !== undefined) r.growth = r.ms / p;
+      prev.set(r.tool, r.ms);
+      rows.push(r);
+      // Progress line, so a long run that is stopped still leaves its figures.
+      console.log(`    ${r.tool}: ${r.ms.toFixed(0)} ms${r.repeatMs !== undefined ? ` (repeat ${r.repeatMs.toFixed(0)} ms)` : ''}${r.coldJitMs !== undefined ? ` (first in a process new to this size: ${r.coldJitMs.toFixed(0)} ms)` : ''}, ${r.tokens.toLocaleString('en-US')} tokens, ${r.pairing ? 'pairing valid' : 'pairing BROKEN'}, ${(r.retained * 100).toFixed(1)} % ids retained`);
+    };
+
     // LangChain trimMessages: keep the last messages within the budget, start on a human message.
     // Skipped where its measured growth predicts more than a minute (it is quadratic: ~5 min at 10k).
     const predicted = lcPoints.length >= 2 ? predictMs(lcPoints, n) : undefined;
@@ -301,14 +327,9 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
       console.log(`    langchain trimMessages: ${langchainTooSlow}`);
     }
 
-    // AI SDK pruneMessages: no budget; drop reasoning and tool calls before the last 2 messages.
-    const aiIn = toModelMessages(log);
-    const ai = best2(() => pruneMessages({ messages: aiIn, reasoning: 'before-last-message', toolCalls: 'before-last-2-messages', emptyMessages: 'remove' }));
-    const aiOut = modelMessagesToProjected(ai.value);
-    push({ turns: n, tool: 'ai-sdk pruneMessages (no budget)', ms: ai.ms, fits: contextTokens(aiOut) <= budget ? true : 'no budget', tokens: contextTokens(aiOut), pairing: validatePairing(aiOut).length === 0, retained: retained(log, fates, totalIds, aiOut) });
-
-    console.log(`  ${n.toLocaleString('en-US')} turns: ${log.messages.length.toLocaleString('en-US')} messages, ${total.toLocaleString('en-US')} tokens, budget ${budget.toLocaleString('en-US')}, ${totalIds.toLocaleString('en-US')} identifiers`);
   }
+  const order = ['contextscope auto', 'langchain trimMessages', 'ai-sdk pruneMessages (no budget)'];
+  rows.sort((x, y) => x.turns - y.turns || order.indexOf(x.tool) - order.indexOf(y.tool));
   const header = ['turns', 'tool', 'CPU ms', 'growth', 'fits', 'tokens out', 'pairing', 'ids retained'];
   const table = rows.map((r) => [
     r.turns.toLocaleString('en-US'),
