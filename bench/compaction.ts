@@ -229,23 +229,25 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
   const rows: Row[] = [];
   const prev = new Map<string, number>();
   let langchainTooSlow: string | false = false;
+  const sessionOf = (n: number) => {
+    const log = generateSession(n);
+    const total = tokensOfLog(log);
+    const fates = allRemoved(log);
+    return { log, total, budget: Math.floor(total * 0.25), fates, totalIds: lostIdentifiers(log, { messages: [], fates }).length };
+  };
+  const push = (r: Row) => {
+    const p = prev.get(r.tool);
+    if (p !== undefined) r.growth = r.ms / p;
+    prev.set(r.tool, r.ms);
+    rows.push(r);
+    // Progress line, so a long run that is stopped still leaves its figures.
+    console.log(`    ${r.tool}: ${r.ms.toFixed(0)} ms${r.repeatMs !== undefined ? ` (repeat ${r.repeatMs.toFixed(0)} ms)` : ''}${r.coldJitMs !== undefined ? ` (first in a process new to this size: ${r.coldJitMs.toFixed(0)} ms)` : ''}, ${r.tokens.toLocaleString('en-US')} tokens, ${r.pairing ? 'pairing valid' : 'pairing BROKEN'}, ${(r.retained * 100).toFixed(1)} % ids retained`);
+  };
   // Ours and the AI SDK at every size first, LangChain after: its quadratic 10k-turn run leaves
   // tens of seconds of garbage, which the collector's threads were still marking during our
   // 100k-turn run (4.4 s of CPU for ours then, 2.7 s without it).
   for (const n of sizes) {
-    const log = generateSession(n);
-    const total = tokensOfLog(log);
-    const budget = Math.floor(total * 0.25);
-    const fates = allRemoved(log);
-    const totalIds = lostIdentifiers(log, { messages: [], fates }).length;
-    const push = (r: Row) => {
-      const p = prev.get(r.tool);
-      if (p !== undefined) r.growth = r.ms / p;
-      prev.set(r.tool, r.ms);
-      rows.push(r);
-      // Progress line, so a long run that is stopped still leaves its figures.
-      console.log(`    ${r.tool}: ${r.ms.toFixed(0)} ms${r.repeatMs !== undefined ? ` (repeat ${r.repeatMs.toFixed(0)} ms)` : ''}${r.coldJitMs !== undefined ? ` (first in a process new to this size: ${r.coldJitMs.toFixed(0)} ms)` : ''}, ${r.tokens.toLocaleString('en-US')} tokens, ${r.pairing ? 'pairing valid' : 'pairing BROKEN'}, ${(r.retained * 100).toFixed(1)} % ids retained`);
-    };
+    const { log, total, budget, fates, totalIds } = sessionOf(n);
 
     // Ours: auto, keep_last 1, offline summaries. The first run on this log is the figure: the
     // caches keyed by its blocks (signal lines, canonical arguments, the log's call partners) are
@@ -298,19 +300,7 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
     lcPoints.push({ n: n0, ms: (await runLangChain(log0, Math.floor(tokensOfLog(log0) * 0.25))).ms });
   }
   for (const n of sizes) {
-    const log = generateSession(n);
-    const total = tokensOfLog(log);
-    const budget = Math.floor(total * 0.25);
-    const fates = allRemoved(log);
-    const totalIds = lostIdentifiers(log, { messages: [], fates }).length;
-    const push = (r: Row) => {
-      const p = prev.get(r.tool);
-      if (p !== undefined) r.growth = r.ms / p;
-      prev.set(r.tool, r.ms);
-      rows.push(r);
-      // Progress line, so a long run that is stopped still leaves its figures.
-      console.log(`    ${r.tool}: ${r.ms.toFixed(0)} ms${r.repeatMs !== undefined ? ` (repeat ${r.repeatMs.toFixed(0)} ms)` : ''}${r.coldJitMs !== undefined ? ` (first in a process new to this size: ${r.coldJitMs.toFixed(0)} ms)` : ''}, ${r.tokens.toLocaleString('en-US')} tokens, ${r.pairing ? 'pairing valid' : 'pairing BROKEN'}, ${(r.retained * 100).toFixed(1)} % ids retained`);
-    };
+    const { log, budget, fates, totalIds } = sessionOf(n);
 
     // LangChain trimMessages: keep the last messages within the budget, start on a human message.
     // Skipped where its measured growth predicts more than a minute (it is quadratic: ~5 min at 10k).

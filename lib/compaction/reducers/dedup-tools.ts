@@ -31,7 +31,7 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
       const messages = ctx.messages;
       // Only the calls of the log that have a partner in it (logPartners); every call when the
       // context holds one the log does not (a call a reducer rewrote).
-      const calls = (!fullScan && partneredCalls(ctx, hints, subsumption)) || allCalls(ctx, hints, subsumption);
+      const calls = (!fullScan && callsOf(ctx, hints, subsumption, logPartners(ctx.log, hints))) || callsOf(ctx, hints, subsumption)!;
       if (calls.length === 0) return editor.finish(state, [`${mode === 'remove' ? 'removed' : 'stubbed'} 0 duplicate and 0 subsumed call(s)`]);
       const pairs = indexPairs(messages);
       // Whether a call's result makes it a good "later" call: asked only of calls that can be one.
@@ -133,26 +133,6 @@ function info(mi: number, bi: number, block: ToolCallBlock, f: CallFacts, subsum
   return { mi, bi, block, key: f.key, range, dedupable: f.allowed || range !== undefined };
 }
 
-/** Every main-line call of the context, in order. */
-function allCalls(ctx: CompactionContext, hints: ToolHints, subsumption: boolean): CallInfo[] {
-  const calls: CallInfo[] = [];
-  const facts = callFactsFor(hints);
-  const messages = ctx.messages;
-  for (let mi = 0; mi < messages.length; mi++) {
-    const m = messages[mi];
-    if (m.sidechain) continue;
-    const blocks = m.blocks;
-    for (let bi = 0; bi < blocks.length; bi++) {
-      const b = blocks[bi];
-      if (b.kind !== 'tool_call') continue;
-      let f = facts.get(b);
-      if (!f) facts.set(b, (f = callFacts(b, hints)));
-      calls.push(info(mi, bi, b, f, subsumption));
-    }
-  }
-  return calls;
-}
-
 /**
  * The log's main-line calls in order, and the facts of those that have a partner: another call
  * with the same key (tool and canonical arguments), or another line-range read of the same tool
@@ -210,13 +190,14 @@ function logPartners(log: Transcript, hints: ToolHints): LogPartners {
 }
 
 /**
- * The context's calls that have a partner in the log, found by walking the context's calls and the
- * log's side by side (a context keeps the log's order), or undefined when a call of the context is
- * not one of the log's (rewritten, or out of order): then every call must be read.
+ * The context's main-line calls, in order, with their facts. With the log's partners: only the
+ * calls that have one, found by walking the context's calls and the log's side by side (a context
+ * keeps the log's order), or undefined when a call of the context is not one of the log's
+ * (rewritten, or out of order): then every call must be read, without them.
  */
-function partneredCalls(ctx: CompactionContext, hints: ToolHints, subsumption: boolean): CallInfo[] | undefined {
-  const log = logPartners(ctx.log, hints);
+function callsOf(ctx: CompactionContext, hints: ToolHints, subsumption: boolean, partners?: LogPartners): CallInfo[] | undefined {
   const out: CallInfo[] = [];
+  const facts = callFactsFor(hints);
   const messages = ctx.messages;
   let k = 0;
   for (let mi = 0; mi < messages.length; mi++) {
@@ -226,10 +207,16 @@ function partneredCalls(ctx: CompactionContext, hints: ToolHints, subsumption: b
     for (let bi = 0; bi < blocks.length; bi++) {
       const b = blocks[bi];
       if (b.kind !== 'tool_call') continue;
-      while (k < log.calls.length && log.calls[k] !== b) k++;
-      if (k === log.calls.length) return undefined;
-      const f = log.facts[k++];
-      if (f) out.push(info(mi, bi, b, f, subsumption));
+      if (partners) {
+        while (k < partners.calls.length && partners.calls[k] !== b) k++;
+        if (k === partners.calls.length) return undefined;
+        const f = partners.facts[k++];
+        if (f) out.push(info(mi, bi, b, f, subsumption));
+        continue;
+      }
+      let f = facts.get(b);
+      if (!f) facts.set(b, (f = callFacts(b, hints)));
+      out.push(info(mi, bi, b, f, subsumption));
     }
   }
   return out;
