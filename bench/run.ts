@@ -58,7 +58,15 @@ function issueTable(f: Figures): void {
     rows.push([`import ${f.import.mb.toFixed(0)} MB Claude Code JSONL vs decode + JSON.parse`, `${f.import.importRatio.toFixed(2)}×`, '≤ 2×', f.import.importRatio <= 2]);
     rows.push(['exact o200k counting vs raw gpt-tokenizer (speed)', `${f.import.tokenizerRatio.toFixed(2)}× raw on one thread; pool of ${f.import.poolThreads}: ${f.import.poolSpeedup.toFixed(2)}× raw`, `≥ 0.8 × cores × raw = ${(0.8 * f.import.poolThreads).toFixed(1)}×`, f.import.poolSpeedup >= 0.8 * f.import.poolThreads]);
   }
-  if (f.open) rows.push(['opening a 100k-turn transcript in the inspector (Chromium, wall clock)', Number.isNaN(f.open.openMs) ? f.open.note ?? 'not measured' : `${s(f.open.timelineMs)} to an interactive timeline, ${s(f.open.openMs)} to it and the first messages`, '≤ 3 s (both)', Number.isNaN(f.open.openMs) ? undefined : f.open.openMs <= 3000 && f.open.timelineMs <= 3000]);
+  // The issue's goal: ≤ 3 s to an interactive timeline, and the long-task spec still passing (no
+  // task over 50 ms while interacting). The first messages' time is printed beside it, not judged.
+  if (f.open)
+    rows.push([
+      'opening a 100k-turn transcript in the inspector (Chromium, wall clock)',
+      Number.isNaN(f.open.openMs) ? f.open.note ?? 'not measured' : `${s(f.open.timelineMs)} to an interactive timeline (${s(f.open.openMs)} to the first messages); long-task spec ${f.open.specPassed ? 'passed' : 'FAILED'}`,
+      '≤ 3 s to an interactive timeline; no task over 50 ms while interacting',
+      Number.isNaN(f.open.openMs) ? undefined : f.open.timelineMs <= 3000 && f.open.specPassed === true,
+    ]);
   if (f.cli) {
     rows.push(['CLI start-up (compact --help)', s(f.cli.startupMs), '≤ 500 ms', f.cli.startupMs <= 500]);
     rows.push(['OpenAI Chat request with 100,000 tool schemas', `inspect ${s(f.cli.toolsInspectMs)}, compact ${s(f.cli.toolsCompactMs)}`, 'a few seconds (≤ 10 s)', f.cli.toolsOk && f.cli.toolsInspectMs <= 10_000 && f.cli.toolsCompactMs <= 10_000]);
