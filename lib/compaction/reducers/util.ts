@@ -14,32 +14,36 @@ export interface BlockRef<B = ProjectedBlock> {
 }
 
 /**
- * Editable blocks of a kind, oldest first. One scan of the context finds every kind, cached by the
- * messages array (contexts are immutable) and the window: the auto pipeline's reducers that change
- * nothing hand the same array to the next one, which then does not scan 40k messages again.
- * The list is shared: read it, never change it.
+ * Editable blocks of a kind, oldest first. Cached by the messages array (contexts are immutable),
+ * the window and the kind: the auto pipeline's reducers that change nothing hand the same array to
+ * the next one, which then does not scan 40k messages again for that kind. One scan per kind asked
+ * (a scan without allocation is cheap; a reference for each of 60k blocks of every kind, when one
+ * reducer wants the 3k reasoning blocks, was not). The list is shared: read it, never change it.
  */
 export function editableBlocks<K extends ProjectedBlock['kind']>(ctx: CompactionContext, kind: K): readonly BlockRef<Extract<ProjectedBlock, { kind: K }>>[] {
   const w = ctx.window;
   let hit = editableCache.get(ctx.messages);
   if (!hit || hit.from !== w?.from || hit.to !== w?.to) {
     hit = { from: w?.from, to: w?.to, byKind: new Map() };
-    const { byKind } = hit;
+    editableCache.set(ctx.messages, hit);
+  }
+  let list = hit.byKind.get(kind);
+  if (!list) {
+    list = [];
     const messages = ctx.messages;
     for (let mi = 0; mi < messages.length; mi++) {
       const m = messages[mi];
-      if (!isEditable(ctx, m)) continue;
       const blocks = m.blocks;
+      let editable: boolean | undefined;
       for (let bi = 0; bi < blocks.length; bi++) {
         const b = blocks[bi];
-        let list = byKind.get(b.kind);
-        if (!list) byKind.set(b.kind, (list = []));
+        if (b.kind !== kind || !(editable ??= isEditable(ctx, m))) continue;
         list.push({ mi, bi, block: b });
       }
     }
-    editableCache.set(ctx.messages, hit);
+    hit.byKind.set(kind, list);
   }
-  return (hit.byKind.get(kind) ?? []) as BlockRef<Extract<ProjectedBlock, { kind: K }>>[];
+  return list as BlockRef<Extract<ProjectedBlock, { kind: K }>>[];
 }
 
 const editableCache = new WeakMap<readonly ProjectedMessage[], { from: number | undefined; to: number | undefined; byKind: Map<string, BlockRef[]> }>();
