@@ -27,10 +27,9 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
     id: 'dedup-tools',
     reduce(ctx, budget, state) {
       const editor = new ContextEditor(ctx, 'dedup-tools');
-      // All calls, in order, with their key, range and whether their result makes a good "later" call.
       const messages = ctx.messages;
-      // Only the calls of the log that have a partner in it (logPartners); every call when the
-      // context holds one the log does not (a call a reducer rewrote).
+      // The calls, in order, with their key and range: only those with a partner in the log
+      // (logPartners), or every call when the context holds one the log does not (a call a reducer rewrote).
       const calls = (!fullScan && callsOf(ctx, hints, subsumption, logPartners(ctx.log, hints))) || callsOf(ctx, hints, subsumption)!;
       if (calls.length === 0) return editor.finish(state, [`${mode === 'remove' ? 'removed' : 'stubbed'} 0 duplicate and 0 subsumed call(s)`]);
       const pairs = indexPairs(messages);
@@ -144,7 +143,6 @@ interface LogPartners {
   calls: readonly ToolCallBlock[];
   /** Facts by call ordinal; undefined for a call without a partner. */
   facts: ReadonlyArray<CallFacts | undefined>;
-  partnered: number;
 }
 
 const partnersCache = new WeakMap<Transcript, WeakMap<ToolHints, LogPartners>>();
@@ -175,17 +173,15 @@ function logPartners(log: Transcript, hints: ToolHints): LogPartners {
     if (range) c.paths.set(range.path, (c.paths.get(range.path) ?? 0) + 1);
   }
   // The facts (key, range, whether the tool may be deduplicated) of the calls with a partner only.
-  let partnered = 0;
   const facts: Array<CallFacts | undefined> = new Array(n);
   for (let k = 0; k < n; k++) {
     const b = calls[k];
     const c = byTool.get(b.name)!;
     const range = rangeOf[k];
     if (c.args.get(argsOf[k])! < 2 && !(range && c.paths.get(range.path)! > 1)) continue;
-    partnered++;
     facts[k] = { key: b.name + '\u0000' + argsOf[k], ...(range && { range }), allowed: dedupAllowed(hintFor(b.name, hints), b.input) };
   }
-  byHints.set(hints, (hit = { calls, facts, partnered }));
+  byHints.set(hints, (hit = { calls, facts }));
   return hit;
 }
 
