@@ -25,7 +25,7 @@ import { blockText } from '../tokens/count';
 import { transcriptTotals, type Totals } from '../tokens/totals';
 import { counterFor, makeBudget } from './budget';
 import { modelCalls, promptsOf, sourceIndex, type ModelCall } from './calls';
-import { ContextEditor, contextTokens, contextTotalsOf, emptyState, rememberTotals, fates as fateOf, inWindow, isEditable, pairingIssues, projectedMessageOf, type CompactionContext, type TurnWindow } from './context';
+import { ContextEditor, contextTokens, flattenFates, type FateLayer, contextTotalsOf, emptyState, rememberTotals, fates as fateOf, inWindow, isEditable, pairingIssues, projectedMessageOf, type CompactionContext, type TurnWindow } from './context';
 import { parseAutoOptions, runAuto } from './pipeline';
 import { createReducer } from './reducers';
 import type { Fate, ProjectedBlock, ProjectedMessage, Projection, ReducerReport, Step, SummaryKey, TokenTotals } from './types';
@@ -90,21 +90,21 @@ export function coveredByMarkers(log: Transcript): Map<number, string> {
 }
 
 // The starting context of a log (immutable) is built once per baseline; every preview starts from it.
-const startCache = new WeakMap<Transcript, Map<string, { messages: ProjectedMessage[]; fates: Map<string, Fate> }>>();
+const startCache = new WeakMap<Transcript, Map<string, { messages: ProjectedMessage[]; fates: FateLayer }>>();
 
-/** The context compaction starts from (its messages array is frozen and shared; the fates map is the caller's). */
-export function startingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
+/** The context compaction starts from (shared: its messages array is frozen, and fate layers are never edited, only covered). */
+export function startingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: FateLayer } {
   let perLog = startCache.get(log);
   if (!perLog) startCache.set(log, (perLog = new Map()));
   let hit = perLog.get(baseline);
   if (!hit) {
     const built = buildStartingContext(log, baseline);
-    hit = { messages: Object.freeze(built.messages) as ProjectedMessage[], fates: built.fates };
+    hit = { messages: Object.freeze(built.messages) as ProjectedMessage[], fates: { parent: null, own: built.fates } };
     // Every log message wrapped (no marker covers any): the same blocks, so the log's totals.
     if (hit.messages.length === log.messages.length) rememberTotals(hit.messages, log.tools, transcriptTotals(log));
     perLog.set(baseline, hit);
   }
-  return { messages: hit.messages, fates: new Map(hit.fates) };
+  return hit;
 }
 
 function buildStartingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
@@ -430,8 +430,7 @@ export function projectTranscript(log: Transcript, steps: readonly Step[], optio
 
   // Only the fates that are not `kept` (a block without one is kept): writing all 60k blocks of a
   // 10k-turn log into one object cost 30–40 ms of a first run, most of it making their ids keys.
-  const fatesOut: Record<string, Fate> = {};
-  for (const [id, fate] of ctx.fates) if (fate.kind !== 'kept') fatesOut[id] = fate;
+  const fatesOut = flattenFates(ctx.fates);
 
   const messages = ctx.messages as ProjectedMessage[];
   const tools = ctx.tools as Projection['tools'];
