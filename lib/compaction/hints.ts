@@ -123,17 +123,27 @@ function bareName(name: string): string {
  */
 /** The empty hints table, one object (caches keyed by the table hit across previews). */
 export const NO_HINTS: ToolHints = Object.freeze({});
+const NO_HINT: ToolHint = Object.freeze(shaped({}));
 /** Hints by overrides object (a plan's, immutable), then by name: asked once per tool call by several reducers. */
 const hintCache = new WeakMap<ToolHints, Map<string, ToolHint>>();
 
 export function hintFor(name: string | undefined, overrides: ToolHints = NO_HINTS, useDefaults = true): ToolHint {
-  if (!name) return {};
+  if (!name) return NO_HINT;
   let byName = hintCache.get(overrides);
   if (!byName) hintCache.set(overrides, (byName = new Map()));
   const key = useDefaults ? name : '\u0000' + name;
   let hint = byName.get(key);
-  if (!hint) byName.set(key, (hint = Object.freeze(hintOf(name, overrides, useDefaults))));
+  if (!hint) byName.set(key, (hint = Object.freeze(shaped(hintOf(name, overrides, useDefaults)))));
   return hint;
+}
+
+/**
+ * Every hint with the same fields (absent ones undefined), so one hidden class: code reading the
+ * hints of a log's tools saw a class per family and was compiled again when a new log brought them
+ * in another order (a reducer of 1,400 bytecodes recompiled for a field read once per tool).
+ */
+function shaped(h: ToolHint): ToolHint {
+  return { request: h.request, response: h.response, dedup: h.dedup, subsumes: h.subsumes, lines: h.lines, retention: h.retention, category: h.category };
 }
 
 function hintOf(name: string, overrides: ToolHints, useDefaults: boolean): ToolHint {

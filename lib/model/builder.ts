@@ -82,20 +82,27 @@ export class TranscriptBuilder {
     // Built by assignment, not by spreading: objects spread from importers' literals each got a
     // hidden class of their own, which made every later pass over 60k blocks a megamorphic read
     // (summing their tokens: 14 ms against 1 ms; DESIGN-NOTES "The first run of a log").
-    const messages: Message[] = this.messages.map((d, index) => {
+    // Arrays grown by push, not made by map: map's result was HOLEY when V8 pretenured it (a big
+    // log), PACKED otherwise, so a log's frozen arrays had one of two hidden classes and the code
+    // compiled for the last log was thrown away for the next (DESIGN-NOTES "The first run of a log").
+    const messages: Message[] = [];
+    for (let index = 0; index < this.messages.length; index++) {
+      const d = this.messages[index];
       const m = { id: `m${index}`, index, turn: 0, role: d.role, recordRefs: d.recordRefs } as Message;
       if (d.time !== undefined) m.time = d.time;
       if (d.model !== undefined) m.model = d.model;
       if (d.meta) m.meta = true;
       if (d.sidechain) m.sidechain = true;
-      m.blocks = d.blocks.map((b, bi) => {
-        const block = Object.assign({}, b) as Block;
+      const blocks: Block[] = [];
+      for (let bi = 0; bi < d.blocks.length; bi++) {
+        const block = Object.assign({}, d.blocks[bi]) as Block;
         block.id = `${index}.${bi}`;
         block.tokens = countBlock(block, counter);
-        return block;
-      });
-      return m;
-    });
+        blocks.push(block);
+      }
+      m.blocks = blocks;
+      messages.push(m);
+    }
     const turnCount = assignTurns(messages);
 
     // Resolve result names from their calls.
@@ -122,6 +129,8 @@ export class TranscriptBuilder {
       });
     }
 
+    const tools: ToolSchema[] = [];
+    for (const t of this.tools) tools.push(Object.assign({}, t, { tokens: counter.count(toolSchemaText(t)) }));
     const transcript: Omit<Transcript, 'id'> = {
       format: input.format,
       title: input.title,
@@ -131,7 +140,7 @@ export class TranscriptBuilder {
       frame: input.frame,
       style: input.style,
       messages,
-      tools: this.tools.map((t) => ({ ...t, tokens: counter.count(toolSchemaText(t)) })),
+      tools,
       markers: this.markers,
       usage: this.usage,
       warnings,

@@ -35,7 +35,9 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
   const useHints = opt(options, 'useHints', true, isBool);
   const untilFits = opt(options, 'untilFits', false, isBool);
   const hints = (options.hints ?? NO_HINTS) as ToolHints;
-  const perTool = (options.perTool ?? {}) as Record<string, RetentionHint>;
+  // A map, not a keyed read of the options object: that read was compiled for one tool's name and
+  // thrown away (with the reducer around it) by the next log's first other name.
+  const perTool = new Map(Object.entries((options.perTool ?? {}) as Record<string, RetentionHint>));
 
   return {
     id: 'tool-retention',
@@ -75,7 +77,7 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
       const policyOf = (name: string | undefined): Policy => {
         const n = name ?? '';
         const fromHints = useHints ? hintFor(name, hints).retention : undefined;
-        const own = perTool[n];
+        const own = perTool.get(n);
         const r: RetentionHint = { turns, keep, ...fromHints, ...own, mode: own?.mode ?? fromHints?.mode ?? (mode === 'tokens' ? 'age' : mode) };
         const why = r.mode === 'count' ? `beyond the newest ${r.keep ?? keep}${scope === 'all' ? ' tool uses' : ` ${name ?? 'tool'} results`}` : `older than ${r.turns ?? turns} turns`;
         // A literal of fixed fields, not a spread: a spread object gets a hidden class of its own, and
