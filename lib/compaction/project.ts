@@ -72,7 +72,7 @@ function blockCountOf(log: Transcript): number {
   let n = blockCounts.get(log);
   if (n === undefined) {
     n = 0;
-    for (const m of log.messages) n += m.blocks.length;
+    for (let i = 0; i < log.messages.length; i++) n += log.messages[i].blocks.length;
     blockCounts.set(log, n);
   }
   return n;
@@ -110,10 +110,15 @@ export function startingContext(log: Transcript, baseline: 'log' | 'model-view')
 function buildStartingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
   const fates = new Map<string, Fate>();
   // The starting context is kept per log and baseline (startCache): its messages need no cache of their own.
-  if (baseline === 'log') return { messages: log.messages.map(projectedMessageOf), fates };
-  const covered = coveredByMarkers(log);
+  // Grown by push in an indexed loop (builder.ts, totals.ts: map's result is HOLEY or PACKED with V8's whims).
   const messages: ProjectedMessage[] = [];
-  for (const m of log.messages) {
+  if (baseline === 'log') {
+    for (let i = 0; i < log.messages.length; i++) messages.push(projectedMessageOf(log.messages[i]));
+    return { messages, fates };
+  }
+  const covered = coveredByMarkers(log);
+  for (let i = 0; i < log.messages.length; i++) {
+    const m = log.messages[i];
     const marker = covered.get(m.index);
     if (marker === undefined) {
       messages.push(projectedMessageOf(m));
@@ -142,7 +147,10 @@ function afterLastCompaction(log: Transcript, messages: readonly ProjectedMessag
     const at: Message | undefined = log.messages[Math.min(k.atMessage, log.messages.length - 1)];
     if (at) from = Math.max(from, at.turn);
   }
-  for (const m of messages) if (m.synthetic === 'summary' && m.span) from = Math.max(from, m.span[1] + 1);
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (m.synthetic === 'summary' && m.span) from = Math.max(from, m.span[1] + 1);
+  }
   return from;
 }
 
@@ -151,7 +159,13 @@ const n = (tokens: number) => tokens.toLocaleString('en-US');
 /** Tokens of the context the window leaves untouched: what no reducer of the step can reduce. */
 function outsideTokens(log: Transcript, messages: readonly ProjectedMessage[], tools: readonly ToolSchema[], w: TurnWindow | null): number {
   let editable = 0;
-  if (w) for (const m of messages) if (inWindow(log, w, m)) for (const b of m.blocks) editable += b.tokens;
+  // Indexed loops in the passes a new log makes once over all of its messages (totals.ts).
+  if (w)
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i];
+      if (!inWindow(log, w, m)) continue;
+      for (let j = 0; j < m.blocks.length; j++) editable += m.blocks[j].tokens;
+    }
   return contextTokens({ messages, tools }) - editable;
 }
 

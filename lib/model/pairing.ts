@@ -20,8 +20,11 @@ export function validatePairing(messages: readonly MessageLike[]): PairingIssue[
   const issues: PairingIssue[] = [];
   const calls = new Map<string, number>();
   const answered = new Set<string>();
-  messages.forEach((m, i) => {
-    for (const b of m.blocks) {
+  // Indexed loops: this pass runs on every new log before V8 has optimized it (totals.ts).
+  for (let i = 0; i < messages.length; i++) {
+    const blocks = messages[i].blocks;
+    for (let j = 0; j < blocks.length; j++) {
+      const b = blocks[j];
       if (b.kind === 'tool_call') {
         const id = b.callId as string;
         if (calls.has(id)) issues.push({ kind: 'duplicate-call', callId: id, message: i });
@@ -33,7 +36,7 @@ export function validatePairing(messages: readonly MessageLike[]): PairingIssue[
         else answered.add(id);
       }
     }
-  });
+  }
   for (const [id, i] of calls) if (!answered.has(id)) issues.push({ kind: 'missing-result', callId: id, message: i });
   return issues;
 }

@@ -60,11 +60,16 @@ export function contextTotals(messages: readonly MessageLike[], tools: readonly 
 
 function countTotals(messages: readonly MessageLike[], tools: readonly Pick<ToolSchema, 'tokens'>[]): Totals {
   const byKind = emptyByKind();
-  for (const m of messages) {
+  // Indexed loops (here and in the other passes a new log makes once over all of its blocks): a
+  // for…of runs them before V8 has optimized them, and there each step allocates an iterator
+  // result, 50 MB of garbage per pass over a 100k-turn log.
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
     if (m.sidechain) continue;
-    for (const b of m.blocks) byKind[budgetKind(m.role, b)] += b.tokens;
+    const blocks = m.blocks;
+    for (let j = 0; j < blocks.length; j++) byKind[budgetKind(m.role, blocks[j])] += blocks[j].tokens;
   }
-  for (const t of tools) byKind.tools += t.tokens;
+  for (let i = 0; i < tools.length; i++) byKind.tools += tools[i].tokens;
   let total = 0;
   for (const k of BUDGET_KINDS) total += byKind[k];
   return { total, byKind };

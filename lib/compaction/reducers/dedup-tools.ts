@@ -153,7 +153,15 @@ function logPartners(log: Transcript, hints: ToolHints): LogPartners {
   let hit = byHints.get(hints);
   if (hit) return hit;
   const calls: ToolCallBlock[] = [];
-  for (const m of log.messages) if (!m.sidechain) for (const b of m.blocks) if (b.kind === 'tool_call') calls.push(b);
+  // Indexed loops: a pass a new log makes once, before V8 has optimized it (totals.ts).
+  for (let i = 0; i < log.messages.length; i++) {
+    const m = log.messages[i];
+    if (m.sidechain) continue;
+    for (let j = 0; j < m.blocks.length; j++) {
+      const b = m.blocks[j];
+      if (b.kind === 'tool_call') calls.push(b);
+    }
+  }
   // Every call's arguments (canonical) and read path, counted per tool: a map per tool name, so the
   // keys counted are the argument texts themselves (no joined string to build and hash per call).
   const n = calls.length;
