@@ -25,6 +25,7 @@ import { blockText } from '../tokens/count';
 import { transcriptTotals, type Totals } from '../tokens/totals';
 import { counterFor, makeBudget } from './budget';
 import { modelCalls, promptsOf, sourceIndex, type ModelCall } from './calls';
+import { withSignalCache } from './signal';
 import { ContextEditor, contextTokens, flattenFates, type FateLayer, contextTotalsOf, emptyState, rememberTotals, fates as fateOf, inWindow, isEditable, pairingIssues, projectedMessageOf, type CompactionContext, type TurnWindow } from './context';
 import { parseAutoOptions, runAuto } from './pipeline';
 import { createReducer } from './reducers';
@@ -389,6 +390,11 @@ export function cacheStablePrefix(a: Pick<Projection, 'messages' | 'tools'>, b: 
 }
 
 export function projectTranscript(log: Transcript, steps: readonly Step[], options: ProjectOptions = {}): Projection {
+  // What the log's results give (signal lines, stubs) is remembered with the log (signal.ts).
+  return withSignalCache(log, () => project(log, steps, options));
+}
+
+function project(log: Transcript, steps: readonly Step[], options: ProjectOptions): Projection {
   const counter = counterFor(log);
   const baseline = options.baseline ?? (steps.length > 0 ? 'model-view' : 'log');
   const start = startingContext(log, baseline);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorLinesOf, formatRecordsErrors, MAY_SIGNAL_RE, patternKindOf, pickSignal, resultStatus, scanLines, scanText, signalLines, STUB_SIGNAL } from './signal';
+import { signalCacheEntries, errorLinesOf, formatRecordsErrors, MAY_SIGNAL_RE, patternKindOf, pickSignal, resultStatus, scanLines, scanText, signalLines, STUB_SIGNAL } from './signal';
 import { importedCorpus } from '../../tests/corpus';
 import { resultStub, withSignal } from './reducers/util';
 import { truncateToCap } from './truncate-text';
@@ -211,3 +211,16 @@ const DOCUMENTED_LINES = [
   'listen EADDRINUSE', '<tool_use_error>File does not exist.</tool_use_error>', 'Error executing tool bash', 'InputValidationError: bad', 'Exit code: 1', 'exit status 2',
   'exited with code 1', '"exit_code": 1', 'returncode=1', 'Command failed with exit code 2', 'File "a.py", line 3, in f', '--> src/main.rs:3:5', 'at f (src/a.ts:3:5)', 'at src/a.ts:3:5',
 ];
+
+describe('the signal cache lives with its log', () => {
+  it('what a projection scans is remembered in its log\'s cache, not in the shared one (a closed log takes its results\' texts with it)', () => {
+    const tools = Array.from({ length: 40 }, (_, i) => ({ name: 'Bash', input: { command: `npm test ${i}` }, output: `FAIL src/t${i}.test.ts\nError: expected ${i} to be ${i + 1}\n${'ok\n'.repeat(200)}` }));
+    const log = makeTranscript([{ user: 'fix the tests', tools }, { user: 'thanks' }]);
+    const shared = signalCacheEntries();
+    expect(signalCacheEntries(log)).toBe(0);
+    const p = projectTranscript(log, [step(['strip-tool-results'], { keepLast: 1 })]);
+    expect(Object.values(p.fates).filter((f) => f.kind === 'stubbed').length).toBeGreaterThan(0);
+    expect(signalCacheEntries(log)).toBeGreaterThanOrEqual(40);
+    expect(signalCacheEntries()).toBe(shared);
+  });
+});

@@ -160,6 +160,8 @@ export function stubSignal(content: string, category: OutputCategory = 'generic'
 
 const SIGNAL_CACHE = 250_000;
 const SIGNAL_CACHE_CHARS = 64 * 1024;
+/** Outside a log's scope (a summary prompt, a test calling a reducer alone): a small shared cache. */
+const SHARED_CACHE = 20_000;
 
 /** What a result's text gives: its signal lines, and the lines of its stub once asked for. */
 interface Remembered {
@@ -167,23 +169,53 @@ interface Remembered {
   stub?: readonly string[];
 }
 
-const signalCache = new Map<OutputCategory, Map<string, Remembered>>();
+type SignalCache = Map<OutputCategory, Map<string, Remembered>>;
+const perLog = new WeakMap<object, SignalCache>();
+const shared: SignalCache = new Map();
+let scoped: SignalCache | undefined;
+
+/**
+ * Run `fn` with the signal cache of `owner` (a log): what its results give is remembered as long
+ * as the log lives, and no longer. One cache for every log kept the texts of logs long closed
+ * (up to 250k entries per category): a 100k-turn log's first run then marked the last log's
+ * texts in its collections, and a closed log's results stayed in memory.
+ */
+export function withSignalCache<T>(owner: object, fn: () => T): T {
+  const outer = scoped;
+  let cache = perLog.get(owner);
+  if (!cache) perLog.set(owner, (cache = new Map()));
+  scoped = cache;
+  try {
+    return fn();
+  } finally {
+    scoped = outer;
+  }
+}
+
+/** Entries of `owner`'s signal cache (or the shared one's), for tests. */
+export function signalCacheEntries(owner?: object): number {
+  const cache = owner ? perLog.get(owner) : shared;
+  let n = 0;
+  if (cache) for (const m of cache.values()) n += m.size;
+  return n;
+}
 
 /**
  * What a result's text gives, remembered: the same results are scanned by several reducers and
- * again at every preview. The last SIGNAL_CACHE results of up to SIGNAL_CACHE_CHARS (a huge output
- * is not kept alive by the cache), per category, keyed by the content itself (a string's hash is
- * computed once and kept); one entry per text for its lines and its stub (one lookup each, not
- * two); frozen, as a result's text never changes.
+ * again at every preview. Up to SIGNAL_CACHE results of up to SIGNAL_CACHE_CHARS (a huge output
+ * is not kept alive by the cache) per category and log, keyed by the content itself (a string's
+ * hash is computed once and kept); one entry per text for its lines and its stub (one lookup each,
+ * not two); frozen, as a result's text never changes.
  */
 function remembered(content: string, category: OutputCategory): Remembered {
-  let byContent = signalCache.get(category);
-  if (!byContent) signalCache.set(category, (byContent = new Map()));
+  const cache = scoped ?? shared;
+  let byContent = cache.get(category);
+  if (!byContent) cache.set(category, (byContent = new Map()));
   const hit = byContent.get(content);
   if (hit) return hit;
   const entry: Remembered = { lines: Object.freeze(signalLinesUncached(content, category)) };
   if (content.length > SIGNAL_CACHE_CHARS) return entry;
-  if (byContent.size >= SIGNAL_CACHE) byContent.clear();
+  if (byContent.size >= (cache === shared ? SHARED_CACHE : SIGNAL_CACHE)) byContent.clear();
   byContent.set(content, entry);
   return entry;
 }
