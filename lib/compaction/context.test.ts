@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validatePairing } from '../model/pairing';
-import { ContextEditor, emptyState, fates, indexPairs, pairingIssues, type CompactionContext } from './context';
+import { ContextEditor, emptyState, fates, flattenFates, indexPairs, pairingIssues, type CompactionContext } from './context';
 import { counterFor } from './budget';
 import { startingContext } from './project';
 import { filler, makeTranscript } from './testing/make';
@@ -64,5 +64,34 @@ describe('ContextEditor.removeCallAndResult: a context without pairing issues st
     const half = new ContextEditor(ctx, 'dedup-tools');
     half.removeBlock(c2.mi, c2.bi, fates.removed('dedup-tools', 's'));
     expect(pairingIssues(half.finish(emptyState()).ctx.messages).map((i) => i.kind)).toEqual(['orphan-result']);
+  });
+});
+
+describe('fate layers', () => {
+  it('flatten with the newest fate of a block winning, in the order blocks were first given one', () => {
+    const base = { parent: null, own: new Map([['a', fates.truncated('truncate-tool-results', 's', 1, 1)], ['b', fates.removed('strip-reasoning', 's')]]) };
+    const next = { parent: base, own: new Map([['c', fates.stubbed('strip-tool-results', 's')], ['a', fates.stubbed('strip-tool-results', 's')]]) };
+    const flat = flattenFates(next);
+    expect(Object.keys(flat)).toEqual(['a', 'b', 'c']);
+    expect(flat.a.kind).toBe('stubbed');
+    expect(flat.b.kind).toBe('removed');
+    // The parent layer is not edited by its child.
+    expect(base.own.get('a')!.kind).toBe('truncated');
+  });
+
+  it('a block stubbed by one reducer and removed by a later one is removed in the projection, and the starting context keeps no fate of it', () => {
+    const log = makeTranscript([{ user: 'go', tools: [{ name: 'Bash', input: { command: 'ls' }, output: filler(400) }] }, { user: 'next' }]);
+    const ctx = contextOf(log);
+    const [call, result] = [...indexPairs(ctx.messages).calls].map(([id, c]) => [c, indexPairs(ctx.messages).results.get(id)!])[0];
+    const first = new ContextEditor(ctx, 'strip-tool-results');
+    expect(first.replaceBlock(result.mi, result.bi, { content: '[stub]' }, fates.stubbed('strip-tool-results', 's'))).toBe(true);
+    const mid = first.finish(emptyState()).ctx;
+    const second = new ContextEditor(mid, 'dedup-tools');
+    expect(second.removeCallAndResult(call, result, fates.removed('dedup-tools', 's'))).toBe(true);
+    const end = second.finish(emptyState()).ctx;
+    const id = log.messages[result.mi].blocks[result.bi].id;
+    expect(flattenFates(end.fates)[id].kind).toBe('removed');
+    expect(flattenFates(mid.fates)[id].kind).toBe('stubbed');
+    expect(flattenFates(ctx.fates)[id]).toBeUndefined();
   });
 });
