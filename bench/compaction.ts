@@ -252,14 +252,12 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
     // Ours: auto, keep_last 1, offline summaries. The first run on this log is the figure: the
     // caches keyed by its blocks (signal lines, canonical arguments, the log's call partners) are
     // cold, the JIT is warm. Warm means: sessions of this size that share no text with it went
-    // through the pipeline before (twice each). One was not enough at 10k turns: V8 still
-    // recompiled the hot functions for the new log's objects, 170–200 ms of CPU on its compiler
-    // threads (traced with --trace-opt --trace-deopt). That first run in a process new to this size
-    // is timed too, on a third such session, and printed beside it. The same rule holds at every
-    // size, so the growth compares like with like: at 100k turns a run warmed only at 10k paid
-    // 0.6–0.9 s more CPU, most of it compiling again (one warm session is enough there: the cold
-    // run before it is a second). The best of the repeats (4 up to 10k turns, 1 at 100k) is what a
-    // preview after the first costs.
+    // through the pipeline before (twice each): two up to 10k turns, one at 100k (the cold run
+    // before it is a second). The first run in a process new to this size ("JIT cold", on another
+    // such session) is timed before them and printed beside the figure. The same rule at every size
+    // makes the growth compare like with like: at 100k turns a run warmed only at 10k paid 0.6–0.9 s
+    // more CPU, most of it compiling again. The best of the repeats (4 up to 10k turns, 1 at 100k)
+    // is what a preview after the first costs.
     const autoOn = (t: Transcript) => projectTranscript(t, [{ id: 'bench', range: { kind: 'after-last-compaction' }, reducers: [{ id: 'auto' }], keepLast: 1, budget: Math.floor(tokensOfLog(t) * 0.25), createdAt: '' }]);
     // Each other session lives only inside the call that runs it: a session held to the end of
     // the size's loop (the cold one was) stayed in the heap through the later runs, and at 100k
@@ -316,13 +314,13 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
     lcPoints.push({ n: n0, ms: (await runLangChain(log0, Math.floor(tokensOfLog(log0) * 0.25))).ms });
   }
   for (const n of sizes) {
-    const { log, budget, fates, totalIds } = sessionOf(n);
-
     // LangChain trimMessages: keep the last messages within the budget, start on a human message.
-    // Skipped where its measured growth predicts more than a minute (it is quadratic: ~5 min at 10k).
+    // Skipped where its measured growth predicts more than a minute (it is quadratic: ~5 min at 10k);
+    // the session (and its identifiers, a pass over the whole log) is made only for a run.
     const predicted = lcPoints.length >= 2 ? predictMs(lcPoints, n) : undefined;
     if (predicted !== undefined && predicted.ms > LC_LIMIT_MS) langchainTooSlow = `not run: growth n^${predicted.exponent.toFixed(1)} predicts ${(predicted.ms / 1000).toFixed(0)} s`;
     if (!langchainTooSlow) {
+      const { log, budget, fates, totalIds } = sessionOf(n);
       const lc = await runLangChain(log, budget);
       const lcOut = langChainToProjected(lc.value, log);
       lcPoints.push({ n, ms: lc.ms });
@@ -332,7 +330,6 @@ export async function runCompactionBench(sizes: number[] = [1_000, 10_000, 100_0
       rows.push({ turns: n, tool: 'langchain trimMessages', ms: NaN, fits: false, tokens: NaN, pairing: false, retained: NaN, note: langchainTooSlow });
       console.log(`    langchain trimMessages: ${langchainTooSlow}`);
     }
-
   }
   const order = ['contextscope auto', 'langchain trimMessages', 'ai-sdk pruneMessages (no budget)'];
   rows.sort((x, y) => x.turns - y.turns || order.indexOf(x.tool) - order.indexOf(y.tool));

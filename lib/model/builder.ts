@@ -84,7 +84,8 @@ export class TranscriptBuilder {
     // (summing their tokens: 14 ms against 1 ms; DESIGN-NOTES "The first run of a log").
     // Arrays grown by push, not made by map: map's result was HOLEY when V8 pretenured it (a big
     // log), PACKED otherwise, so a log's frozen arrays had one of two hidden classes and the code
-    // compiled for the last log was thrown away for the next (DESIGN-NOTES "The first run of a log").
+    // compiled for the last log was thrown away for the next (DESIGN-NOTES "A new log must not
+    // throw away the code compiled for the last one").
     const messages: Message[] = [];
     for (let index = 0; index < this.messages.length; index++) {
       const d = this.messages[index];
