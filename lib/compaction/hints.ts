@@ -153,6 +153,18 @@ function hintOf(name: string, overrides: ToolHints, useDefaults: boolean): ToolH
   return { ...base, ...user, ...(base.retention || user.retention ? { retention: { ...base.retention, ...user.retention } as RetentionHint } : {}) };
 }
 
+/**
+ * Did the user's own table say `dedup = false` for this tool? Line-range subsumption (a later read
+ * covering an earlier one) is a kind of dedup: a tool the user took out of dedup is out of it too.
+ * (The editor family's default `dedup: false` is not the user's: its `view` reads still subsume.)
+ */
+export function dedupOffByUser(name: string | undefined, overrides: ToolHints = NO_HINTS): boolean {
+  if (!name || overrides === NO_HINTS) return false;
+  const lower = bareName(name);
+  const user = overrides[name] ?? Object.entries(overrides).find(([k]) => k.toLowerCase() === lower)?.[1];
+  return user?.dedup === false;
+}
+
 export function outputCategoryFor(name: string | undefined, overrides: ToolHints = NO_HINTS): OutputCategory {
   return hintFor(name, overrides).category ?? 'generic';
 }
@@ -267,7 +279,7 @@ function sortKeys(v: unknown): unknown {
 }
 
 /** Commands that only read (the first word, or `git` + subcommand). */
-const READ_ONLY_COMMANDS = new Set(['cat', 'head', 'tail', 'less', 'more', 'ls', 'll', 'tree', 'pwd', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'wc', 'file', 'stat', 'du', 'df', 'which', 'whereis', 'type', 'echo', 'printf', 'nl', 'sort', 'uniq', 'cut', 'diff', 'cmp', 'md5sum', 'sha256sum', 'basename', 'dirname', 'realpath', 'readlink', 'date', 'whoami', 'uname', 'env', 'printenv', 'id', 'hostname', 'jq', 'true', 'test', 'cd', 'fd']);
+const READ_ONLY_COMMANDS = new Set(['cat', 'head', 'tail', 'less', 'more', 'ls', 'll', 'tree', 'pwd', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'wc', 'file', 'stat', 'du', 'df', 'which', 'whereis', 'type', 'echo', 'printf', 'nl', 'sort', 'uniq', 'cut', 'diff', 'cmp', 'md5sum', 'sha256sum', 'basename', 'dirname', 'realpath', 'readlink', 'date', 'whoami', 'uname', 'printenv', 'id', 'hostname', 'jq', 'true', 'test', 'cd', 'fd']);
 /**
  * Checks whose later run supersedes an earlier one (RFD D17 ships cargo_check / cargo_test with
  * dedup): test runners, type checkers and linters — they report on the code and change nothing
@@ -302,24 +314,114 @@ export function shellCommandOf(input: unknown): string | undefined {
 }
 
 /**
+ * Wrappers that run another command: read-only only if the command they run is (`env X=1 rm -rf
+ * build` is `rm -rf build`). Per wrapper, the options that take a value (so the value is not read
+ * as the command) and those that make it write or start a shell (never read-only).
+ */
+const WRAPPERS: Record<string, { valued: RegExp; unsafe?: RegExp; positional?: number; bare: boolean }> = {
+  // `env` alone prints the environment; -S splits a string we do not parse.
+  env: { valued: /^(-u|--unset|-C|--chdir)$/, unsafe: /^(-S|--split-string)/, bare: true },
+  // `time -o FILE` writes the timing to a file.
+  time: { valued: /^(-f|--format)$/, unsafe: /^(-o|--output|-a|--append)/, bare: false },
+  nice: { valued: /^(-n|--adjustment)$/, bare: true },
+  // timeout DURATION COMMAND.
+  timeout: { valued: /^(-s|--signal|-k|--kill-after)$/, positional: 1, bare: false },
+  // `xargs` alone runs echo; -a reads its arguments from a file (fine), -I/-n/-P/-L/-d/-E/-s take values.
+  xargs: { valued: /^(-I|-i|-n|-P|-L|-l|-d|-E|-e|-s|-a|--max-args|--max-procs|--max-lines|--delimiter|--eof|--max-chars|--arg-file|--replace)$/, bare: true },
+  // `sudo -s` / `sudo -i` without a command start a shell; -e edits files.
+  sudo: { valued: /^(-u|-g|-C|-D|-h|-p|-r|-t|-U|--user|--group|--close-from|--chdir|--host|--prompt|--role|--type|--other-user)$/, unsafe: /^(-e|--edit|-s|--shell|-i|--login)$/, bare: false },
+};
+
+/**
+ * The command a part of a pipeline really runs: leading `VAR=value` assignments and wrappers
+ * taken off. undefined when a wrapper makes it unsafe; [] when a wrapper alone runs nothing that
+ * writes (`env`, `nice`, `xargs` alone).
+ */
+function unwrap(words: string[]): string[] | undefined {
+  let w = words;
+  for (let guard = 0; guard < 8; guard++) {
+    while (w.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0])) w = w.slice(1);
+    const spec = w.length ? WRAPPERS[w[0]] : undefined;
+    if (!spec) return w;
+    let i = 1;
+    let positional = spec.positional ?? 0;
+    while (i < w.length) {
+      const x = w[i];
+      if (spec.unsafe?.test(x)) return undefined;
+      if (x === '--') {
+        i++;
+        break;
+      }
+      if (x.startsWith('-') && x.length > 1) {
+        i += spec.valued.test(x) ? 2 : 1;
+        continue;
+      }
+      // env's assignments, then timeout's duration.
+      if (w[0] === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(x)) {
+        i++;
+        continue;
+      }
+      if (positional > 0) {
+        positional--;
+        i++;
+        continue;
+      }
+      break;
+    }
+    const rest = w.slice(i);
+    if (rest.length === 0) return spec.bare ? [] : undefined;
+    w = rest;
+  }
+  return undefined;
+}
+
+/** Words of `cmd`'s arguments that are not options (and not the values of `valued` options). */
+function positionals(args: string[], valued: RegExp): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.startsWith('-') && a.length > 1) {
+      if (valued.test(a)) i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
+
+/** A read-only command name that can still write through its arguments: an output file, a clock set. */
+function writesThroughArgs(cmd: string, args: string[]): boolean {
+  if (cmd === 'sort') return args.some((a) => a === '-o' || /^-[a-zA-Z]*o/.test(a) || a.startsWith('--output'));
+  // uniq [INPUT [OUTPUT]]: a second operand is a file uniq writes.
+  if (cmd === 'uniq') return positionals(args, /^(-f|-s|-w|--skip-fields|--skip-chars|--check-chars)$/).length >= 2;
+  // date -s / --set sets the clock, and so does `date MMDDhhmm` (an operand that is not +FORMAT).
+  if (cmd === 'date') return args.some((a) => /^-[uR]*s/.test(a) || a.startsWith('--set')) || positionals(args, /^(-d|--date|-r|--reference|-f|--file|-I)$/).some((a) => !a.startsWith('+'));
+  return false;
+}
+
+/**
  * Is this shell command known to change nothing (or a check a later run supersedes: tests, type
- * checks, linters)? Every part of a pipeline or `&&`/`;` chain must start with a read-only command
- * (`git` with a read-only subcommand) or a check, with no output redirection, no command
- * substitution and no `find -delete/-exec`, `sed -i`. Unknown = not read-only.
+ * checks, linters)? Every part of a pipeline or `&&`/`;` chain must be read-only: the command a
+ * wrapper runs (`env`, `time`, `nice`, `timeout`, `xargs`, `sudo`) rather than the wrapper, a
+ * read-only command (`git` with a read-only subcommand) or a check, with no output file (no
+ * redirection, `sort -o`, `uniq IN OUT`, `date -s`), no command substitution and no
+ * `find -delete/-exec`, `sed -i`. Unknown = not read-only.
  */
 export function isReadOnlyCommand(command: string): boolean {
-  if (/[>`]|\$\(|<\(/.test(command.replace(/2>&1|>\s*\/dev\/null|2>\s*\/dev\/null/g, ''))) return false;
-  const parts = command.split(/&&|\|\||;|\||\n/).map((p) => p.trim()).filter(Boolean);
+  const cleaned = command.replace(/2>&1|>\s*\/dev\/null|2>\s*\/dev\/null/g, ' ');
+  if (/[>`]|\$\(|<\(/.test(cleaned)) return false;
+  const parts = cleaned.split(/&&|\|\||;|\||&|\n/).map((p) => p.trim()).filter(Boolean);
   if (parts.length === 0) return false;
   return parts.every((part) => {
-    const words = part.split(/\s+/).filter((w) => !/^[A-Z_][A-Z0-9_]*=/.test(w));
+    const words = unwrap(part.split(/\s+/).filter(Boolean));
+    if (words === undefined) return false;
+    if (words.length === 0) return true;
     const [cmd, sub] = words;
-    if (!cmd) return false;
     if (cmd === 'git') return sub !== undefined && READ_ONLY_GIT.has(sub);
     if (CHECK_COMMANDS.some((re) => re.test(words.join(' ')))) return true;
     if (cmd === 'sed') return words.includes('-n') && !words.some((w) => w.startsWith('-i'));
     if (cmd === 'find') return !words.some((w) => w === '-delete' || w === '-exec' || w === '-execdir' || w === '-ok' || w.startsWith('-fprint'));
-    return READ_ONLY_COMMANDS.has(cmd);
+    return READ_ONLY_COMMANDS.has(cmd) && !writesThroughArgs(cmd, words.slice(1));
   });
 }
 

@@ -12,7 +12,7 @@
  */
 import type { ToolCallBlock, ToolResultBlock, Transcript } from '../../model/types';
 import { ContextEditor, fates, indexPairs, isBool, isEditable, oneOf, opt, type CompactionContext, type Reducer } from '../context';
-import { NO_HINTS, canonicalArgs, canonicalArgsOnce, dedupAllowed, hintFor, lineRangeOf, outputCategoryFor, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
+import { NO_HINTS, canonicalArgs, canonicalArgsOnce, dedupAllowed, dedupOffByUser, hintFor, lineRangeOf, outputCategoryFor, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
 import { errorLinesOf } from '../signal';
 import { fitsNow, isStub, removePair, resultOf, resultStub } from './util';
 
@@ -112,7 +112,8 @@ function callFactsFor(hints: ToolHints): WeakMap<ToolCallBlock, CallFacts> {
 
 function callFacts(b: ToolCallBlock, hints: ToolHints): CallFacts {
   const hint = hintFor(b.name, hints);
-  const range = hint.subsumes === 'line-range' ? lineRangeOf(b.name, b.input, hint.lines) : undefined;
+  // The user's `dedup = false` takes the tool out of subsumption too (a later range read is a duplicate of a kind).
+  const range = hint.subsumes === 'line-range' && !dedupOffByUser(b.name, hints) ? lineRangeOf(b.name, b.input, hint.lines) : undefined;
   // An editor's view command is a read even though the tool's edits are never deduplicated.
   // A shell call only when its command is known to be read-only (never `git push`, `npm install`).
   return { key: b.name + '\u0000' + canonicalArgs(b.input), ...(range && { range }), allowed: dedupAllowed(hint, b.input) };
@@ -176,7 +177,8 @@ function logPartners(log: Transcript, hints: ToolHints): LogPartners {
     const args = canonicalArgsOnce(b.input);
     argsOf[k] = args;
     c.args.set(args, (c.args.get(args) ?? 0) + 1);
-    const range = hint.subsumes === 'line-range' ? lineRangeOf(b.name, b.input, hint.lines) : undefined;
+    // The user's `dedup = false` takes the tool out of subsumption too (a later range read is a duplicate of a kind).
+    const range = hint.subsumes === 'line-range' && !dedupOffByUser(b.name, hints) ? lineRangeOf(b.name, b.input, hint.lines) : undefined;
     rangeOf[k] = range;
     if (range) c.paths.set(range.path, (c.paths.get(range.path) ?? 0) + 1);
   }

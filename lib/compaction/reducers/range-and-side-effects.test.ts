@@ -65,12 +65,54 @@ describe('Claude Code Read: range semantics from the hints table', () => {
   });
 });
 
+describe('issue 28: `dedup = false` in the user\'s table is honoured for line-range tools', () => {
+  const reads = (name: string, path: 'path' | 'file_path'): ToolStep[] => [
+    { name, input: { [path]: 'src/lib.rs', start_line: 10, end_line: 20, ...(path === 'file_path' && { offset: 10, limit: 10 }) }, output: filler(200, 'part') },
+    { name, input: { [path]: 'src/lib.rs' }, output: filler(800, 'whole') },
+    { name, input: { [path]: 'src/lib.rs' }, output: filler(800, 'whole again') },
+  ];
+  for (const [name, key] of [['fs_read_file', 'path'], ['read_file', 'path'], ['view', 'path'], ['Read', 'file_path']] as const) {
+    it(`${name}: subsumed and identical reads are removed by default, all kept with dedup = false`, () => {
+      const log = run(reads(name, key));
+      expect(callIds(projectTranscript(log, [step(['dedup-tools'], { keepLast: 1 })]))).toEqual(['call_3']);
+      const plan = parseJpToml(`[conversation.tools.${name}.compaction]\ndedup = false\n`);
+      const p = projectTranscript(log, [step([{ id: 'dedup-tools', options: { hints: plan.hints } }], { keepLast: 1 })]);
+      expect(callIds(p)).toEqual(['call_1', 'call_2', 'call_3']);
+      expect(p.report.find((r) => r.reducer === 'dedup-tools')!.events).toBe(0);
+    });
+  }
+  it('the editor family\'s own dedup: false (edits) still lets its view reads subsume', () => {
+    const log = run([
+      { name: 'str_replace_editor', input: { command: 'view', path: '/r/a.py', view_range: [1, 20] }, output: filler(100, 'head') },
+      { name: 'str_replace_editor', input: { command: 'view', path: '/r/a.py' }, output: filler(400, 'all') },
+    ]);
+    expect(callIds(projectTranscript(log, [step(['dedup-tools'], { keepLast: 1 })]))).toEqual(['call_2']);
+  });
+});
+
 describe('shell commands are deduplicated only when known to be read-only', () => {
   it('classifies commands', () => {
     for (const c of ['cat src/a.ts', 'ls -la', 'grep -rn foo src | head -20', 'git status', 'git diff HEAD~1', 'cd /r && git log --oneline -5', 'sed -n 1,20p a.txt', 'find . -name "*.ts"', 'rg foo 2>/dev/null', 'pytest -x tests/', 'cd /r && cargo test', 'npm test'])
       expect(isReadOnlyCommand(c), c).toBe(true);
     for (const c of ['git push', 'git push origin main', 'npm install', 'rm -rf build', 'cat a > b', 'ls && npm install', 'sed -i s/a/b/ f', 'find . -delete', 'echo $(rm x)', 'make', 'git commit -m x', 'python reproduce.py', 'npm run build', 'pytest > out.txt'])
       expect(isReadOnlyCommand(c), c).toBe(false);
+  });
+
+  it('issue 28: a command is read-only only if every part is — the command a wrapper runs, every pipeline stage, no output file', () => {
+    for (const c of ['env', 'env | sort', 'printenv PATH', 'time cargo test', 'nice -n 10 grep -r foo src', 'timeout 30 cat big.log', 'timeout -s KILL 5s ls', 'sudo cat /etc/shadow', 'find . -name "*.ts" | xargs grep foo', 'ls | xargs', 'sort a.txt', 'sort -n a.txt | uniq -c', 'uniq a.txt', 'date', 'date +%s', 'env LANG=C ls -la', 'rg foo 2>&1 | head'])
+      expect(isReadOnlyCommand(c), c).toBe(true);
+    for (const c of ['env NODE_ENV=production npm run deploy', 'env FOO=1 rm -rf build', 'env -S "rm -rf x"', 'time rm -rf build', 'time -o t.txt ls', 'nice rm x', 'timeout 30 npm install', 'timeout 30', 'sudo rm -rf /', 'sudo -s', 'sudo -u root apt-get install x', 'find . -name "*.o" | xargs rm', 'cat list | xargs -I{} mv {} /tmp', 'sort -o sorted.txt a.txt', 'sort --output=s.txt a.txt', 'sort -no s.txt a.txt', 'uniq in.txt out.txt', 'uniq -c in.txt out.txt', 'date -s "2020-01-01"', 'date --set=tomorrow', 'date 010100002020', 'ls | tee out.txt', 'cat a | sort > b', 'cat a >> b', 'ls & rm x'])
+      expect(isReadOnlyCommand(c), c).toBe(false);
+  });
+
+  it('issue 28: a repeated `env … rm -rf build` is not deduplicated; a repeated `env LANG=C ls` is', () => {
+    const p = dedup([
+      { name: 'Bash', input: { command: 'env CI=1 rm -rf build' }, output: '' },
+      { name: 'Bash', input: { command: 'env LANG=C ls' }, output: 'a' },
+      { name: 'Bash', input: { command: 'env CI=1 rm -rf build' }, output: '' },
+      { name: 'Bash', input: { command: 'env LANG=C ls' }, output: 'a b' },
+    ]);
+    expect(callIds(p)).toEqual(['call_1', 'call_3', 'call_4']);
   });
 
   it('an identical earlier `git push` or `npm install` survives a later identical one; `git status` does not', () => {
