@@ -122,11 +122,11 @@ describe('compact CLI', () => {
     const above = await run([file, '--budget', String(budget), '--config', cfg, '--model', 'gpt-4', '--dry-run']);
     io.restore();
     expect(below).toBe(1); // the budget is not reached: auto stopped below the threshold
-    expect(belowOut).toMatch(/summarize skipped: context \d+ % of the window \([\d,]+ of 200,000 tokens, Claude Opus 4\.5\), below summarize_threshold 50 %/);
+    expect(belowOut).toMatch(/summarize skipped: context \d+ % of the window \([\d,]+ sent for [\d,]+ in the file, with [\d,]+ overhead, ×[\d.]+ calibration of 200,000 tokens, Claude Opus 4\.5\), below summarize_threshold 50 %/);
     expect(belowOut).toContain('does NOT fit');
     expect(step.reducers[0]).toMatchObject({ id: 'auto', options: { summarizeThreshold: 0.5, contextWindow: lookupModel('gpt-4')!.contextWindow } });
     expect(above).toBe(0);
-    expect(io.out().slice(belowOut.length)).toMatch(/summarize runs: context \d+ % of the window \([\d,]+ of [\d,]+ tokens, the plan\), above summarize_threshold 50 %/);
+    expect(io.out().slice(belowOut.length)).toMatch(/summarize runs: context \d+ % of the window \([\d,]+ sent for [\d,]+ in the file, with [\d,]+ overhead, ×[\d.]+ calibration of [\d,]+ tokens, the plan\), above summarize_threshold 50 %/);
   });
 
   it('an Inspect .eval is written as its zip archive and re-imports as inspect-ai', async () => {

@@ -256,6 +256,8 @@ export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, b
       ...(a.keepLastCalls !== undefined && { keepLastCalls: a.keepLastCalls }),
       ...(a.keepLastTokens !== undefined && { keepLastTokens: a.keepLastTokens }),
       ...(a.tail !== undefined && { tail: a.tail }),
+      // Strategies named with --strategy run as asked; the config's own profile waits for its trigger.
+      gate: a.strategies.length === 0,
     },
   );
   const { label, ...rest } = step;

@@ -58,7 +58,7 @@ describe('config import', () => {
     expect(plan.summarizeThreshold).toBe(0.5);
     expect(plan.warnings).toEqual([
       'unknown key conversation.compaction.colour (ignored)',
-      'conversation.compaction.auto: the trigger (trigger_ratio, min_turns) gates the auto strategy only; the listed strategies run whenever applied',
+      "conversation.compaction.auto: the profile (strip-reasoning, tool-hints) runs only when the trigger fires (context > trigger_ratio × the model's window and more than min_turns turns) in `compact` and the replay; in the app's Plan it runs when you click Apply",
     ]);
   });
   it('reads sven YAML onto the auto knobs', () => {
@@ -81,7 +81,8 @@ describe('config import', () => {
       { user: 'b', answer: 'c' },
       { user: 'd', answer: 'e' },
     ]);
-    const step = planToStep(plan, { budget: 100 });
+    // As named strategies (gate: false): this 3-turn log is below the config's min_turns 5.
+    const step = planToStep(plan, { budget: 100, gate: false });
     expect(step.keepLast).toBe(2);
     const p = projectTranscript(log, [step]);
     const blocks = p.messages.flatMap((m) => m.blocks);
@@ -96,12 +97,12 @@ describe('the agent tail in JP TOML (keep_last_calls, keep_last_tokens, tail)', 
   const run = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
   const budget = Math.floor(transcriptTotals(run).total / 2);
   it('reaches the step, and tail = "turns" keeps whole turns on a Codex run', () => {
-    const plan = parseJpToml('[conversation.compaction]\nstrategy = "auto"\nkeep_last = 1\nkeep_last_calls = 5\nkeep_last_tokens = 900\ntail = "turns"\n');
+    const plan = parseJpToml('[conversation.compaction]\nstrategy = "auto"\nkeep_last = 1\nkeep_last_calls = 5\nkeep_last_tokens = 900\ntail = "turns"\nsummarize_threshold = 0.01\n');
     expect(plan.warnings).toEqual([]);
     const step = planToStep(plan, { budget });
     expect(step).toMatchObject({ keepLast: 1, keepLastCalls: 5, keepLastTokens: 900, tail: 'turns' });
     expect(projectTranscript(run, [step]).tokens.after.total).toBeGreaterThan(budget);
-    const narrowing = planToStep(parseJpToml('[conversation.compaction]\nkeep_last_calls = 5\nkeep_last_tokens = 900\n'), { budget });
+    const narrowing = planToStep(parseJpToml('[conversation.compaction]\nkeep_last_calls = 5\nkeep_last_tokens = 900\nsummarize_threshold = 0.01\n'), { budget });
     const p = projectTranscript(run, [narrowing]);
     expect(p.tokens.after.total).toBeLessThanOrEqual(budget);
     expect(p.report.flatMap((r) => r.notes).join('\n')).toMatch(/protected the last [1-5] model call\(s\)/);
@@ -126,14 +127,15 @@ describe('summarize_threshold round trip (JP TOML → plan → step → auto)', 
     expect(step.reducers).toEqual([{ id: 'auto', options: expect.objectContaining({ summarizeThreshold: 0.5 }) }]);
     const p = projectTranscript(real, [step]);
     expect(p.report.some((r) => r.reducer === 'summarize')).toBe(false);
-    expect(p.report.flatMap((r) => r.notes).join('\n')).toMatch(/summarize skipped: context \d+ % of the window \([\d,]+ of 200,000 tokens, Claude Opus 4\.5\), below summarize_threshold 50 %/);
+    expect(p.report.flatMap((r) => r.notes).join('\n')).toMatch(/summarize skipped: context \d+ % of the window \([\d,]+ sent for [\d,]+ in the file, with [\d,]+ overhead, ×[\d.]+ calibration of 200,000 tokens, Claude Opus 4\.5\), below summarize_threshold 50 %/);
   });
 
-  it('without summarize_threshold the plan and the projection are as before', () => {
+  it('without summarize_threshold RFD 036\'s 0.5 gates summarize (as 0.5 given); a low one lets it run', () => {
     const plan = parseJpToml(toml());
-    expect(plan.summarizeThreshold).toBeUndefined();
-    expect('summarizeThreshold' in plan.auto).toBe(false);
-    const p = projectTranscript(real, [planToStep(plan, { budget })]);
+    expect(plan.summarizeThreshold).toBe(0.5);
+    expect(plan.auto.summarizeThreshold).toBe(0.5);
+    expect(projectTranscript(real, [planToStep(plan, { budget })]).report.some((r) => r.reducer === 'summarize')).toBe(false);
+    const p = projectTranscript(real, [planToStep(parseJpToml(toml(0.1)), { budget })]);
     expect(p.report.some((r) => r.reducer === 'summarize' && r.events > 0)).toBe(true);
   });
 
@@ -267,5 +269,64 @@ describe('sven compaction_keep_recent on the normal path (real agent sessions)',
     const p = projectTranscript(log, [before]);
     const recent = log.messages.filter((m) => m.role !== 'system' && !m.sidechain).slice(-N);
     expect(recent.some((m) => m.blocks.some((b) => (p.fates[b.id]?.kind ?? 'kept') !== 'kept'))).toBe(true);
+  });
+});
+
+describe('issue 28: an imported JP config acts as RFD D17 / RFD 036 say', () => {
+  const file = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
+  const real = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
+  const total = transcriptTotals(real).total;
+  const reasoning = (p: ReturnType<typeof projectTranscript>) => p.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'reasoning').length;
+  // What the model sees after the session's own compaction, untouched by any reducer.
+  const untouched = () => reasoning(projectTranscript(real, [step([], { keepLast: 1 })]));
+  const gated = (minTurns: number) => `[conversation.compaction.auto]\nenabled = true\ntrigger_ratio = 0.3\nmin_turns = ${minTurns}\nprofile = "strip-reasoning"\n`;
+
+  it('a profile that names a strategy runs only when the trigger fires: min_turns = 50 leaves a 14-turn session alone', () => {
+    expect(real.turnCount).toBe(14);
+    const before = untouched();
+    expect(before).toBeGreaterThan(50);
+    const p = projectTranscript(real, [planToStep(parseJpToml(gated(50)), { budget: total })]);
+    expect(reasoning(p)).toBe(before);
+    expect(p.report.flatMap((r) => r.notes).join('\n')).toMatch(/14 turn\(s\) ≤ min_turns 50: left alone/);
+    // min_turns 5: the trigger fires (the context is past 30 % of the 200k window as the model sees it) and the profile runs in full.
+    const q = projectTranscript(real, [planToStep(parseJpToml(gated(5)), { budget: total })]);
+    expect(reasoning(q)).toBeLessThan(before / 10);
+    expect(q.report.flatMap((r) => r.notes).join('\n')).toMatch(/14 turns > min_turns 5: the profile runs \(strip-reasoning\)/);
+  });
+
+  it('trigger_ratio: the profile (the strategy list, profile = "default") waits below trigger_ratio × the window', () => {
+    const toml = (ratio: number) => `[conversation.compaction]\nstrategy = ["strip-reasoning"]\n[conversation.compaction.auto]\nenabled = true\ntrigger_ratio = ${ratio}\nmin_turns = 1\n`;
+    const before = untouched();
+    const p = projectTranscript(real, [planToStep(parseJpToml(toml(0.95)), { budget: total })]);
+    expect(reasoning(p)).toBe(before);
+    expect(p.report.flatMap((r) => r.notes).join('\n')).toMatch(/≤ trigger [\d,]+ = 95 % of the 200,000-token window .*nothing to do/);
+    expect(reasoning(projectTranscript(real, [planToStep(parseJpToml(toml(0.5)), { budget: total })]))).toBeLessThan(before / 10);
+    // --strategy named on the command line: run as asked (RFD 036 explicit compaction), no gate.
+    const explicit = planToStep(parseJpToml(toml(0.95)), { budget: total, gate: false });
+    expect(explicit.reducers.map((r) => r.id)).toEqual(['strip-reasoning']);
+  });
+
+  it('summarize_threshold compares what the model is sent (overhead + calibration) with the window, like every other gate', () => {
+    const budget = Math.floor(total * 0.05);
+    // After the free reducers the file holds about 8 % of the 200k window; the model would be sent
+    // (file + 22k overhead) × 1.37 ≈ 26 %: a threshold of 20 % lets summarize run.
+    const p = projectTranscript(real, [planToStep(parseJpToml('[conversation.compaction]\nstrategy = "auto"\nkeep_last = 1\nsummarize_threshold = 0.2\n'), { budget })]);
+    const notes = p.report.flatMap((r) => r.notes).join('\n');
+    const m = /summarize runs: context (\d+) % of the window \(([\d,]+) sent for ([\d,]+) in the file, with ([\d,]+) overhead, ×([\d.]+) calibration of 200,000 tokens/.exec(notes);
+    expect(m, notes).not.toBeNull();
+    const [, pct, sent, file, overhead, factor] = m!;
+    const num = (s: string) => Number(s.replace(/,/g, ''));
+    expect(Math.abs(num(sent) / ((num(file) + num(overhead)) * Number(factor)) - 1)).toBeLessThan(0.005);
+    expect(Number(pct)).toBeGreaterThanOrEqual(20);
+    expect(num(file) / 200_000).toBeLessThan(0.2);
+    expect(p.report.some((r) => r.reducer === 'summarize' && r.events > 0)).toBe(true);
+  });
+
+  it('summarize_threshold missing: RFD 036\'s default 0.5 applies, and is said', () => {
+    const plan = parseJpToml('[conversation.compaction]\nstrategy = "auto"\n');
+    expect(plan.summarizeThreshold).toBe(0.5);
+    expect(plan.auto.summarizeThreshold).toBe(0.5);
+    expect(plan.warnings.join('\n')).toMatch(/summarize_threshold not set: RFD 036's default 0.5 applies/);
+    expect(planFromConfig(defaultPlan(100), plan).summarizeAbovePct).toBe(50);
   });
 });

@@ -153,8 +153,12 @@ export function parseJpToml(text: string): CompactionPlan {
     else warnings.push(`conversation.compaction.auto.profile "${c.auto.profile}" is not a profile we know ("default" = the strategy list, or a strategy name): the strategy list runs`);
   }
   if (autoOn && !strategies.some((s) => s.id === 'auto')) {
-    warnings.push('conversation.compaction.auto: the trigger (trigger_ratio, min_turns) gates the auto strategy only; the listed strategies run whenever applied');
+    // RFD D17: the profile runs only when the trigger fires (planToStep wraps it in auto's gate).
+    warnings.push(`conversation.compaction.auto: the profile (${strategies.map((s) => s.id).join(', ')}) runs only when the trigger fires (context > trigger_ratio × the model's window and more than min_turns turns) in \`compact\` and the replay; in the app's Plan it runs when you click Apply`);
   }
+  // RFD 036: summarize_threshold defaults to 0.5 ("threshold above which auto triggers summarize").
+  const summarizeThreshold = c.summarize_threshold ?? (strategies.some((s) => s.id === 'auto') ? 0.5 : undefined);
+  if (c.summarize_threshold === undefined && summarizeThreshold !== undefined) warnings.push('conversation.compaction.summarize_threshold not set: RFD 036\'s default 0.5 applies (auto summarizes only above half the model\'s window)');
   const summaryModel = c.summarize_model ?? c.model;
   if (summaryModel !== undefined) warnings.push(`conversation.compaction.${c.summarize_model !== undefined ? 'summarize_model' : 'model'} = "${summaryModel}": the CLI's compact summarizes with it when --provider is given (--summary-model overrides); the app uses the model in Settings`);
   if (c.fork !== undefined) {
@@ -174,10 +178,10 @@ export function parseJpToml(text: string): CompactionPlan {
       ...(autoOn && { threshold: c.auto!.trigger_ratio ?? 0.75, triggerOfWindow: true, minTurns: c.auto!.min_turns ?? 5 }),
       ...(c.auto?.profile !== undefined && { profile: c.auto.profile }),
       // RFD 036: the gate on auto's summarize stage (pipeline.ts); also kept at the top level.
-      ...(c.summarize_threshold !== undefined && { summarizeThreshold: c.summarize_threshold }),
+      ...(summarizeThreshold !== undefined && { summarizeThreshold }),
       hints,
     },
-    ...(c.summarize_threshold !== undefined && { summarizeThreshold: c.summarize_threshold }),
+    ...(summarizeThreshold !== undefined && { summarizeThreshold }),
     ...((c.summarize_model ?? c.model) !== undefined && { summaryModel: c.summarize_model ?? c.model }),
     warnings,
   };
@@ -228,9 +232,9 @@ export function parseCompactionConfig(fileName: string, text: string): Compactio
 /** The plan as one step over `after-last-compaction` (RFD D17: from the last compaction to keep_last). */
 export function planToStep(
   plan: CompactionPlan,
-  opts: { id?: string; budget?: number; keepLast?: number; keepLastCalls?: number; keepLastTokens?: number; keepLastMessages?: number; tail?: 'auto' | 'turns'; createdAt?: string } = {},
+  opts: { id?: string; budget?: number; keepLast?: number; keepLastCalls?: number; keepLastTokens?: number; keepLastMessages?: number; tail?: 'auto' | 'turns'; createdAt?: string; gate?: boolean } = {},
 ): Step {
-  const reducers: ReducerSpec[] = plan.strategies.map((s) => {
+  let reducers: ReducerSpec[] = plan.strategies.map((s) => {
     if (s.id === 'auto') return { id: 'auto', options: { ...plan.auto } as Record<string, unknown> };
     const withHints: ReducerId[] = ['tool-hints', 'strip-tool-results', 'dedup-tools', 'truncate-tool-results', 'tool-retention'];
     const options: Record<string, unknown> = { ...s.options };
@@ -239,6 +243,13 @@ export function planToStep(
     if (s.id === 'summarize' && plan.auto.style) options.style = plan.auto.style;
     return { id: s.id, options };
   });
+  // RFD D17: with [conversation.compaction.auto] enabled, the profile runs only when the trigger
+  // fires: auto's gate (trigger_ratio × window, min_turns) in front of the listed strategies.
+  // `gate: false` = strategies the user named himself (the CLI's --strategy): they run as asked.
+  if (plan.source === 'jp-toml' && plan.auto.enabled === true && opts.gate !== false && !reducers.some((r) => r.id === 'auto')) {
+    const { enabled: _e, profile: _p, summarizeThreshold: _s, ...gate } = plan.auto;
+    reducers = [{ id: 'auto', options: { ...gate, profileStages: reducers } as Record<string, unknown> }];
+  }
   return {
     id: opts.id ?? 'config',
     range: { kind: 'after-last-compaction' },

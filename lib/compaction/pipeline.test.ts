@@ -5,6 +5,7 @@ import { filler, makeTranscript, type TurnSpec } from './testing/make';
 import { step } from './testing/steps';
 import { blockFate, projectTranscript } from './project';
 import { autoStages, parseAutoOptions } from './pipeline';
+import { modelTokensOf, modelViewOf } from './budget';
 import { importBytes } from '../formats/import';
 import { lookupModel } from '../tokens/catalog';
 import { transcriptTotals } from '../tokens/totals';
@@ -107,7 +108,10 @@ describe('auto with summarize_threshold (real Claude Code session)', () => {
   // Where the free reducers alone get to: the context the threshold is compared with.
   const free = run({ summarize: false, emergency: false });
   const afterFree = free.tokens.after.total;
-  const ratio = afterFree / window;
+  // As the model sees it (issue 28): the file's tokens with the invisible overhead and the calibration factor.
+  const view = modelViewOf(real);
+  const sent = modelTokensOf(afterFree, view);
+  const ratio = sent / window;
 
   it('the setting: the free reducers alone do not reach the budget, and leave a context of a few % of the window', () => {
     expect(window).toBe(200_000);
@@ -146,7 +150,7 @@ describe('auto with summarize_threshold (real Claude Code session)', () => {
     expect(p.report.some((r) => r.reducer === 'summarize' || r.reducer === 'emergency')).toBe(false);
     const notes = p.report.filter((r) => r.reducer === 'auto').flatMap((r) => r.notes);
     expect(notes).toEqual([
-      `summarize skipped: context ${Math.floor(ratio * 100)} % of the window (${fmt(afterFree)} of ${fmt(window)} tokens, Claude Opus 4.5), below summarize_threshold 50 %`,
+      `summarize skipped: context ${Math.floor(ratio * 100)} % of the window (${fmt(sent)} sent for ${fmt(afterFree)} in the file, with ${fmt(view.overhead)} overhead, ×${view.factor.toFixed(2)} calibration of ${fmt(window)} tokens, Claude Opus 4.5), below summarize_threshold 50 %`,
       `still ${fmt(afterFree)} tokens > target ${fmt(budget)}: auto stopped after the free reducers (below summarize_threshold)`,
     ]);
   });
@@ -162,9 +166,9 @@ describe('auto with summarize_threshold (real Claude Code session)', () => {
 
   it('the window is the plan\'s when given (contextWindow), else the budget stands for an unknown model', () => {
     // A plan targeting a model whose window the context already fills past half: summarize runs.
-    const small = run({ summarizeThreshold: 0.5, contextWindow: Math.floor(afterFree / 0.6) });
+    const small = run({ summarizeThreshold: 0.5, contextWindow: Math.floor(sent / 0.6) });
     expect(small.report.some((r) => r.reducer === 'summarize' && r.events > 0)).toBe(true);
-    expect(small.report.find((r) => r.reducer === 'auto')!.notes[0]).toMatch(/^summarize runs: context 60 % of the window \([\d,]+ of [\d,]+ tokens, the plan\), above summarize_threshold 50 %$/);
+    expect(small.report.find((r) => r.reducer === 'auto')!.notes[0]).toMatch(/^summarize runs: context 60 % of the window \([\d,]+ sent for [\d,]+ in the file, with [\d,]+ overhead, ×[\d.]+ calibration of [\d,]+ tokens, the plan\), above summarize_threshold 50 %$/);
     // No model in the catalog: the budget is the window (the free reducers leave more than it: summarize runs).
     const unknown = projectTranscript({ ...real, model: 'in-house-model' }, [step([{ id: 'auto', options: { summarizeThreshold: 0.5 } }], { keepLast: 1, budget, id: 'auto' })]);
     expect(unknown.report.find((r) => r.reducer === 'auto')!.notes[0]).toContain('the budget (model not in the catalog)');

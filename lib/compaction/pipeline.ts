@@ -72,6 +72,12 @@ export interface AutoOptions {
   summarizeThreshold?: number;
   /** The context window (tokens) `summarizeThreshold` is a fraction of (default: the transcript's model in the catalog). */
   contextWindow?: number;
+  /**
+   * RFD D17 `[conversation.compaction.auto]` with a profile that is not auto itself (a strategy
+   * name, or "default" = the strategy list): the gate (trigger_ratio, min_turns) decides whether
+   * these run, and when it fires they run in full, in order, instead of auto's ladder.
+   */
+  profileStages?: ReducerSpec[];
 }
 
 /** The stage list, in order. Exposed for the UI ("what auto will do") and the tests. */
@@ -130,6 +136,7 @@ function readAutoOptions(o: Record<string, unknown>): AutoOptions {
     // Not a fraction in (0, 1] = not set (behaviour unchanged), never a silent default that would gate summarize.
     ...(isNum(o.summarizeThreshold) && o.summarizeThreshold > 0 && o.summarizeThreshold <= 1 && { summarizeThreshold: o.summarizeThreshold }),
     ...(isNum(o.contextWindow) && o.contextWindow > 0 && { contextWindow: o.contextWindow }),
+    ...(Array.isArray(o.profileStages) && { profileStages: o.profileStages as ReducerSpec[] }),
   };
 }
 
@@ -195,12 +202,24 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
   const reports: ReducerReport[] = [];
   const before = contextTokens(ctx);
   const note = (text: string): ReducerReport => ({ stepId: ctx.step.id, reducer: 'auto', events: 0, tokensBefore: before, tokensAfter: before, notes: [text] });
-  if (!Number.isFinite(budget.total)) return { ctx, state, reports: [note('no budget: auto has nothing to aim at')] };
+  // A JP profile behind its window trigger needs no budget (it runs in full when the trigger fires).
+  if (!Number.isFinite(budget.total) && !(options.profileStages && options.triggerOfWindow)) return { ctx, state, reports: [note('no budget: auto has nothing to aim at')] };
   const gate = autoGate(ctx.log, budget.total, options);
   if ('skip' in gate) return { ctx, state, reports: [note(gate.skip)] };
   const { trigger, target } = gate;
   if (before <= trigger) return { ctx, state, reports: [note(`${n(before)} tokens ≤ trigger ${n(trigger)}${gate.why}: nothing to do`)] };
   if (ctx.log.turnCount <= (options.minTurns ?? 0)) return { ctx, state, reports: [note(`${ctx.log.turnCount} turn(s) ≤ min_turns ${options.minTurns}: left alone`)] };
+  if (options.profileStages) {
+    // RFD D17: "compaction is applied using the configured profile" once the trigger fires.
+    reports.push(note(`${gate.why ? `${n(before)} tokens > trigger ${n(trigger)}${gate.why}` : `${n(before)} tokens > budget ${n(trigger)}`}, ${ctx.log.turnCount} turns > min_turns ${options.minTurns ?? 0}: the profile runs (${options.profileStages.map((s) => s.id).join(', ')})`));
+    for (const spec of options.profileStages) {
+      const r = createReducer(spec, env).reduce(ctx, budget, state);
+      ctx = r.ctx;
+      state = r.state;
+      reports.push(r.report);
+    }
+    return { ctx, state, reports };
+  }
   const aim = makeBudget(Math.max(1, target), budget.counter, budget.caps);
   let belowSummarizeThreshold = false;
   let stages = autoStages(options);
@@ -215,9 +234,14 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
     if (now <= aim.total) break;
     if (spec.id === 'summarize' && options.summarizeThreshold !== undefined) {
       const window = summarizeWindow(options, ctx.log.model, budget.total);
-      const ratio = now / window.tokens;
-      const where = `context ${percent(ratio, true)} of the window (${n(now)} of ${n(window.tokens)} tokens, ${window.from})`;
-      if (now <= options.summarizeThreshold * window.tokens) {
+      // The model's prompt (the file's tokens with the invisible overhead and the calibration
+      // factor of the recorded usage), as every other gate measures it: not the file's tokens.
+      const view = modelViewOf(ctx.log);
+      const sent = modelTokensOf(now, view);
+      const ratio = sent / window.tokens;
+      const measured = view.overhead > 0 || view.factor !== 1 ? `${n(sent)} sent for ${n(now)} in the file, with ${n(view.overhead)} overhead, ×${view.factor.toFixed(2)} calibration` : n(now);
+      const where = `context ${percent(ratio, true)} of the window (${measured} of ${n(window.tokens)} tokens, ${window.from})`;
+      if (sent <= options.summarizeThreshold * window.tokens) {
         belowSummarizeThreshold = true;
         reports.push({ ...note(`summarize skipped: ${where}, ${ratio < options.summarizeThreshold ? 'below' : 'at'} summarize_threshold ${percent(options.summarizeThreshold)}`), tokensBefore: now, tokensAfter: now });
         break;
