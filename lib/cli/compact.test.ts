@@ -156,3 +156,55 @@ describe('compact CLI', () => {
     expect(io.err()).toContain('Usage');
   });
 });
+
+describe('issue 28: when compact stops above its budget because of a config gate, it names the gate', () => {
+  const slop = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
+  const budget = Math.floor(transcriptTotals(reimport(slop)).total * 0.05);
+  const dry = async (file: string, toml: string, extra: string[] = []) => {
+    const cfg = path.join(tmp, `gate-${Math.random().toString(36).slice(2)}.toml`);
+    fs.writeFileSync(cfg, toml);
+    const io = capture();
+    const code = await run([file, '--budget', String(budget), '--config', cfg, '--dry-run', ...extra]);
+    io.restore();
+    return { code, err: io.err() };
+  };
+  const wrongBlame = /lower --keep-last|--tail auto/;
+
+  it('a JP trigger that does not fire (trigger_ratio)', async () => {
+    const r = await dry(slop, '[conversation.compaction]\nstrategy = "auto"\n[conversation.compaction.auto]\nenabled = true\ntrigger_ratio = 0.9\n');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/does not fit: .*auto did not fire: the context \([\d,]+\) is below the config's trigger [\d,]+ = 90 % of the 200,000-token window .*: lower trigger_ratio/);
+    expect(r.err).not.toMatch(wrongBlame);
+  });
+
+  it('min_turns', async () => {
+    const r = await dry(slop, '[conversation.compaction]\nstrategy = "auto"\n[conversation.compaction.auto]\nenabled = true\ntrigger_ratio = 0.1\nmin_turns = 40\n');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/auto did not fire: the session has 14 turn\(s\), not more than the config's min_turns 40: lower min_turns/);
+    expect(r.err).not.toMatch(wrongBlame);
+  });
+
+  it('an unknown context window', async () => {
+    // The same session from a model the catalog does not know (a copy; the corpus file is not touched).
+    const unknown = path.join(tmp, 'in-house.jsonl');
+    fs.writeFileSync(unknown, fs.readFileSync(slop, 'utf8').replaceAll('claude-opus-4-5-20251101', 'in-house-model'));
+    const r = await dry(unknown, '[conversation.compaction]\nstrategy = "auto"\n[conversation.compaction.auto]\nenabled = true\n');
+    expect(r.err).toMatch(/auto did not fire: the context window of .* is unknown.*pass --model M/);
+    expect(r.err).not.toMatch(wrongBlame);
+  });
+
+  it('summarize_threshold', async () => {
+    const r = await dry(slop, '[conversation.compaction]\nstrategy = "auto"\nsummarize_threshold = 0.5\n');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/auto stopped after the free reducers: context \d+ % of the window .*, not above the config's summarize_threshold 50 %: lower summarize_threshold/);
+    expect(r.err).not.toMatch(wrongBlame);
+  });
+
+  it('without a gate the tail is blamed, and --tail auto is offered only when --tail turns was given', async () => {
+    const cfg = '[conversation.compaction]\nstrategy = "strip-reasoning"\n';
+    const plain = await dry(slop, cfg);
+    expect(plain.err).toMatch(/lower --keep-last \/ --keep-last-calls/);
+    expect(plain.err).not.toMatch(/--tail auto/);
+    expect((await dry(slop, cfg, ['--tail', 'turns'])).err).toMatch(/or use --tail auto/);
+  });
+});

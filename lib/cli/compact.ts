@@ -29,7 +29,7 @@ import { contextFloor } from '../compaction/calls';
 import { isReducerId } from '../compaction/reducers';
 import { formatReport } from '../compaction/report';
 import { proposeTangents } from '../compaction/tangents';
-import type { Projection, ReducerId, Step, SummaryKey } from '../compaction/types';
+import type { Projection, ReducerId, ReducerReport, Step, SummaryKey } from '../compaction/types';
 import { projectWithProviderSummaries, providerFromEnvOrFlags, type CliProvider } from '../summarize/cli-provider';
 import { nativeUnavailable } from '../summarize/providers/native';
 import { importPooled } from './_token-pool';
@@ -410,12 +410,34 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
  * last model call (lib/compaction/calls.ts contextFloor), which no strategy that keeps the user's
  * words goes below.
  */
-export function whyNotFit(t: Transcript, projectedTokens: number, outputTokens: number, budget: number): string {
+export function whyNotFit(t: Transcript, projectedTokens: number, outputTokens: number, budget: number, ran?: { report: readonly ReducerReport[]; step: Pick<Step, 'tail'> }): string {
   const f = contextFloor(t, startingContext(t, 'model-view').messages);
   const floor = `the floor is ${f.total} tokens (system ${f.system} + user messages ${f.user} + the last model call ${f.lastCall}${f.tools ? `; tool schemas ${f.tools} more` : ''})`;
   if (f.total > budget) return `${floor} > budget ${budget}: raise --budget`;
-  if (projectedTokens > budget) return `${floor} ≤ budget ${budget}, but the protected tail and what the strategies could not reduce hold ${projectedTokens}: lower --keep-last / --keep-last-calls, or use --tail auto`;
+  // Auto stopped on a gate of the config, not on the tail: name the gate (issue 28).
+  const gate = ran && gateCause(ran.report);
+  if (projectedTokens > budget && gate) return `${floor} ≤ budget ${budget}, but ${gate}`;
+  if (projectedTokens > budget) return `${floor} ≤ budget ${budget}, but the protected tail and what the strategies could not reduce hold ${projectedTokens}: lower --keep-last / --keep-last-calls${ran?.step.tail === 'turns' ? ', or use --tail auto' : ''}`;
   return `${floor} ≤ budget ${budget}; the compaction fits (${projectedTokens}) but the ${t.format} export adds ${outputTokens - projectedTokens} tokens of its own records`;
+}
+
+/**
+ * The config's gate that stopped auto short of the budget, in words, from auto's report notes:
+ * a JP trigger that did not fire (trigger_ratio, min_turns), a context window it could not know,
+ * or summarize_threshold. undefined when auto ran its ladder (then the tail is what is left).
+ */
+export function gateCause(report: readonly ReducerReport[]): string | undefined {
+  const notes = report.filter((r) => r.reducer === 'auto').flatMap((r) => r.notes.map((x) => x.replace(/^auto: /, '')));
+  for (const x of notes) {
+    let m = /^([\d,]+) tokens ≤ trigger ([\d,]+)(.*): nothing to do$/.exec(x);
+    if (m) return `auto did not fire: the context (${m[1]}) is below the config's trigger ${m[2]}${m[3]}: lower trigger_ratio (or compaction_threshold), or name strategies with --strategy`;
+    m = /^(\d+) turn\(s\) ≤ min_turns (\d+): left alone$/.exec(x);
+    if (m) return `auto did not fire: the session has ${m[1]} turn(s), not more than the config's min_turns ${m[2]}: lower min_turns, or name strategies with --strategy`;
+    if (/^trigger_ratio: the context window of .* is unknown/.test(x)) return `auto did not fire: ${x.replace(/^trigger_ratio: /, '')} — the config's trigger_ratio is a fraction of it: pass --model M (a model in the catalog)`;
+    m = /^summarize skipped: (.*), below summarize_threshold (.*)$/.exec(x) ?? /^summarize skipped: (.*), at summarize_threshold (.*)$/.exec(x);
+    if (m) return `auto stopped after the free reducers: ${m[1]}, not above the config's summarize_threshold ${m[2]}: lower summarize_threshold to let it summarize`;
+  }
+  return undefined;
 }
 
 /** Where a compaction writes its report (stdout) and its notes (stderr). */
@@ -524,7 +546,7 @@ export async function compactBytes(a: CompactArgs, name: string, input: Uint8Arr
       row.tokensAfter = outcome.projection.tokens.after.total;
       io.out(`dry run: ${fits ? 'fits' : 'does NOT fit'} the budget of ${budget}; nothing written${a.reportJson ? ' but the audit record' : ''}\n`);
       if (fits) return end(EXIT.ok);
-      const why = `does not fit: ${whyNotFit(t, outcome.projection.tokens.after.total, outcome.projection.tokens.after.total, budget)}`;
+      const why = `does not fit: ${whyNotFit(t, outcome.projection.tokens.after.total, outcome.projection.tokens.after.total, budget, { report: outcome.projection.report, step })}`;
       io.err(why + '.\n');
       return end(EXIT.missedTarget, why);
     }
@@ -537,7 +559,7 @@ export async function compactBytes(a: CompactArgs, name: string, input: Uint8Arr
     const { inherited, added } = pairingBlame(t, re);
     const failures: string[] = [];
     if (added.length) failures.push(`${added.length} tool pairing issue(s) added by the compaction (${describeIssues(added)})`);
-    if (total > budget) failures.push(`the output holds ${total} tokens > budget ${budget}: ${whyNotFit(t, outcome.projection.tokens.after.total, total, budget)}`);
+    if (total > budget) failures.push(`the output holds ${total} tokens > budget ${budget}: ${whyNotFit(t, outcome.projection.tokens.after.total, total, budget, { report: outcome.projection.report, step })}`);
     if (inherited.length) io.out(`inherited: ${inherited.length} tool pairing issue(s) already in ${path.basename(name)} are kept as they were, not counted against the compaction (${describeIssues(inherited)})\n`);
     writeReport();
     if (failures.length === 0 || a.keepFailed) {
