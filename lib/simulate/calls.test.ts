@@ -186,3 +186,45 @@ describe('cache lifetime from the transcript\'s own gaps', () => {
     expect(calls.every((c) => !c.recorded && base.messages[c.promptEnd].role === 'assistant')).toBe(true);
   });
 });
+
+describe('issue 28: the seeds\' policies in the replay act as their documents say', () => {
+  const slop = () => load('claude-code', 'slopometry_transcript_opus45_compact.jsonl');
+
+  it('seed 002: auto_compact_threshold and compact_target_tokens are two numbers (target = threshold / 2)', async () => {
+    const { seed002, seed002Limits } = await import('./policies/seeds');
+    const m = { contextWindow: 200_000, maxOutput: 64_000 };
+    const { autoCompactThreshold, compactTargetTokens } = seed002Limits(m);
+    expect(autoCompactThreshold).toBe(Math.floor(136_000 * 0.8));
+    expect(compactTargetTokens).toBe(Math.floor(autoCompactThreshold / 2));
+    expect(seed002.triggerTokens(m)).toBe(autoCompactThreshold);
+    const plan = seed002.plan!(makeTranscript([{ user: 'a', answer: 'b' }]), m);
+    expect(plan[0].budget).toBe(compactTargetTokens);
+    // The Summarize variant reads the same two numbers.
+    expect(policy('seed-002-summarize').triggerTokens!(m)).toBe(autoCompactThreshold);
+    expect(policy('seed-002-summarize').plan!(makeTranscript([{ user: 'a', answer: 'b' }]), m)[0].budget).toBe(compactTargetTokens);
+  });
+
+  it('seed 002 (Truncate) fires on a real session that outgrows the window, and no call goes over it', () => {
+    const sim = simulate(slop(), [policy('none'), policy('seed-002')]);
+    const [none, truncate] = sim.results;
+    console.log(`slopometry: no policy ${none.totals.callsOverWindow} calls over the window; seed 002 (Truncate) fired ${truncate.totals.compactions} time(s), ${truncate.totals.callsOverWindow} over`);
+    expect(none.totals.callsOverWindow).toBeGreaterThan(50);
+    expect(truncate.totals.compactions).toBeGreaterThan(0);
+    expect(truncate.totals.callsOverWindow).toBe(0);
+  });
+
+  it('JP checks its trigger between turns (RFD D17: after each turn), never in the middle of one', () => {
+    const log = slop();
+    const sim = simulate(log, [policy('jp')]);
+    const calls = sim.results[0].calls.filter((c) => !c.sidechain);
+    const fired = calls.filter((c) => c.fired);
+    expect(fired.length).toBeGreaterThan(0);
+    for (const c of fired) {
+      const i = calls.indexOf(c);
+      // The first main-chain call of its turn.
+      expect(i === 0 || calls[i - 1].turn !== c.turn, `call ${c.index} (turn ${c.turn})`).toBe(true);
+    }
+    // sven checks before every model call: it may fire inside a turn.
+    expect(replayPolicyById('sven')!.checkAt).toBeUndefined();
+  });
+});

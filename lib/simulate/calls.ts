@@ -125,11 +125,13 @@ export interface ReplayPolicy {
   kind: 'recorded' | 'none' | 'plan';
   triggerTokens?(model: ModelLimits): number | undefined;
   triggerEvents?: number;
+  /** 'turn': the trigger is checked only between turns (before a turn's first call), as JP does. */
+  checkAt?: 'call' | 'turn';
   plan?(log: Transcript, model: ModelLimits): Step[];
 }
 
 export function fromPeer(p: PeerPolicy, note?: string): ReplayPolicy {
-  return { id: p.id, label: p.label, kind: 'plan', triggerTokens: p.triggerTokens, ...(p.triggerEvents !== undefined && { triggerEvents: p.triggerEvents }), plan: p.plan, ...(note && { note }) };
+  return { id: p.id, label: p.label, kind: 'plan', triggerTokens: p.triggerTokens, ...(p.triggerEvents !== undefined && { triggerEvents: p.triggerEvents }), ...(p.checkAt && { checkAt: p.checkAt }), plan: p.plan, ...(note && { note }) };
 }
 
 export interface ReplayedCall {
@@ -393,6 +395,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
   let markerCursor = 0;
   const trigger = policy.triggerTokens?.(limits);
   const reArm = 0.05 * limits.contextWindow;
+  let lastTurn = -1;
 
   const read = (upTo: number) => {
     for (; cursor < upTo; cursor++) {
@@ -429,7 +432,9 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       prompt = size();
       const overTokens = trigger !== undefined && prompt >= trigger && prompt >= armedAt + reArm;
       const overEvents = policy.triggerEvents !== undefined && items.length >= policy.triggerEvents && items.length >= armedEvents + policy.triggerEvents / 2;
-      if (policy.kind === 'plan' && policy.plan && (overTokens || overEvents)) {
+      // JP checks between turns only: the first call of a turn (the previous turn has completed).
+      const checks = policy.checkAt !== 'turn' || c.turn !== lastTurn;
+      if (policy.kind === 'plan' && policy.plan && checks && (overTokens || overEvents)) {
         const context = contextAsLog(log, items, tools);
         // A plan's budget is a prompt size (what the model is sent); the context it compacts is
         // counted the way the file is: less the invisible overhead, ÷ the calibration factor.
@@ -451,6 +456,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       // previous request was read into; it never holds more than the previous prompt's prefix).
       prefix = fired ? Math.min(prevPrompt, Math.round((env.overhead + toolTokens) * factor + factor * commonPrefixTokens(prevItems, items))) : prevPrompt;
       prevItems = items;
+      lastTurn = c.turn;
     }
     const model = c.recorded?.model ?? msgs[c.messageIndex]?.model;
     const switched = !first && model !== undefined && prevModel !== undefined && model !== prevModel;

@@ -17,6 +17,8 @@ export interface PeerPolicy {
   triggerTokens(model: ModelLimits): number | undefined;
   /** Event-count triggers (OpenHands counts events, not tokens). */
   triggerEvents?: number;
+  /** When the trigger is checked: before every model call (default), or only between turns (JP, RFD D17). */
+  checkAt?: 'call' | 'turn';
   /** One line: what it does when it fires. */
   action: string;
   /** What it keeps. */

@@ -13,7 +13,7 @@ import { codex } from './codex';
 import { geminiCli } from './gemini-cli';
 import { opencodePrune } from './opencode';
 import { goose, openhands } from './others';
-import { jp, seed002, seed004, sven } from './seeds';
+import { jp, seed002, seed002Limits, seed004, sven } from './seeds';
 
 /** Our Auto with its defaults: fires at 75 % of the input budget, compacts to half of it. */
 export const AUTO_TRIGGER = 0.75;
@@ -38,8 +38,8 @@ export const seed002Summarize: ReplayPolicy = {
   label: 'Seed 002 (Summarize)',
   kind: 'plan',
   note: 'our offline structured summary stands in for the LLM summary; target = threshold / 2',
-  triggerTokens: (m) => Math.floor((m.contextWindow - m.maxOutput) * 0.8),
-  plan: (_log, m) => [planStep('seed-002-summarize', [{ id: 'summarize', options: { untilFits: true } }], 1, Math.floor((m.contextWindow - m.maxOutput) * 0.4))],
+  triggerTokens: (m) => seed002Limits(m).autoCompactThreshold,
+  plan: (_log, m) => [planStep('seed-002-summarize', [{ id: 'summarize', options: { untilFits: true } }], 1, seed002Limits(m).compactTargetTokens)],
 };
 
 export const langchainTrim: ReplayPolicy = {
