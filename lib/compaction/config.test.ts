@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { importBytes } from '../formats/import';
 import { transcriptTotals } from '../tokens/totals';
 import { corpusFiles } from '../../tests/corpus';
+import { fileBudgetFor, modelTokensOf, modelViewOf } from './budget';
 import { ConfigError, parseCompactionConfig, parseJpToml, parseSvenYaml, planToStep } from './config';
 import { projectTranscript } from './project';
 import { filler, makeTranscript } from './testing/make';
@@ -328,5 +329,36 @@ describe('issue 28: an imported JP config acts as RFD D17 / RFD 036 say', () => 
     expect(plan.auto.summarizeThreshold).toBe(0.5);
     expect(plan.warnings.join('\n')).toMatch(/summarize_threshold not set: RFD 036's default 0.5 applies/);
     expect(planFromConfig(defaultPlan(100), plan).summarizeAbovePct).toBe(50);
+  });
+});
+
+describe("issue 28: a sven config takes sven's normal path", () => {
+  const file = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
+  const real = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
+  it('with its defaults on slopometry: everything but the newest 6 messages in ONE summary call, rebuilt as [system, summary, recent]', () => {
+    const plan = parseSvenYaml('agent:\n  model: anthropic/claude-opus-4-5\n');
+    const start = projectTranscript(real, [step([], { keepLast: 1 })]).tokens.after.total;
+    // The context between sven's trigger (0.85 − 0.10 of the budget, as the model sees it) and its emergency line (0.95).
+    const view = modelViewOf(real);
+    const budget = fileBudgetFor(Math.floor(modelTokensOf(start, view) / 0.85), view);
+    const p = projectTranscript(real, [planToStep(plan, { budget })]);
+    const notes = p.report.flatMap((r) => r.notes);
+    expect(notes.join('\n')).toMatch(/: fires\n/);
+    expect(notes.join('\n')).not.toMatch(/emergency directly/);
+    // Not our ladder: no strip-reasoning, no retention, no dedup; one summary.
+    // (truncate-tool-results: the results over 4,000 tokens, capped as they entered.)
+    expect(p.report.map((r) => r.reducer).filter((r) => r !== 'auto')).toEqual(['truncate-tool-results', 'summarize']);
+    expect(notes.find((x) => x.startsWith('summarized'))).toMatch(/\(\d+ turn\(s\), 1 chunk\(s\) by the offline summarizer\)/);
+    const out = p.messages.filter((m) => !m.sidechain);
+    const sys = out.filter((m) => m.role === 'system').length;
+    expect(out.slice(0, sys).every((m) => m.role === 'system')).toBe(true);
+    expect(out[sys].synthetic).toBe('summary');
+    const recent = out.slice(sys + 1);
+    expect(recent.every((m) => !m.synthetic)).toBe(true);
+    // sven's keep_n = 6 messages (the split moved back past tool pairs may add a few).
+    expect(recent.length).toBeGreaterThanOrEqual(6);
+    expect(recent.length).toBeLessThanOrEqual(12);
+    const lastIds = real.messages.filter((m) => m.role !== 'system' && !m.sidechain).slice(-6).map((m) => m.id);
+    expect(recent.map((m) => m.sourceId)).toEqual(expect.arrayContaining(lastIds));
   });
 });

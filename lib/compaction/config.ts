@@ -15,7 +15,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { EMERGENCY_AT } from './budget';
 import type { ToolHints } from './hints';
-import type { AutoOptions } from './pipeline';
+import { svenNormalPath, type AutoOptions } from './pipeline';
 import { isReducerId } from './reducers';
 import type { ReducerId, ReducerSpec, Step } from './types';
 
@@ -213,6 +213,10 @@ export function parseSvenYaml(text: string): CompactionPlan {
       // compaction_keep_recent counts messages: the newest keep_n survive emergency (keep_last counts turns).
       keepN: a.compaction_keep_recent ?? 6,
       ...(a.compaction_strategy !== undefined && { style: a.compaction_strategy }),
+      // sven caps every result as it enters (layer 4), and its normal path is one summary of all
+      // but the newest keep_n messages, the session rebuilt as [system, summary, recent].
+      capOnEntry: true,
+      onFire: svenNormalPath(a.compaction_strategy, a.compaction_keep_recent ?? 6),
     },
     // …and the normal path leaves them untouched too (seed 003: `recent_messages`, preserved verbatim).
     // sven counts messages, not turns: keep_last 0, so the protection is the newest keep_n messages.
@@ -248,7 +252,7 @@ export function planToStep(
   // `gate: false` = strategies the user named himself (the CLI's --strategy): they run as asked.
   if (plan.source === 'jp-toml' && plan.auto.enabled === true && opts.gate !== false && !reducers.some((r) => r.id === 'auto')) {
     const { enabled: _e, profile: _p, summarizeThreshold: _s, ...gate } = plan.auto;
-    reducers = [{ id: 'auto', options: { ...gate, profileStages: reducers } as Record<string, unknown> }];
+    reducers = [{ id: 'auto', options: { ...gate, onFire: reducers } as Record<string, unknown> }];
   }
   return {
     id: opts.id ?? 'config',

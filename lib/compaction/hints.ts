@@ -82,6 +82,11 @@ const WINDOW: ToolHint = { request: 'keep', response: 'strip', dedup: true, rete
  * (never deduplicated), `view` commands are reads (deduplicated and subsumed by line range).
  */
 const EDITOR: ToolHint = { request: 'strip', response: 'strip', dedup: false, subsumes: 'line-range', retention: { mode: 'count', keep: 8 }, category: 'file-content' };
+/**
+ * sven's `fs` tool {operation, path, text}: FileContent (seed 003); its `read` operation is a
+ * read (deduplicated, subsumed: a later whole-file read covers it), write/append are actions.
+ */
+const FS: ToolHint = { request: 'keep', response: 'strip', dedup: false, subsumes: 'line-range', retention: { mode: 'count', keep: 8 }, category: 'file-content' };
 /** Todo lists: every call restates the whole list, so older inputs are obsolete. */
 const TODO: ToolHint = { request: 'strip', response: 'keep', dedup: false, retention: { mode: 'count', keep: 1 }, category: 'generic' };
 
@@ -97,6 +102,7 @@ const FAMILIES: Array<[ToolHint, string[]]> = [
   [CREATE, ['fs_create_file', 'Write', 'write_file', 'create_file', 'create', 'write_to_file', 'NotebookWrite']],
   [MODIFY, ['fs_modify_file', 'Edit', 'MultiEdit', 'NotebookEdit', 'apply_patch', 'edit', 'edit_file', 'replace', 'str_replace', 'insert', 'replace_in_file', 'edit_linting']],
   [EDITOR, ['str_replace_editor', 'str_replace_based_edit_tool', 'text_editor']],
+  [FS, ['fs']],
   [WINDOW, ['open', 'goto', 'scroll_up', 'scroll_down']],
   [WEB, ['WebFetch', 'WebSearch', 'web_fetch', 'web_search', 'google_web_search', 'fetch', 'browser', 'web_browser']],
   [COMMIT, ['git_commit']],
@@ -165,6 +171,19 @@ export function dedupOffByUser(name: string | undefined, overrides: ToolHints = 
   return user?.dedup === false;
 }
 
+/**
+ * Is this call a file read (its result is a file's lines, which `read_file` with offset/limit can
+ * show again)? A file-content tool, but not an editor's edit command nor `fs` writing.
+ */
+export function isFileRead(name: string | undefined, input: unknown, overrides: ToolHints = NO_HINTS): boolean {
+  if (!name || outputCategoryFor(name, overrides) !== 'file-content') return false;
+  const lower = bareName(name);
+  const a = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  if (lower === 'str_replace_editor' || lower === 'str_replace_based_edit_tool' || lower === 'text_editor') return a.command === 'view';
+  if (lower === 'fs') return a.operation === 'read';
+  return true;
+}
+
 export function outputCategoryFor(name: string | undefined, overrides: ToolHints = NO_HINTS): OutputCategory {
   return hintFor(name, overrides).category ?? 'generic';
 }
@@ -196,6 +215,7 @@ export function lineRangeOf(name: string, input: unknown, lines: LineSemantics |
   const a = input as Record<string, unknown>;
   const lower = bareName(name);
   if ((lower === 'str_replace_editor' || lower === 'str_replace_based_edit_tool') && a.command !== 'view') return undefined;
+  if (lower === 'fs' && a.operation !== 'read') return undefined;
   const path = [a.file_path, a.path, a.target_file, a.filename, a.file].find((p): p is string => typeof p === 'string' && p.length > 0);
   if (!path) return undefined;
   if (Array.isArray(a.view_range)) {

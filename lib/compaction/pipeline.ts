@@ -73,11 +73,31 @@ export interface AutoOptions {
   /** The context window (tokens) `summarizeThreshold` is a fraction of (default: the transcript's model in the catalog). */
   contextWindow?: number;
   /**
-   * RFD D17 `[conversation.compaction.auto]` with a profile that is not auto itself (a strategy
-   * name, or "default" = the strategy list): the gate (trigger_ratio, min_turns) decides whether
-   * these run, and when it fires they run in full, in order, instead of auto's ladder.
+   * Stages that run in full, in order, when the gate fires, instead of auto's ladder:
+   *  - RFD D17 `[conversation.compaction.auto]` with a profile that is not auto itself (a strategy
+   *    name, or "default" = the strategy list): the gate (trigger_ratio, min_turns) decides whether
+   *    the profile runs;
+   *  - sven's normal path: one summary of everything but the newest keep_n messages (svenNormalPath).
    */
-  profileStages?: ReducerSpec[];
+  onFire?: ReducerSpec[];
+  /** sven: every tool result is capped at `toolResultCap` as it enters, before any gate (seed 003 layer 4). */
+  capOnEntry?: boolean;
+  /**
+   * Seed 004: the free deterministic reducers always run, whatever the gate says: tool-result
+   * retention (age `retentionTurns` or count) and the sliding window's cap, when one is given.
+   */
+  freeAlways?: boolean;
+  /** Seed 004 §2: a turn cap on the dialogue (sliding window), a stage before summaries. */
+  windowTurns?: number;
+  /** Seed 004 §2: a token cap on the dialogue (sliding window), a stage before summaries. */
+  windowTokens?: number;
+  /** Seed 004: tokens kept free for what a harness injects after compaction: reduce to budget − reserve. */
+  injectionReserve?: number;
+  /**
+   * Seed 004: a safety margin on estimated counts: aim this fraction below the target. 'calibration'
+   * = the log's measured calibration error (mean |estimate − recorded| / recorded), at most 25 %.
+   */
+  safetyMargin?: number | 'calibration';
 }
 
 /** The stage list, in order. Exposed for the UI ("what auto will do") and the tests. */
@@ -98,6 +118,8 @@ export function autoStages(options: AutoOptions = {}): ReducerSpec[] {
     { id: 'strip-attachments', options: { untilFits: true } },
     { id: 'prune-tools', options: {} },
   ];
+  // Seed 004 §2: the sliding window's cap on the dialogue, before summaries.
+  if (options.windowTurns !== undefined || options.windowTokens !== undefined) stages.push({ id: 'sliding-window', options: { ...(options.windowTurns !== undefined && { maxTurns: options.windowTurns }), ...(options.windowTokens !== undefined && { maxTokens: options.windowTokens }) } });
   if (options.summarize !== false) stages.push({ id: 'summarize', options: { untilFits: true, onFailure: options.onFailure ?? 'emergency', ...(options.style && { style: options.style }), emergencyKeepN: options.keepN ?? 6 } });
   if (options.emergency !== false) stages.push({ id: 'emergency', options: { untilFits: true, keepN: options.keepN ?? 6 } });
   const skip = new Set<ReducerId>([...(options.skip ?? []), ...(options.conservative ? (['prune-tools'] as const) : [])]);
@@ -136,7 +158,13 @@ function readAutoOptions(o: Record<string, unknown>): AutoOptions {
     // Not a fraction in (0, 1] = not set (behaviour unchanged), never a silent default that would gate summarize.
     ...(isNum(o.summarizeThreshold) && o.summarizeThreshold > 0 && o.summarizeThreshold <= 1 && { summarizeThreshold: o.summarizeThreshold }),
     ...(isNum(o.contextWindow) && o.contextWindow > 0 && { contextWindow: o.contextWindow }),
-    ...(Array.isArray(o.profileStages) && { profileStages: o.profileStages as ReducerSpec[] }),
+    ...(Array.isArray(o.onFire) && { onFire: o.onFire as ReducerSpec[] }),
+    ...(o.capOnEntry === true && { capOnEntry: true }),
+    ...(o.freeAlways === true && { freeAlways: true }),
+    ...(isNum(o.windowTurns) && o.windowTurns >= 0 && { windowTurns: o.windowTurns }),
+    ...(isNum(o.windowTokens) && o.windowTokens >= 0 && { windowTokens: o.windowTokens }),
+    ...(isNum(o.injectionReserve) && o.injectionReserve > 0 && { injectionReserve: o.injectionReserve }),
+    ...((o.safetyMargin === 'calibration' || (isNum(o.safetyMargin) && o.safetyMargin >= 0 && o.safetyMargin < 1)) && { safetyMargin: o.safetyMargin as number | 'calibration' }),
   };
 }
 
@@ -200,37 +228,58 @@ export interface AutoResult {
 
 export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerState, options: AutoOptions, env: ReducerEnv = {}): AutoResult {
   const reports: ReducerReport[] = [];
+  const run = (spec: ReducerSpec, b: Budget, quiet = false) => {
+    const r = createReducer(spec, env).reduce(ctx, b, state);
+    ctx = r.ctx;
+    state = r.state;
+    // The stages that run whatever the gate says are reported when they changed something.
+    if (!quiet || r.report.events > 0) reports.push(r.report);
+  };
+  // sven (seed 003 layer 4): every result is capped as it enters the session, before any gate.
+  // Every result, the newest keep_n messages' too (keep_recent protects them from compaction, not from the cap they entered with).
+  if (options.capOnEntry) {
+    const window = ctx.window;
+    ctx = { ...ctx, window: { from: window?.from ?? 0, to: Math.max(window?.to ?? 0, ctx.log.turnCount - 1) } };
+    run({ id: 'truncate-tool-results', options: { cap: options.toolResultCap ?? 4000, hints: options.hints ?? NO_HINTS } }, budget, true);
+    ctx = { ...ctx, window };
+  }
+  // Seed 004: "run the free deterministic reducers always": retention and the window's cap, by their own rules.
+  if (options.freeAlways) {
+    run({ id: 'tool-retention', options: { hints: options.hints ?? NO_HINTS, mode: options.retentionMode ?? 'age', turns: options.retentionTurns ?? 5, ...(options.retentionKeep !== undefined && { keep: options.retentionKeep }) } }, budget, true);
+    if (options.windowTurns !== undefined || options.windowTokens !== undefined) run({ id: 'sliding-window', options: { ...(options.windowTurns !== undefined && { maxTurns: options.windowTurns }), ...(options.windowTokens !== undefined && { maxTokens: options.windowTokens }) } }, budget, true);
+  }
   const before = contextTokens(ctx);
   const note = (text: string): ReducerReport => ({ stepId: ctx.step.id, reducer: 'auto', events: 0, tokensBefore: before, tokensAfter: before, notes: [text] });
+  const done = (text: string): AutoResult => ({ ctx, state, reports: [...reports, note(text)] });
   // A JP profile behind its window trigger needs no budget (it runs in full when the trigger fires).
-  if (!Number.isFinite(budget.total) && !(options.profileStages && options.triggerOfWindow)) return { ctx, state, reports: [note('no budget: auto has nothing to aim at')] };
+  if (!Number.isFinite(budget.total) && !(options.onFire && options.triggerOfWindow)) return done('no budget: auto has nothing to aim at');
   const gate = autoGate(ctx.log, budget.total, options);
-  if ('skip' in gate) return { ctx, state, reports: [note(gate.skip)] };
-  const { trigger, target } = gate;
-  if (before <= trigger) return { ctx, state, reports: [note(`${n(before)} tokens ≤ trigger ${n(trigger)}${gate.why}: nothing to do`)] };
-  if (ctx.log.turnCount <= (options.minTurns ?? 0)) return { ctx, state, reports: [note(`${ctx.log.turnCount} turn(s) ≤ min_turns ${options.minTurns}: left alone`)] };
-  if (options.profileStages) {
-    // RFD D17: "compaction is applied using the configured profile" once the trigger fires.
-    reports.push(note(`${gate.why ? `${n(before)} tokens > trigger ${n(trigger)}${gate.why}` : `${n(before)} tokens > budget ${n(trigger)}`}, ${ctx.log.turnCount} turns > min_turns ${options.minTurns ?? 0}: the profile runs (${options.profileStages.map((s) => s.id).join(', ')})`));
-    for (const spec of options.profileStages) {
-      const r = createReducer(spec, env).reduce(ctx, budget, state);
-      ctx = r.ctx;
-      state = r.state;
-      reports.push(r.report);
-    }
-    return { ctx, state, reports };
-  }
-  const aim = makeBudget(Math.max(1, target), budget.counter, budget.caps);
+  if ('skip' in gate) return done(gate.skip);
+  const { trigger } = gate;
+  if (before <= trigger) return done(`${n(before)} tokens ≤ trigger ${n(trigger)}${gate.why}: nothing to do`);
+  if (ctx.log.turnCount <= (options.minTurns ?? 0)) return done(`${ctx.log.turnCount} turn(s) ≤ min_turns ${options.minTurns}: left alone`);
+  const aim = makeBudget(Math.max(1, aimOf(ctx.log, gate.target, options, reports, note)), budget.counter, budget.caps);
   let belowSummarizeThreshold = false;
   let stages = autoStages(options);
+  let inFull = false;
   if (gate.emergency !== undefined && before >= gate.emergency) {
     // sven: context_fraction ≥ 0.95 → emergency_compact() directly, no model call.
     reports.push(note(`${n(before)} tokens ≥ ${percent(options.emergencyAt!)} of the budget (${n(gate.emergency)}${gate.why}): emergency directly`));
     // sven's emergency_compact(): every non-system message but the newest keep_n, exactly.
     stages = [{ id: 'emergency', options: { untilFits: false, keepN: options.keepN ?? 6 } }];
+  } else if (options.onFire) {
+    // RFD D17: "compaction is applied using the configured profile" once the trigger fires; sven: its normal path.
+    inFull = true;
+    stages = options.onFire;
+    reports.push(note(`${n(before)} tokens > ${gate.why ? 'trigger' : 'budget'} ${n(trigger)}${gate.why}: fires`));
+    reports.push(note(`${options.minTurns ? `${ctx.log.turnCount} turns > min_turns ${options.minTurns}: ` : ''}${options.triggerOfWindow ? 'the profile runs' : 'runs in full'} (${stages.map((s) => s.id).join(', ')})`));
   } else if (gate.why) reports.push(note(`${n(before)} tokens > trigger ${n(trigger)}${gate.why}: fires`));
   for (const spec of stages) {
     const now = contextTokens(ctx);
+    if (inFull) {
+      run(spec, budget);
+      continue;
+    }
     if (now <= aim.total) break;
     if (spec.id === 'summarize' && options.summarizeThreshold !== undefined) {
       const window = summarizeWindow(options, ctx.log.model, budget.total);
@@ -248,11 +297,9 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
       }
       reports.push({ ...note(`summarize runs: ${where}, above summarize_threshold ${percent(options.summarizeThreshold)}`), tokensBefore: now, tokensAfter: now });
     }
-    const r = createReducer(spec, env).reduce(ctx, aim, state);
-    ctx = r.ctx;
-    state = r.state;
-    reports.push(r.report);
+    run(spec, aim);
   }
+  if (inFull) return { ctx, state, reports };
   const after = contextTokens(ctx);
   if (after > aim.total) {
     let why = belowSummarizeThreshold ? 'auto stopped after the free reducers (below summarize_threshold)' : overTargetReason(ctx, aim.total);
@@ -263,6 +310,34 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
     reports.push({ ...note(`still ${n(after)} tokens > target ${n(aim.total)}: ${why}`), tokensBefore: after, tokensAfter: after });
   }
   return { ctx, state, reports };
+}
+
+/**
+ * Where auto aims: the gate's target, less seed 004's injection reserve and safety margin (each
+ * said in the report when set). Without them, the target itself.
+ */
+function aimOf(log: Transcript, target: number, options: AutoOptions, reports: ReducerReport[], note: (t: string) => ReducerReport): number {
+  let aim = target;
+  const parts: string[] = [];
+  if (options.injectionReserve) {
+    aim -= options.injectionReserve;
+    parts.push(`− ${n(options.injectionReserve)} injection reserve`);
+  }
+  if (options.safetyMargin !== undefined) {
+    const view = modelViewOf(log);
+    const margin = options.safetyMargin === 'calibration' ? Math.min(0.25, view.error ?? 0) : options.safetyMargin;
+    if (margin > 0) {
+      aim = Math.floor(aim * (1 - margin));
+      parts.push(`− ${percent(margin)} safety margin${options.safetyMargin === 'calibration' ? ' (the calibration error of the recorded usage)' : ''}`);
+    }
+  }
+  if (parts.length) reports.push(note(`aims at ${n(Math.max(1, aim))} = target ${n(target)} ${parts.join(' ')}`));
+  return aim;
+}
+
+/** The stages of sven's normal path (seed 003): one summary of everything but the newest keep_n messages (the step's keepLastMessages), no chunks; a failed or empty summary falls back to emergency. */
+export function svenNormalPath(style: string | undefined, keepN: number): ReducerSpec[] {
+  return [{ id: 'summarize', options: { untilFits: false, chunkTokens: Number.MAX_SAFE_INTEGER, onFailure: 'emergency', emergencyKeepN: keepN, ...(style && { style }) } }];
 }
 
 /** "turns 10–14" (1-based, as the user reads them). */

@@ -54,10 +54,18 @@ function callStart(i: number): number {
   return i;
 }
 /** Auto's own gate on the session as it stood before the call at message `i`, with the config's step over the input budget. */
+/**
+ * The gate alone: the timeline's lines are drawn on the recorded prompts, which hold the results
+ * uncapped; sven caps each result as it enters (capOnEntry, tested in config.test.ts), so the
+ * session it would hold is smaller. Here the two definitions of the trigger are compared, on the
+ * same context.
+ */
 function gateNote(plan: CompactionPlan, i: number): string {
+  plan = { ...plan, auto: { ...plan.auto, capOnEntry: false } };
   const p = prefix(log, callStart(i));
   const step = planToStep(plan, { budget: fileBudgetFor(inputBudget, modelViewOf(p)), keepLast: 0 });
-  return projectTranscript(p, [step]).report[0].notes[0];
+  // The gate's own note (sven's on-entry cap and keep_recent notes may come first).
+  return projectTranscript(p, [step]).report.flatMap((r) => r.notes).find((x) => / trigger |emergency directly/.test(x))!;
 }
 const callBefore = (i: number) => contextCurve(log).filter((c) => c.messageIndex < i).pop()!;
 

@@ -4,10 +4,10 @@
  * searches, balanced head+tail for file reads, a line-boundary cut otherwise — with an omission
  * notice. The category comes from the tool hints (overridable per tool).
  */
-import { ContextEditor, fates, isBool, isNum, opt, type Reducer } from '../context';
-import { NO_HINTS, outputCategoryFor, type ToolHints } from '../hints';
+import { ContextEditor, fates, indexPairs, isBool, isNum, opt, type Reducer } from '../context';
+import { NO_HINTS, isFileRead, outputCategoryFor, type ToolHints } from '../hints';
 import { truncateToCap } from '../truncate-text';
-import { editableBlocks, fitsNow, isStub } from './util';
+import { callOf, editableBlocks, fitsNow, isStub } from './util';
 
 export const DEFAULT_TOOL_RESULT_TOKEN_CAP = 4000;
 
@@ -20,11 +20,14 @@ export function truncateToolResults(options: Record<string, unknown> = {}): Redu
     reduce(ctx, budget, state) {
       const editor = new ContextEditor(ctx, 'truncate-tool-results');
       let omittedLines = 0;
+      let pairs: ReturnType<typeof indexPairs> | undefined;
       for (const { mi, bi, block } of editableBlocks(ctx, 'tool_result')) {
         if (fitsNow(editor, budget, untilFits)) break;
         if (block.tokens <= cap || isStub(block.content)) continue;
         const category = outputCategoryFor(block.name, hints);
-        const cut = truncateToCap(block.content, category, cap, budget.count);
+        // The re-read hint only on a file read (not an editor's edit, not `fs` writing).
+        const call = category === 'file-content' ? callOf(ctx, (pairs ??= indexPairs(ctx.messages)), block.callId) : undefined;
+        const cut = truncateToCap(block.content, category, cap, budget.count, category === 'file-content' && isFileRead(block.name, call?.block.input, hints));
         if (!cut) continue;
         if (editor.replaceBlock(mi, bi, { content: cut.text }, fates.truncated('truncate-tool-results', ctx.step.id, cut.keptHead, cut.keptTail))) omittedLines += cut.omittedLines;
       }

@@ -1,5 +1,6 @@
 /** The seeds' own policies: JP (RFD D17/036), sven (seed 003), seed 002, seed 004. */
 import { EMERGENCY_AT, fileBudgetFor, modelViewOf, triggerRatio } from '../../compaction/budget';
+import { svenNormalPath } from '../../compaction/pipeline';
 import { planStep, type ModelLimits, type PeerPolicy } from '../types';
 
 // Plans carry budgets in the file's tokens: the model's numbers minus the invisible overhead,
@@ -23,7 +24,8 @@ export const sven: PeerPolicy = {
   triggerTokens: (m) => Math.floor((m.contextWindow - m.maxOutput) * triggerRatio(0.85, 0.1)),
   action: 'tool results capped at 4000 tokens; structured summary; ≥ 0.95 → emergency drop',
   keeps: 'last 6 messages',
-  plan: (log, m) => [planStep('sven', [{ id: 'auto', options: { toolResultCap: 4000, keepN: 6, threshold: 0.85, overheadReserve: 0.1, emergencyAt: EMERGENCY_AT } }], 1, fileBudgetFor(m.contextWindow - m.maxOutput, modelViewOf(log)))],
+  // sven's normal path (seed 003): results capped as they enter, one summary of all but the newest 6 messages.
+  plan: (log, m) => [{ ...planStep('sven', [{ id: 'auto', options: { toolResultCap: 4000, keepN: 6, threshold: 0.85, overheadReserve: 0.1, emergencyAt: EMERGENCY_AT, capOnEntry: true, onFire: svenNormalPath(undefined, 6) } }], 0, fileBudgetFor(m.contextWindow - m.maxOutput, modelViewOf(log))), keepLastMessages: 6 }],
 };
 
 /**
