@@ -203,3 +203,56 @@ describe('auto on a small selection whose target is out of reach (real Claude Co
     expect(notes).toMatch(/not run: even dropping the whole range leaves [\d,]+ tokens > target/);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Issue 28: seed 004's pipeline (free reducers always, the sliding window as a stage, an injection
+// reserve, a safety margin on estimated counts).
+
+describe('issue 28: seed 004 in auto', () => {
+  const log = makeTranscript(turns);
+  const total = transcriptTotals(log).total;
+  const results = (p: ReturnType<typeof projectTranscript>) => p.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_result');
+  const expired = (p: ReturnType<typeof projectTranscript>) => results(p).filter((b) => b.kind === 'tool_result' && b.content.startsWith('[result expired]')).length;
+
+  it('the free reducers always run: retention expires old results even when the context is far under the budget', () => {
+    const under = projectTranscript(log, [step([{ id: 'auto', options: { freeAlways: true, retentionTurns: 5 } }], { keepLast: 1, budget: total * 2 })]);
+    expect(expired(under)).toBeGreaterThan(10);
+    expect(under.report.flatMap((r) => r.notes).join('\n')).toMatch(/≤ trigger .*nothing to do|nothing to do/);
+    // Without it (our Auto's default), under the budget nothing is touched.
+    expect(expired(projectTranscript(log, [step([{ id: 'auto', options: {} }], { keepLast: 1, budget: total * 2 })]))).toBe(0);
+  });
+
+  it('the sliding window is a stage of the pipeline, before summaries', () => {
+    const stages = autoStages({ windowTurns: 4 }).map((s) => s.id);
+    expect(stages.indexOf('sliding-window')).toBe(stages.indexOf('summarize') - 1);
+    expect(autoStages({}).map((s) => s.id)).not.toContain('sliding-window');
+    // The free reducers cannot reach this budget; the window's cap (4 turns) does before a summary is needed.
+    const p = projectTranscript(log, [step([{ id: 'auto', options: { windowTurns: 4, skip: ['truncate-tool-results', 'strip-tool-results', 'tool-hints', 'tool-retention'] } }], { keepLast: 1, budget: Math.floor(total * 0.4) })]);
+    const reducers = p.report.map((r) => r.reducer);
+    expect(reducers).toContain('sliding-window');
+    expect(reducers.indexOf('sliding-window')).toBeLessThan(reducers.includes('summarize') ? reducers.indexOf('summarize') : Infinity);
+    expect(new Set(p.messages.filter((m) => !m.synthetic && m.role === 'user').map((m) => m.turn)).size).toBeLessThanOrEqual(5);
+  });
+
+  it('an injection reserve: auto reduces to budget − reserve', () => {
+    const budget = Math.floor(total * 0.5);
+    const reserve = Math.floor(total * 0.1);
+    const p = projectTranscript(log, [step([{ id: 'auto', options: { injectionReserve: reserve } }], { keepLast: 1, budget })]);
+    expect(p.tokens.after.total).toBeLessThanOrEqual(budget - reserve);
+    expect(p.report.flatMap((r) => r.notes).join('\n')).toContain(`aims at ${(budget - reserve).toLocaleString('en-US')} = target ${budget.toLocaleString('en-US')} − ${reserve.toLocaleString('en-US')} injection reserve`);
+    // Without it, auto stops as soon as the budget itself holds: above budget − reserve.
+    expect(projectTranscript(log, [step([{ id: 'auto', options: {} }], { keepLast: 1, budget })]).tokens.after.total).toBeGreaterThan(budget - reserve);
+  });
+
+  it('a safety margin on estimated counts: the calibration error of the recorded usage (real session)', () => {
+    const file = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker'))!;
+    const real = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
+    const view = modelViewOf(real);
+    expect(view.error).toBeGreaterThan(0.01);
+    const budget = Math.floor(transcriptTotals(real).total * 0.6);
+    const p = projectTranscript(real, [step([{ id: 'auto', options: { safetyMargin: 'calibration' } }], { keepLast: 1, budget })]);
+    const aim = Math.floor(budget * (1 - Math.min(0.25, view.error!)));
+    expect(p.report.flatMap((r) => r.notes).join('\n')).toMatch(/aims at [\d,]+ = target [\d,]+ − [\d.]+ % safety margin \(the calibration error of the recorded usage\)/);
+    expect(p.tokens.after.total).toBeLessThanOrEqual(aim);
+  });
+});

@@ -228,3 +228,15 @@ describe('issue 28: the seeds\' policies in the replay act as their documents sa
     expect(replayPolicyById('sven')!.checkAt).toBeUndefined();
   });
 });
+
+describe('issue 28: seed 004 in the replay', () => {
+  it('its plan runs the free reducers always, to the input budget − a 5 % injection reserve, with the calibration error as a margin', async () => {
+    const { seed004, seed004Reserve } = await import('./policies/seeds');
+    const m = { contextWindow: 200_000, maxOutput: 64_000 };
+    const [st] = seed004.plan!(makeTranscript([{ user: 'a', answer: 'b' }]), m);
+    expect(st.reducers).toEqual([{ id: 'auto', options: expect.objectContaining({ freeAlways: true, injectionReserve: seed004Reserve(m), safetyMargin: 'calibration' }) }]);
+    expect(seed004Reserve(m)).toBe(6_800);
+    const sim = simulate(load('claude-code', 'slopometry_transcript_opus45_compact.jsonl'), [policy('seed-004')]);
+    expect(sim.results[0].totals.compactions).toBeGreaterThan(0);
+  });
+});

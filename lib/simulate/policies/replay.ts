@@ -61,7 +61,7 @@ export const REPLAY_POLICIES: readonly ReplayPolicy[] = [
   fromPeer(sven, 'threshold − reserve on the input budget; the structured summary is our offline one'),
   fromPeer(seed002, 'keep N recent + system until the budget holds'),
   seed002Summarize,
-  fromPeer(seed004, 'retention 5 turns + Auto; summaries offline'),
+  fromPeer(seed004, 'retention (5 turns) on every firing + Auto to the input budget − a 5 % injection reserve, less the calibration error as a safety margin; summaries offline'),
   fromPeer(claudeCodeCompact, SUMMARY_NOTE),
   fromPeer(claudeCodeMicrocompact, 'clears old results of the listed tools, newest 5 kept; the real one also fires on a time gap'),
   fromPeer(codex, `tool outputs capped at 2,560 tokens, then ${SUMMARY_NOTE}`),

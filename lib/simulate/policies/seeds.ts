@@ -48,11 +48,18 @@ export const seed002: PeerPolicy = {
   plan: (log, m) => [planStep('seed-002', [{ id: 'sliding-window', options: { untilFits: true } }], 1, fileBudgetFor(seed002Limits(m).compactTargetTokens, modelViewOf(log)))],
 };
 
+/** Seed 004's injection reserve in the replay: 5 % of the input budget. */
+export function seed004Reserve(m: ModelLimits): number {
+  return Math.floor((m.contextWindow - m.maxOutput) * 0.05);
+}
+
 export const seed004: PeerPolicy = {
   id: 'seed-004',
   label: 'Seed 004 (projection)',
   triggerTokens: (m) => m.contextWindow - m.maxOutput,
-  action: 'free reducers always (tool-result retention), summarize only the overflow, prefix-ward',
+  action: 'free reducers always (tool-result retention), summarize only the overflow, prefix-ward, to budget − injection reserve with a safety margin',
   keeps: 'verbatim tail',
-  plan: (log, m) => [planStep('seed-004', [{ id: 'tool-retention', options: { mode: 'age', turns: 5 } }, { id: 'auto' }], 1, fileBudgetFor(m.contextWindow - m.maxOutput, modelViewOf(log)))],
+  // The seed gives no numbers for the reserve and the margin: 5 % of the input budget for what a
+  // harness injects, and the log's own calibration error as the margin (DESIGN-NOTES).
+  plan: (log, m) => [planStep('seed-004', [{ id: 'auto', options: { freeAlways: true, retentionMode: 'age', retentionTurns: 5, injectionReserve: seed004Reserve(m), safetyMargin: 'calibration' } }], 1, fileBudgetFor(m.contextWindow - m.maxOutput, modelViewOf(log)))],
 };
