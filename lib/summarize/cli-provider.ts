@@ -189,7 +189,7 @@ export async function projectWithProviderSummaries(input: CompactSummariesInput)
   const say = input.onLine ?? (() => undefined);
   const onProgress = (p: SummaryProgress) => {
     if (p.phase === 'start') say(`summarizing ${spanText(p.span)} with ${input.cli.provider!.id}…`);
-    else if (p.phase === 'waiting') say(`  rate limited: waiting ${p.seconds} s`);
+    else if (p.phase === 'waiting') say(`  ${p.reason ?? 'transient failure'}: retrying in ${p.seconds} s`);
     else if (p.phase === 'failed') say(`  ${spanText(p.span)}: ${p.failure.message}`);
   };
   const result = await fillSummaries(project, {

@@ -65,7 +65,7 @@ export type SummaryProgress =
   | { phase: 'delta'; span: [number, number]; index: number; chars: number }
   | { phase: 'done'; span: [number, number]; index: number; reused: boolean }
   | { phase: 'failed'; span: [number, number]; index: number; failure: SummaryFailure }
-  | { phase: 'waiting'; span: [number, number]; index: number; seconds: number };
+  | { phase: 'waiting'; span: [number, number]; index: number; seconds: number; reason?: string };
 
 export interface FillOptions {
   provider: SummaryProvider;
@@ -142,7 +142,8 @@ export interface ProduceOptions {
   retries?: number;
   maxRetryWaitSeconds?: number;
   onDelta?: (text: string) => void;
-  onWait?: (seconds: number) => void;
+  /** A transient failure is retried after `seconds`; `reason` says which ("rate limited (HTTP 429)", "server error (HTTP 500)"). */
+  onWait?: (seconds: number, reason: string) => void;
   /** Append the span's files the model's summary does not name (default true). */
   backfill?: boolean;
 }
@@ -189,7 +190,40 @@ export async function produceSummary(
       if (attempt >= retries || !isTransient(e) || options.signal?.aborted) throw e;
       const wait = (e as ProviderError).retryAfterSeconds ?? 1;
       if (wait > maxWait) throw e;
-      options.onWait?.(wait);
+      options.onWait?.(wait, transientReason(e as ProviderError));
+      await sleep(wait * 1000, options.signal);
+    }
+  }
+}
+
+/** Which transient failure is being retried, in words: only a 429 is "rate limited". */
+export function transientReason(e: ProviderError): string {
+  switch (e.code) {
+    case 'rate-limit':
+      return `rate limited${e.status ? ` (HTTP ${e.status})` : ''}`;
+    case 'server':
+      return `server error (HTTP ${e.status ?? 500})`;
+    case 'timeout':
+      return 'timed out';
+    case 'network':
+      return 'server unreachable';
+    default:
+      return e.code;
+  }
+}
+
+/** A native compaction call with the same retries as a summary (transient failures only). */
+async function compactWithRetries<T>(call: () => Promise<T>, options: Pick<FillOptions, 'retries' | 'maxRetryWaitSeconds' | 'signal'>, onWait: (seconds: number, reason: string) => void): Promise<T> {
+  const retries = options.retries ?? 1;
+  const maxWait = options.maxRetryWaitSeconds ?? 30;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (e) {
+      if (attempt >= retries || !isTransient(e) || options.signal?.aborted) throw e;
+      const wait = (e as ProviderError).retryAfterSeconds ?? 1;
+      if (wait > maxWait) throw e;
+      onWait(wait, transientReason(e as ProviderError));
       await sleep(wait * 1000, options.signal);
     }
   }
@@ -232,7 +266,16 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
     try {
       if (request.key.producer === 'native') {
         const n = options.native ?? { unavailable: 'no native compaction was offered for this run' };
-        const answer = 'compact' in n ? await n.compact({ ...request, ...(options.signal && { signal: options.signal }) }) : { notFired: n.unavailable };
+        let answer: NativeAnswer;
+        try {
+          // Retried like a summary; a native error that persists falls back to Summarize (seed 002
+          // "Falls back to Summarize"), never straight to emergency, which would drop the history.
+          answer = 'compact' in n ? await compactWithRetries(() => n.compact({ ...request, ...(options.signal && { signal: options.signal }) }), options, (seconds, reason) => options.onProgress?.({ phase: 'waiting', span: request.span, index, seconds, reason })) : { notFired: n.unavailable };
+        } catch (e) {
+          if (options.signal?.aborted) throw e;
+          const why = e instanceof ProviderError ? e.message : `it failed unexpectedly (${e instanceof Error ? e.name : typeof e})`;
+          answer = { notFired: `the native call failed: ${why}` };
+        }
         if (!('notFired' in answer)) {
           const id = artifactKey(request.key.id, producer, tHash);
           const artifact: StoredSummary = { id, keyId: request.key.id, stepId: request.key.stepId, span: request.span, text: answer.text, producer: `${answer.api}:${answer.model}`, model: answer.model, template: tHash, ...(answer.usage && { usage: answer.usage }), native: { api: answer.api, item: answer.item } };
@@ -255,7 +298,7 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
           chars += t.length;
           options.onProgress?.({ phase: 'delta', span: request.span, index, chars });
         },
-        onWait: (seconds) => options.onProgress?.({ phase: 'waiting', span: request.span, index, seconds }),
+        onWait: (seconds, reason) => options.onProgress?.({ phase: 'waiting', span: request.span, index, seconds, reason }),
       });
       const id = artifactKey(request.key.id, producer, tHash);
       const why = fellBack.get(request.key.id);
