@@ -318,6 +318,8 @@ test.describe('Native compaction (seed 002)', () => {
     const wb = await openAndPlanSummary(page, library, inspector);
     const native = page.getByTestId('native-option').getByRole('checkbox', { name: 'native' });
     await expect(native).toBeEnabled();
+    // Issue 28: before Apply, the panel says what the app's export can carry (a note, not the encrypted item).
+    await expect(page.getByTestId('native-carry')).toHaveText(/Apply and Export here write a note and the user messages it kept in its place, so the model no longer sees those turns; the CLI’s compact carries the item itself into OpenAI Responses requests and Codex rollouts\./);
     await native.check();
     // The plan's draft follows after the preview's debounce: wait for it before writing.
     await expect(page.getByTestId('previewing')).toHaveCount(0, { timeout: 20_000 });

@@ -321,9 +321,12 @@ function NativeOption({ plan, setPlan }: { plan: Workbench['plan']; setPlan: Wor
       <label className={`flex items-start gap-1.5 ${why ? 'text-neutral-400' : ''}`}>
         <input type="checkbox" checked={!why && !!plan.native} disabled={!!why || !settings.data} onChange={(e) => setPlan((p) => ({ ...p, native: e.target.checked }))} aria-label="native" className="mt-0.5" />
         <span>
-          <span className="font-medium">Native</span>: the provider’s own compaction (OpenAI /v1/responses/compact, Anthropic compact_20260112) writes the summary
+          <span className="font-medium">Native</span>: the provider’s own compaction (OpenAI /v1/responses/compact, Anthropic compact_20260112) answers the summaries
         </span>
       </label>
+      <p className="ml-5 text-neutral-500" data-testid="native-carry">
+        OpenAI’s compaction is an encrypted item only the model reads. Apply and Export here write a note and the user messages it kept in its place, so the model no longer sees those turns; the CLI’s <code>compact</code> carries the item itself into OpenAI Responses requests and Codex rollouts.
+      </p>
       {why && (
         <p className="ml-5 text-neutral-500" data-testid="native-unavailable">
           Unavailable: {why}

@@ -350,9 +350,10 @@ export function changesNothing(t: Pick<Transcript, 'tools'>, projection: Project
  * though it fitted), auto falls back once to content-only edits (`conservative`: no schema
  * pruning, no argument stripping, no pair removal), which every exporter carries.
  */
-export function compactTranscript(t: Transcript, step: Step, budget: number, opts: { write: boolean; conversation?: number; summaries?: (key: SummaryKey) => string | undefined; encoding?: TextEncodingOf }): CompactOutcome {
+export function compactTranscript(t: Transcript, step: Step, budget: number, opts: { write: boolean; conversation?: number; summaries?: (key: SummaryKey) => string | undefined; summaryItems?: (key: SummaryKey) => readonly unknown[] | undefined; encoding?: TextEncodingOf }): CompactOutcome {
   // Stored summaries (from --provider) for the projections below; none = the offline stand-in.
-  const projectOptions = opts.summaries ? { summaries: opts.summaries } : {};
+  // Native output items ride on their summary blocks: OpenAI Responses and Codex writers carry them.
+  const projectOptions = opts.summaries ? { summaries: opts.summaries, ...(opts.summaryItems && { summaryItems: opts.summaryItems }) } : {};
   const format = formatById(t.format);
   const withAim = (s: Step, aim: number): Step => ({ ...s, budget: aim });
   let current = step;
@@ -522,10 +523,12 @@ export async function compactBytes(a: CompactArgs, name: string, input: Uint8Arr
       return end(EXIT.badInput, msg);
     }
     // --provider: answer the projection's summary requests with the LLM before the final projection.
-    const summaries = cli.provider ? (await projectWithProviderSummaries({ log: t, steps: [step], cli, onLine: (l) => io.err(`${l}\n`) })).lookup : undefined;
+    const filled = cli.provider ? await projectWithProviderSummaries({ log: t, steps: [step], cli, onLine: (l) => io.err(`${l}\n`) }) : undefined;
+    const summaries = filled?.lookup;
+    const summaryItems = filled?.items;
     let outcome: CompactOutcome;
     try {
-      outcome = compactTranscript(t, step, budget, { write: !a.dryRun, encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }) });
+      outcome = compactTranscript(t, step, budget, { write: !a.dryRun, encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }), ...(summaryItems && { summaryItems }) });
     } catch (e) {
       throw explainExportError(e, 'compacted export');
     }

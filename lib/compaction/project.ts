@@ -36,6 +36,8 @@ export interface ProjectOptions {
   budget?: number;
   /** Stored summary artifacts; '' = the producer failed for that key. */
   summaries?: (key: SummaryKey) => string | undefined;
+  /** Native compaction's output items for a stored summary (seed 002), carried on its summary block. */
+  summaryItems?: (key: SummaryKey) => readonly unknown[] | undefined;
   /** Stand-in summarizer when nothing is stored (default: the offline one). */
   summarizer?: SyncSummarizer;
   /** The previous version's projection, for cacheStablePrefix (default: the uncompacted model view). */
@@ -398,7 +400,7 @@ function project(log: Transcript, steps: readonly Step[], options: ProjectOption
   const counter = counterFor(log);
   const baseline = options.baseline ?? (steps.length > 0 ? 'model-view' : 'log');
   const start = startingContext(log, baseline);
-  const env = { lookup: options.summaries, summarizer: options.summarizer };
+  const env = { lookup: options.summaries, items: options.summaryItems, summarizer: options.summarizer };
   let ctx: CompactionContext = {
     log,
     messages: start.messages,

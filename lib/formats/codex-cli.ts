@@ -13,7 +13,7 @@ import { pathText, stringifyLike, withPlace, type JsonPath } from '../read/json-
 import { foreignLinesWarning, isClaudeCodeLine, readJsonl, type RecordSet } from '../read/jsonl';
 import { sourceFromText, type SourceFile } from '../read/source';
 import { againstSource, assertProjectionPairing, baseName, cloneJson, getAt, isObject, num, setAt, str, syntheticText, verbatim, writeJsonl, type MessageSite } from './api-projection';
-import { convertItem, lineStyle, rewriteItem, summaryItem } from './openai-responses';
+import { convertItem, lineStyle, rewriteItem, summaryItem, summaryItems } from './openai-responses';
 import type { DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
 
 type AnyObj = Record<string, unknown>;
@@ -243,7 +243,7 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
     if (pas.source && !site) return; // base instructions: stay in session_meta
     const inPrefix = newCompaction && i <= prefixEnd;
     if (!pas.source || !site) {
-      if (pm.synthetic && inPrefix) replacement.push(summaryItem(pm));
+      if (pm.synthetic && inPrefix) replacement.push(...summaryItems(pm));
       else if (!pm.synthetic) dropped.push(`a new ${pm.role} message without a source cannot be placed in a rollout — dropped`);
       return;
     }

@@ -213,3 +213,19 @@ describe('openai-responses: prune-tools reaches the export', () => {
     expect(pruned).toBeGreaterThan(0);
   });
 });
+
+describe('issue 28: a native compaction summary carries its encrypted item into a Responses request', () => {
+  it('the summary becomes the kept user message and the compaction item, verbatim; a plain summary stays a user message', async () => {
+    const { formatById } = await import('./registry');
+    const mod = formatById('openai-responses')!;
+    const item = { type: 'compaction', id: 'cmp_9', encrypted_content: 'gAAAA-opaque' };
+    const kept = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix the login bug' }] };
+    const summary = (nativeItems?: unknown[]) => ({ role: 'user' as const, turn: 0, synthetic: 'summary' as const, blocks: [{ kind: 'summary' as const, id: 's1', text: '[Native compaction by OpenAI …]', tokens: 10, ...(nativeItems && { nativeItems }) }] });
+    const next = { role: 'user' as const, turn: 1, blocks: [{ kind: 'text' as const, id: 't1', text: 'and now the tests', tokens: 4 }] };
+    const out = JSON.parse(mod.fromMessages!({ messages: [summary([kept, item]), next], tools: [], model: 'gpt-5.2', title: 't', baseName: 't' }).text) as { input: unknown[] };
+    expect(out.input.slice(0, 2)).toEqual([kept, item]);
+    const plain = JSON.parse(mod.fromMessages!({ messages: [summary(), next], tools: [], model: 'gpt-5.2', title: 't', baseName: 't' }).text) as { input: Array<Record<string, unknown>> };
+    expect(plain.input[0]).toMatchObject({ type: 'message', role: 'user' });
+    expect(JSON.stringify(plain.input)).not.toContain('encrypted_content');
+  });
+});

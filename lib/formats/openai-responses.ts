@@ -470,6 +470,17 @@ export function summaryItem(pm: ProjectedMessage): AnyObj {
   return { type: 'message', role: 'user', content: [{ type: 'input_text', text: syntheticText(pm) }] };
 }
 
+/**
+ * The items a summary message becomes: a native compaction's own output (OpenAI: the user messages
+ * it kept and the encrypted `compaction` item, verbatim, so the span stays readable to the model),
+ * else one user message with the summary text.
+ */
+export function summaryItems(pm: ProjectedMessage): AnyObj[] {
+  const native = pm.blocks.flatMap((b) => (b.kind === 'summary' && b.nativeItems ? b.nativeItems : []));
+  const carried = native.filter((x): x is AnyObj => x !== null && typeof x === 'object' && !Array.isArray(x));
+  return carried.some((x) => x.type === 'compaction' && typeof x.encrypted_content === 'string') ? carried.map((x) => cloneJson(x)) : [summaryItem(pm)];
+}
+
 function serialize(t: Transcript, projection?: Projection): SerializeResult {
   const name = baseName(t.fileName);
   const jsonl = t.style.container === 'jsonl';
@@ -486,7 +497,7 @@ function serialize(t: Transcript, projection?: Projection): SerializeResult {
     const site = pas.source ? conv.drafts[pas.source.index]?.site ?? null : null;
     if (pas.source && !site) continue; // from the frame (instructions): stays there
     if (!pas.source || !site) {
-      const items = pm.synthetic ? [summaryItem(pm)] : pm.blocks.map((b) => freshItem(b, pm.role, dropped)).filter((x): x is AnyObj => x !== null);
+      const items = pm.synthetic ? summaryItems(pm) : pm.blocks.map((b) => freshItem(b, pm.role, dropped)).filter((x): x is AnyObj => x !== null);
       placed.push({ items, list: 'input' });
       continue;
     }
@@ -567,7 +578,7 @@ function fromMessages(input: ConvertInput): SerializeResult {
       continue;
     }
     if (m.synthetic) {
-      items.push(summaryItem(m));
+      items.push(...summaryItems(m));
       continue;
     }
     // Reasoning first: a reasoning item must precede the function_call it led to.

@@ -84,6 +84,12 @@ export interface SummaryBlock extends BlockBase {
   text: string;
   /** The marker this summary belongs to, if any. */
   markerId?: string;
+  /**
+   * Native compaction (seed 002): the provider's own output items for the span, verbatim (OpenAI:
+   * the user messages it kept and the encrypted `compaction` item). Writers that can carry them
+   * (OpenAI Responses, Codex rollouts) write these instead of the text.
+   */
+  nativeItems?: readonly unknown[];
 }
 
 /** Anything the model saw that has no better kind (server tool blocks, unknown parts). Kept. */

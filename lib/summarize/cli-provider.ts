@@ -184,7 +184,7 @@ export async function projectWithProviderSummaries(input: CompactSummariesInput)
     projectTranscript(input.log, input.steps, { ...input.projectOptions, ...(lookup && { summaries: lookup }) });
   if (!input.cli.provider) {
     const projection = project();
-    return { projection, produced: [], reused: 0, failures: [], pending: (projection.summaryRequests ?? []).length, lookup: () => undefined, notes: [] };
+    return { projection, produced: [], reused: 0, failures: [], pending: (projection.summaryRequests ?? []).length, lookup: () => undefined, items: () => undefined, notes: [] };
   }
   const say = input.onLine ?? (() => undefined);
   const onProgress = (p: SummaryProgress) => {

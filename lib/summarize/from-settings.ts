@@ -38,7 +38,7 @@ export async function fillFromSettings(input: FillFromSettingsInput): Promise<Fi
   const config = providerConfigOf(input.settings);
   if (!config) {
     const projection = input.project();
-    return { projection, produced: [], reused: 0, failures: [], pending: (projection.summaryRequests ?? []).length, lookup: () => undefined, notes: [] };
+    return { projection, produced: [], reused: 0, failures: [], pending: (projection.summaryRequests ?? []).length, lookup: () => undefined, items: () => undefined, notes: [] };
   }
   return fillSummaries(input.project, {
     provider: createProvider(config),

@@ -41,7 +41,7 @@ export interface StoredSummary {
    * Native compaction (seed 002): the provider's own compaction item, verbatim (OpenAI's encrypted
    * item, Anthropic's compaction block), or why our summary stands in for it.
    */
-  native?: { api: NativeApi; item: unknown } | { fellBack: string };
+  native?: { api: NativeApi; item: unknown; output?: unknown[] } | { fellBack: string };
 }
 
 /** Where artifacts live between runs: a Map in the CLI and tests, a Dexie-backed Map in the app. */
@@ -86,7 +86,7 @@ export interface FillOptions {
    * For the requests of the Native strategy (key producer 'native'): the provider's own compaction,
    * or why there is none (then the provider summarizes with our prompt, as seed 002 falls back).
    */
-  native?: { compact(request: SummaryRequest & { signal?: AbortSignal }): Promise<NativeAnswer> } | { unavailable: string };
+  native?: { compact(request: SummaryRequest & { signal?: AbortSignal; previousItems?: readonly unknown[] }): Promise<NativeAnswer> } | { unavailable: string };
 }
 
 export interface FillResult {
@@ -99,6 +99,8 @@ export interface FillResult {
   pending: number;
   /** The lookup that reproduces `projection` (pass it to projectTranscript). */
   lookup: (key: SummaryKey) => string | undefined;
+  /** Native output items of the stored summaries (pass as projectTranscript's summaryItems: writers that can carry them do). */
+  items: (key: SummaryKey) => readonly unknown[] | undefined;
   /** What Native did differently (its trigger did not fire, no native API): our summary stood in. */
   notes: string[];
 }
@@ -270,7 +272,10 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
         try {
           // Retried like a summary; a native error that persists falls back to Summarize (seed 002
           // "Falls back to Summarize"), never straight to emergency, which would drop the history.
-          answer = 'compact' in n ? await compactWithRetries(() => n.compact({ ...request, ...(options.signal && { signal: options.signal }) }), options, (seconds, reason) => options.onProgress?.({ phase: 'waiting', span: request.span, index, seconds, reason })) : { notFired: n.unavailable };
+          // Chained on the previous chunk's native output (its encrypted item), not on its note.
+          const prev = request.previousSummary !== undefined ? [...produced, ...usedArtifacts.values()].find((a) => a.text === request.previousSummary && a.native && 'output' in a.native && a.native.output) : undefined;
+          const previousItems = prev?.native && 'output' in prev.native ? prev.native.output : undefined;
+          answer = 'compact' in n ? await compactWithRetries(() => n.compact({ ...request, ...(options.signal && { signal: options.signal }), ...(previousItems && { previousItems }) }), options, (seconds, reason) => options.onProgress?.({ phase: 'waiting', span: request.span, index, seconds, reason })) : { notFired: n.unavailable };
         } catch (e) {
           if (options.signal?.aborted) throw e;
           const why = e instanceof ProviderError ? e.message : `it failed unexpectedly (${e instanceof Error ? e.name : typeof e})`;
@@ -278,7 +283,7 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
         }
         if (!('notFired' in answer)) {
           const id = artifactKey(request.key.id, producer, tHash);
-          const artifact: StoredSummary = { id, keyId: request.key.id, stepId: request.key.stepId, span: request.span, text: answer.text, producer: `${answer.api}:${answer.model}`, model: answer.model, template: tHash, ...(answer.usage && { usage: answer.usage }), native: { api: answer.api, item: answer.item } };
+          const artifact: StoredSummary = { id, keyId: request.key.id, stepId: request.key.stepId, span: request.span, text: answer.text, producer: `${answer.api}:${answer.model}`, model: answer.model, template: tHash, ...(answer.usage && { usage: answer.usage }), native: { api: answer.api, item: answer.item, ...(answer.output && { output: answer.output }) } };
           store.set(id, artifact);
           produced.push(artifact);
           options.onProgress?.({ phase: 'done', span: request.span, index, reused: false });
@@ -319,7 +324,11 @@ export async function fillSummaries(project: (lookup: (key: SummaryKey) => strin
     return hit;
   });
   const pending = (projection.summaryRequests ?? []).filter((r) => !failed.has(r.key.id) && !store.get(artifactKey(r.key.id, producer, tHash))).length;
-  return { projection, produced, reused: reusedKeys.size, failures: [...failed.values()], pending, lookup, notes };
+  const items = (key: SummaryKey): readonly unknown[] | undefined => {
+    const hit = store.get(artifactKey(key.id, producer, tHash));
+    return hit?.native && 'output' in hit.native ? hit.native.output : undefined;
+  };
+  return { projection, produced, reused: reusedKeys.size, failures: [...failed.values()], pending, lookup, items, notes };
 }
 
 /**

@@ -94,6 +94,25 @@ describe('cli compact --strategy native', () => {
     expect(r.out + r.err + written).not.toContain(SECRET);
   }, 60_000);
 
+  it('issue 28: a Codex rollout carries the encrypted compaction item, and a chunked span is chained on the item, not on the note', async () => {
+    requests.length = 0;
+    const out = path.join(dir, 'codex-carry.jsonl');
+    const r = await cli(['compact', CODEX, '--strategy', 'native', '--budget', '3000', '--keep-last', '0', '--out', out, '--provider', 'openai', '--base-url', base, '--summary-model', 'gpt-5.2'], { OPENAI_API_KEY: SECRET });
+    expect(r.code, r.err).toBe(0);
+    const lines = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; payload: { replacement_history?: Array<Record<string, unknown>> } });
+    const compacted = lines.filter((l) => l.type === 'compacted').at(-1)!;
+    const carried = compacted.payload.replacement_history!.find((i) => i.type === 'compaction');
+    expect(carried, JSON.stringify(compacted.payload.replacement_history).slice(0, 400)).toEqual({ type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAA' + 'x'.repeat(300) });
+    // Chunks after the first start from the previous chunk's items: the encrypted item, not our note.
+    const calls = requests.filter((q) => q.url === '/v1/responses/compact');
+    expect(calls.length).toBeGreaterThan(1);
+    for (const q of calls.slice(1)) {
+      const input = q.body.input as Array<Record<string, unknown>>;
+      expect(input.some((i) => i.type === 'compaction' && i.encrypted_content === 'gAAAA' + 'x'.repeat(300))).toBe(true);
+      expect(JSON.stringify(input)).not.toContain('Native compaction by OpenAI');
+    }
+  }, 60_000);
+
   it('Anthropic: the compact_20260112 edit with its beta header; the compaction block becomes the summary', async () => {
     requests.length = 0;
     const out = path.join(dir, 'claude.jsonl');

@@ -38,6 +38,8 @@ export interface SummarizeEnv {
   lookup?: (key: SummaryKey) => string | undefined;
   /** The stand-in when nothing is stored (default: the offline structured summarizer). */
   summarizer?: SyncSummarizer;
+  /** Native compaction's output items for a stored summary (seed 002): carried on the summary block. */
+  items?: (key: SummaryKey) => readonly unknown[] | undefined;
 }
 
 /** FNV-1a over the span's content: the part of the key that changes when the span does. */
@@ -128,6 +130,7 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
       const requests: ReducerState['summaryRequests'] = [];
       let text: string | undefined;
       let producedBy = 'offline';
+      let nativeItems: readonly unknown[] | undefined;
       let covered = 0;
       let spanEnd = -1; // index into turns
       let failed: string | undefined;
@@ -159,7 +162,9 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
         if (stored !== undefined) {
           out = stored;
           producedBy = producer;
+          nativeItems = env.items?.(key);
         } else {
+          nativeItems = undefined;
           try {
             out = summarizer({ messages, span, previousSummary: previous, style, maxChars });
           } catch (e) {
@@ -213,7 +218,7 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
         turn: span[0],
         synthetic: 'summary',
         span,
-        blocks: [{ kind: 'summary', id: summaryId, text, tokens }],
+        blocks: [{ kind: 'summary', id: summaryId, text, tokens, ...(nativeItems && { nativeItems }) }],
       };
       editor.insertBefore(prior ? prior.mi : spanTurns[0].indices[0], message);
       const nextState: ReducerState = {

@@ -35,6 +35,8 @@ export interface NativeOutcome {
   api: NativeApi;
   /** The provider's own compaction item, verbatim (OpenAI's encrypted item, Anthropic's block). */
   item: unknown;
+  /** OpenAI: the whole compacted output (the user messages kept + the compaction item), the items a Responses request or a Codex rollout carries in place of the span. */
+  output?: unknown[];
 }
 
 export type NativeAnswer = NativeOutcome | { notFired: string };
@@ -80,18 +82,20 @@ function itemText(item: Record<string, unknown>): string {
   return '';
 }
 
-type Req = Pick<SummaryRequest, 'messages' | 'span' | 'previousSummary' | 'spanTokens'> & { signal?: AbortSignal };
+/** `previousItems`: the previous chunk's native output; the next chunk is chained on it (the encrypted item), not on its note. */
+type Req = Pick<SummaryRequest, 'messages' | 'span' | 'previousSummary' | 'spanTokens'> & { signal?: AbortSignal; previousItems?: readonly unknown[] };
 
 export async function openAICompact(config: ProviderConfig, request: Req): Promise<NativeAnswer> {
   const provider = 'openai' as const;
   const base = config.baseUrl?.trim() || DEFAULT_BASE_URLS.openai;
   const url = joinUrl(/\/v1\/?$/.test(base) ? base : joinUrl(base, 'v1'), 'responses/compact');
   const origin = originOf(url);
-  const doc = requestOf('openai-responses', request.messages, request.previousSummary, config.model);
+  const chained = request.previousItems && request.previousItems.length > 0;
+  const doc = requestOf('openai-responses', request.messages, chained ? undefined : request.previousSummary, config.model);
   const headers: Record<string, string> = {};
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
   // Reasoning only as an untouched encrypted item (the API rejects reasoning it cannot verify).
-  const input = ((doc.input as Array<Record<string, unknown>>) ?? []).filter((i) => i.type !== 'reasoning' || typeof i.encrypted_content === 'string');
+  const input = [...(chained ? (request.previousItems as Array<Record<string, unknown>>) : []), ...((doc.input as Array<Record<string, unknown>>) ?? []).filter((i) => i.type !== 'reasoning' || typeof i.encrypted_content === 'string')];
   const body = { model: config.model, input };
   const raw = await postJson({ provider, url, headers, body, timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: request.signal, secret: config.apiKey });
   const reply = CompactReply.safeParse(raw);
@@ -104,7 +108,7 @@ export async function openAICompact(config: ProviderConfig, request: Req): Promi
     `[Native compaction by OpenAI (${reply.data.model ?? config.model}): turns ${a + 1}–${b + 1} are replaced by an encrypted compaction item (${(item.encrypted_content as string).length.toLocaleString('en-US')} characters, id ${String(item.id ?? 'none')}) that only the model can read. The user messages it keeps verbatim follow.]`,
     ...kept,
   ].join('\n\n');
-  return { text, model: reply.data.model ?? config.model, usage: { input: reply.data.usage?.input_tokens, output: reply.data.usage?.output_tokens }, api: 'openai-responses-compact', item };
+  return { text, model: reply.data.model ?? config.model, usage: { input: reply.data.usage?.input_tokens, output: reply.data.usage?.output_tokens }, api: 'openai-responses-compact', item, output: reply.data.output };
 }
 
 export async function anthropicCompact(config: ProviderConfig, request: Req): Promise<NativeAnswer> {
