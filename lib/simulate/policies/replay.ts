@@ -57,7 +57,7 @@ export const REPLAY_POLICIES: readonly ReplayPolicy[] = [
   { id: 'recorded', label: 'As recorded', kind: 'recorded', note: "the agent's own behaviour, its own compactions included: the recorded prompts, billed with the cache model" },
   { id: 'none', label: 'No policy', kind: 'none', note: "never compacts; a source's own compaction is undone (its summary left out, what it covered kept)" },
   contextscopeAuto,
-  fromPeer(jp, 'trigger_ratio × window, min_turns 5; the profile is our Auto'),
+  fromPeer(jp, 'trigger_ratio × window, checked between turns (after a turn completes), min_turns 5; the profile is our Auto'),
   fromPeer(sven, 'threshold − reserve on the input budget; the structured summary is our offline one'),
   fromPeer(seed002, 'keep N recent + system until the budget holds'),
   seed002Summarize,
