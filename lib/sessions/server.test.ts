@@ -80,7 +80,7 @@ describe('the local sessions API', () => {
   });
 
   it('refuses a request without the secret, or with another one (401)', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer nope' }, { Authorization: `Basic ${srv.token}` }, { Authorization: `Bearer ${srv.token}x` }]) {
+    for (const headers of [{} as Record<string, string>, { Authorization: 'Bearer nope' }, { Authorization: `Basic ${srv.token}` }, { Authorization: `Bearer ${srv.token}x` }]) {
       const r = await request({ path: '/api/sessions', auth: false, headers });
       expect(r.status).toBe(401);
       expect(r.json().error).toMatch(/secret/);
