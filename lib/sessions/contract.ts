@@ -14,6 +14,10 @@
  * - GET  /api/session?path=ABS&offset=N   → the file's bytes from offset N (default 0), as
  *        application/octet-stream, with header `X-Session-Size: <bytes on disk now>`. Only a file
  *        inside an agent's store or a folder named on the command line; else 403.
+ *        (Server notes:) exactly the bytes from N to the size reported, even while the agent
+ *        appends — the last line may be cut where the writer is: keep it until its newline comes.
+ *        N beyond the size → an empty body: the file was rewritten shorter (Gemini CLI's legacy
+ *        .json is rewritten whole), read it again from 0. Also `X-Session-Mtime` (ISO 8601).
  * - POST /api/resume  (JSON ResumeRequest) → ResumeResult; 409 when the target exists, 403 for a
  *        symlink or a path outside the store, 400 for a bad body (a message naming the field).
  * Errors answer JSON `{ error: string }`.

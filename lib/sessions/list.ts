@@ -379,15 +379,18 @@ function findAll(stores: Stores): Found[] {
   for (const p of readdir(stores.claudeProjects)) {
     if (!p.isDirectory()) continue;
     const pdir = path.join(stores.claudeProjects, p.name);
-    walk(
-      pdir,
-      (dir, entries) => {
-        const sub = path.basename(dir) === 'subagents' ? path.dirname(dir) + '.jsonl' : undefined;
-        const sibs = names(entries);
-        for (const e of entries) if (e.isFile() && e.name.endsWith('.jsonl')) found.push({ agent: 'claude-code', format: 'claude-code', file: path.join(dir, e.name), siblings: sibs, ...(sub && { parent: sub }) });
-      },
-      3,
-    );
+    const top = readdir(pdir);
+    const sibs = names(top);
+    for (const e of top) {
+      if (e.isFile() && e.name.endsWith('.jsonl')) found.push({ agent: 'claude-code', format: 'claude-code', file: path.join(pdir, e.name), siblings: sibs });
+      else if (e.isDirectory()) {
+        // <sessionId>/subagents/*.jsonl: a sub-agent's transcript, shown under its parent session.
+        const subDir = path.join(pdir, e.name, 'subagents');
+        const subs = readdir(subDir);
+        const subSibs = names(subs);
+        for (const x of subs) if (x.isFile() && x.name.endsWith('.jsonl')) found.push({ agent: 'claude-code', format: 'claude-code', file: path.join(subDir, x.name), siblings: subSibs, parent: path.join(pdir, `${e.name}.jsonl`) });
+      }
+    }
   }
   // Codex: sessions/**/rollout-*.jsonl, archived_sessions/**/rollout-*.jsonl
   for (const root of [stores.codexSessions, stores.codexArchived])
