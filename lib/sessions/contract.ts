@@ -62,8 +62,9 @@ export interface SessionEntry {
   /** A fork written by resume: where it came from. */
   derivedFrom?: Lineage;
   /**
-   * (Extension.) How much of the file the list read: 'whole', or 'head-tail' (its first 64–256 KiB
-   * and last 64 KiB: `compactions` then counts only those, a lower bound).
+   * (Extension.) Over how much of the file `compactions` was counted: 'whole', or 'head-tail' (its
+   * first 64–256 KiB and last 64 KiB only: a lower bound). The server counts such files in full in
+   * the background after a list; a later GET /api/sessions has them as 'whole'.
    */
   scanned?: 'whole' | 'head-tail';
   /** (Extension.) For `agent: 'folder'`: the agent format the file was recognised as, when it is one. */

@@ -123,6 +123,22 @@ describe('the local sessions API', () => {
     expect(new Set(list.sessions.map((s) => s.agent))).toEqual(new Set(['claude-code', 'codex-cli', 'gemini-cli']));
   });
 
+  it('counts in the background what a list read only the head and tail of: the next list has exact compactions', async () => {
+    const fresh = await startServer({ stores: resolveStores({ HOME: fake.home }) });
+    const list = async () => (await fetch(`http://127.0.0.1:${fresh.port}/api/sessions`, { headers: { Authorization: `Bearer ${fresh.token}` } })).json() as Promise<SessionList>;
+    const first = await list();
+    const slop = (l: SessionList) => l.sessions.find((s) => s.sessionId === '0f112eb4-a676-476d-8986-d6c78693cd5b')!;
+    expect(slop(first)).toMatchObject({ scanned: 'head-tail', compactions: 0 });
+    let later = first;
+    for (let i = 0; i < 50 && slop(later).scanned !== 'whole'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      later = await list();
+    }
+    await fresh.close();
+    expect(slop(later)).toMatchObject({ scanned: 'whole', compactions: 1 });
+    expect(later.sessions.find((s) => s.sessionId === '019c8a59-e9dd-71f0-9ae3-4079fe9726a9')).toMatchObject({ scanned: 'whole', compactions: 1 });
+  });
+
   it('reads a session inside a store from an offset: only the bytes after it, and the size now', async () => {
     const s = fake.sessions[0];
     const bytes = fs.readFileSync(s.path);
