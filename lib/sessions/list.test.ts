@@ -69,6 +69,21 @@ describe('listSessions on a HOME holding corpus sessions of the three agents', (
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it("Gemini CLI: a sub-agent's chats/<parent id>/<id>.jsonl is listed under its parent session", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-gem-sub-'));
+    const gem = fake.sessions.find((s) => s.sessionId === '0ab84937-9fe7-4284-986a-33c832af0b6a')!;
+    const chats = path.join(dir, '.gemini', 'tmp', 'proj', 'chats');
+    fs.mkdirSync(path.join(chats, gem.sessionId), { recursive: true });
+    const parent = path.join(chats, path.basename(gem.path));
+    fs.copyFileSync(gem.path, parent);
+    const sub = path.join(chats, gem.sessionId, 'f00dfeed-0000-4000-8000-000000000001.jsonl');
+    fs.writeFileSync(sub, JSON.stringify({ sessionId: 'f00dfeed-0000-4000-8000-000000000001', projectHash: 'x', startTime: '2026-04-23T12:55:00.000Z', lastUpdated: '2026-04-23T12:56:00.000Z', kind: 'subagent' }) + '\n' + JSON.stringify({ id: 'm1', timestamp: '2026-04-23T12:55:01.000Z', type: 'user', content: [{ text: 'Investigate the tests' }] }) + '\n');
+    const list = listSessions(resolveStores({ HOME: dir }));
+    expect(list.sessions.find((s) => s.path === sub)).toMatchObject({ agent: 'gemini-cli', sessionId: 'f00dfeed-0000-4000-8000-000000000001', parent, firstPrompt: 'Investigate the tests', updatedAt: '2026-04-23T12:56:00.000Z' });
+    expect(list.sessions.find((s) => s.path === parent)?.parent).toBeUndefined();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('with a cache, a second list reads nothing of unchanged files and re-reads a file that grew', () => {
     const stores = resolveStores({ HOME: fake.home });
     const cache = new ListCache();

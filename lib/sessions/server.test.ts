@@ -74,6 +74,12 @@ describe('the local sessions API', () => {
     const page = await request({ path: '/', auth: false });
     expect(page.status).toBe(200);
     expect(page.body.toString()).toContain('library');
+    // The app's folder is never left: encoded ../ lands on the 404 page.
+    for (const p of ['/..%2f..%2fetc%2fpasswd', '/%2e%2e/%2e%2e/etc/passwd', `/..%2f${path.basename(outside)}%2fsecret.jsonl`]) {
+      const r = await request({ path: p, auth: false });
+      expect(r.status, p).toBe(404);
+      expect(r.body.toString()).not.toContain('secret');
+    }
     const h = await request({ path: '/api/health' });
     expect(h.status).toBe(200);
     expect(h.json()).toEqual({ ok: true, version: 1 });
@@ -130,7 +136,7 @@ describe('the local sessions API', () => {
     const slop = (l: SessionList) => l.sessions.find((s) => s.sessionId === '0f112eb4-a676-476d-8986-d6c78693cd5b')!;
     expect(slop(first)).toMatchObject({ scanned: 'head-tail', compactions: 0 });
     let later = first;
-    for (let i = 0; i < 50 && slop(later).scanned !== 'whole'; i++) {
+    for (let i = 0; i < 100 && later.sessions.some((s) => s.scanned !== 'whole'); i++) {
       await new Promise((r) => setTimeout(r, 100));
       later = await list();
     }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { SessionList } from './contract';
 import { ListCache, countCompactionsWhole, listSessions } from './list';
 import { ResumeInputError, resumeFork } from './resume';
-import { PathRefused, checkReadable, storeRoots, type Stores } from './stores';
+import { PathRefused, checkReadable, isInside, storeRoots, type Stores } from './stores';
 
 export const API_VERSION = 1;
 /** Largest resume body (an export of a long session, as JSON text). */
@@ -92,7 +92,7 @@ function resolveStatic(root: string, urlPath: string): string | null {
   const candidates = p.endsWith('/') ? [p + 'index.html'] : [p, p + '.html', p + '/index.html'];
   for (const c of candidates) {
     const full = path.join(root, path.normalize(c));
-    if (!full.startsWith(root)) return null;
+    if (!isInside(root, full)) return null;
     try {
       if (fs.statSync(full).isFile()) return full;
     } catch {
