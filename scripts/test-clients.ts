@@ -254,7 +254,9 @@ function forkCase(id: ClientId, compacted: string, why: string[]): { customize: 
         return inv;
       }
       if (!fork!.path.startsWith(dirs.home + path.sep)) why.push(`the fork was written outside the client's HOME: ${fork!.path}`);
-      if (!fork!.command.includes(fork!.sessionId)) why.push(`the printed command does not name the new id: ${fork!.command}`);
+      // The printed command is what the client is run as: in WORK (Claude Code and Gemini CLI look sessions up by folder), by the new id.
+      const expected = id === 'codex' ? `codex resume ${fork!.sessionId}` : `cd ${dirs.work} && ${id === 'claude-code' ? 'claude' : 'gemini'} --resume ${fork!.sessionId}`;
+      if (fork!.command !== expected) why.push(`the printed command is "${fork!.command}", not "${expected}"`);
       return { ...inv, args: RESUME_ARGS[id](fork!.sessionId) };
     },
     check(why) {
