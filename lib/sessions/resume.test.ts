@@ -88,6 +88,13 @@ describe('resumeFork', () => {
     expect(listSessions(stores).sessions.find((s) => s.path === r.path)?.derivedFrom?.sourceSessionId).toBe('01996135-afde-7911-97f0-d863511eca56');
   });
 
+  it('Codex: --cwd becomes the session_meta cwd', () => {
+    const content = fs.readFileSync(placed('01996135-afde-7911-97f0-d863511eca56').path, 'utf8');
+    const r = resumeFork(stores, { agent: 'codex-cli', content, cwd: '/srv/elsewhere' }, { now: NOW });
+    expect(lines(fs.readFileSync(r.path, 'utf8'))[0]).toMatchObject({ type: 'session_meta', payload: { id: r.sessionId, cwd: '/srv/elsewhere' } });
+    expect(r.cwd).toBe('/srv/elsewhere');
+  });
+
   it("Gemini CLI: the project's chats folder, a new header id and projectHash, lineage in the header; the legacy JSON kept JSON", () => {
     for (const id of ['0ab84937-9fe7-4284-986a-33c832af0b6a', '8a20078e-2d5e-4f81-a640-9b879bbb7e6d']) {
       const src = placed(id);
