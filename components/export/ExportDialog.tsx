@@ -10,7 +10,7 @@ import { userMessage } from '@/lib/errors';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { downloadBytes } from '../ui/download';
-import { formatTokens } from '../ui/format';
+import { formatTokens, signedPercent } from '../ui/format';
 import { ConversionLosses } from './ConversionLosses';
 import { HistoryLeftOut } from './HistoryLeftOut';
 
@@ -96,7 +96,7 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
         {state.kind === 'done' && (
           <div role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200" data-testid="export-done">
             <p>
-              <span className="font-semibold">{state.file.fileName}</span> · {formatTokens(state.file.tokens.reimported)} tokens re-imported (was {formatTokens(state.file.tokens.original)})
+              <span className="font-semibold">{state.file.fileName}</span> · {formatTokens(state.file.tokens.reimported)} tokens the model sees on resume (was {formatTokens(state.file.tokens.original)}, {signedPercent(state.file.tokens.reimported, state.file.tokens.original)})
               {state.file.audit && <> · {state.file.audit.fileName}</>}
             </p>
             {state.file.dropped.length > 0 && (

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { importBytes } from '../formats/import';
 import { validatePairing } from '../model/pairing';
 import { transcriptTotals } from '../tokens/totals';
+import { modelViewTotals } from '../compaction/project';
 import { corpusFiles } from '../../tests/corpus';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase } from './api';
@@ -228,6 +229,22 @@ describe('engine.exportVersion', () => {
     expect(audit.output.tokens).toBe(file.tokens.reimported);
     expect(audit.fates.stubbed).toBeGreaterThan(0);
     expect(Object.values(audit.changedBlocks)).toContain('stubbed:strip-tool-results');
+  });
+
+  it('the done figures compare like with like: the export and the original as the model sees them (issue 30)', async () => {
+    // slopometry auto-compacted: the model sees 69,856 of the file's 165,164 tokens. A small step read
+    // "59,402 tokens re-imported (was 165,164)": −64 % for a −15 % step.
+    const slopometry = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
+    const { id, turns } = await importCorpus(slopometry);
+    const log = importBytes(path.basename(slopometry), new Uint8Array(fs.readFileSync(slopometry))).transcript;
+    const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns, 'step-strip', [turns - 6, turns - 1]));
+    const out = await engine.exportVersion(id, v1.id);
+    if (out.kind !== 'file') throw new Error(JSON.stringify(out));
+    const { tokens } = out.file;
+    expect(tokens.original).toBe(modelViewTotals(log).total);
+    expect(tokens.original).toBeLessThan(transcriptTotals(log).total / 2);
+    expect(tokens.reimported).toBeLessThan(tokens.original);
+    expect(tokens.reimported).toBeGreaterThan(tokens.original * 0.5);
   });
 
   it('a conversion lists what the target cannot carry, with tokens, before the download and in the audit', async () => {
