@@ -23,8 +23,10 @@ export interface BlockRef<B = ProjectedBlock> {
 export function editableBlocks<K extends ProjectedBlock['kind']>(ctx: CompactionContext, kind: K): readonly BlockRef<Extract<ProjectedBlock, { kind: K }>>[] {
   const w = ctx.window;
   let hit = editableCache.get(ctx.messages);
-  if (!hit || hit.from !== w?.from || hit.to !== w?.to) {
-    hit = { from: w?.from, to: w?.to, byKind: new Map() };
+  // Keyed by the whole window: a call range (firstMessage/lastMessage, the protected prompts) inside one
+  // turn has the turn's from/to, and a list made for calls 1–1 must not serve calls 2–4 (issue 30).
+  if (!hit || !sameWindow(hit.window, w)) {
+    hit = { window: w, byKind: new Map() };
     editableCache.set(ctx.messages, hit);
   }
   let list = hit.byKind.get(kind);
@@ -46,7 +48,16 @@ export function editableBlocks<K extends ProjectedBlock['kind']>(ctx: Compaction
   return list as BlockRef<Extract<ProjectedBlock, { kind: K }>>[];
 }
 
-const editableCache = new WeakMap<readonly ProjectedMessage[], { from: number | undefined; to: number | undefined; byKind: Map<string, BlockRef[]> }>();
+function sameWindow(a: CompactionContext['window'], b: CompactionContext['window']): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.from !== b.from || a.to !== b.to || a.firstMessage !== b.firstMessage || a.lastMessage !== b.lastMessage) return false;
+  if (a.keep === b.keep) return true;
+  if (!a.keep || !b.keep || a.keep.size !== b.keep.size) return false;
+  for (const i of a.keep) if (!b.keep.has(i)) return false;
+  return true;
+}
+
+const editableCache = new WeakMap<readonly ProjectedMessage[], { window: CompactionContext['window']; byKind: Map<string, BlockRef[]> }>();
 
 /** With `untilFits`, reducers stop as soon as the budget holds (the auto pipeline's "cheap first, stop early"). */
 export function fitsNow(editor: ContextEditor, budget: Budget, untilFits: boolean): boolean {
