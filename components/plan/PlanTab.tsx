@@ -268,7 +268,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
             <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
             <KeepCallsField plan={plan} setPlan={setPlan} />
           </div>
-          <Tangents id={id} plan={plan} setPlan={setPlan} />
+          <Tangents id={id} plan={plan} setPlan={setPlan} preview={wb.previewPending ? null : preview} />
         </section>
       )}
 
@@ -540,7 +540,7 @@ function ImportConfig({ plan, setPlan }: { plan: PlanState; setPlan: Workbench['
  * the offline heuristic), the user ticks what goes; the ticked turns join the plan, the preview
  * shows what leaves, and Apply confirms. Nothing is removed before that.
  */
-function Tangents({ id, plan, setPlan }: { id: string; plan: PlanState; setPlan: Workbench['setPlan'] }) {
+function Tangents({ id, plan, setPlan, preview }: { id: string; plan: PlanState; setPlan: Workbench['setPlan']; preview: PreviewSummary | null }) {
   const [asked, setAsked] = useState(false);
   const q = useQuery({
     queryKey: ['tangents', id, plan.keepLast],
@@ -586,6 +586,18 @@ function Tangents({ id, plan, setPlan }: { id: string; plan: PlanState; setPlan:
             ))}
           </ul>
           {chosen.size > 0 && <p className="text-[11px] text-teal-700 dark:text-teal-400">{chosen.size} turn(s) in the plan: see the preview, Apply to confirm.</p>}
+          {/* Why a ticked turn changes nothing (already inside a summary, or out of the range): the reducer's own words. */}
+          {chosen.size > 0 &&
+            (() => {
+              const why = (preview?.reducers ?? []).filter((r) => r.reducer === 'classify-tangents').flatMap((r) => r.notes.filter((n) => !/^removed \d+ tangent/.test(n)));
+              return why.length > 0 ? (
+                <ul className="space-y-0.5 text-[11px] text-amber-800 dark:text-amber-300" data-testid="tangents-why">
+                  {why.map((n) => (
+                    <li key={n}>{n}</li>
+                  ))}
+                </ul>
+              ) : null;
+            })()}
         </div>
       )}
     </div>
