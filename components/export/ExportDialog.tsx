@@ -34,6 +34,13 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
   const source = targets.data?.find((t) => t.source);
   const chosenFormat = format || source?.id || '';
   const compacted = which !== ORIGINAL_VERSION;
+  // The note said before the download (what the file will not hold, what a conversion cannot carry)
+  // is measured first: Download waits for it, so the note never arrives after the click (the same
+  // queries as HistoryLeftOut / ConversionLosses: react-query runs each once).
+  const converting = !!chosenFormat && !!source && chosenFormat !== source.id;
+  const leftOut = useQuery({ queryKey: ['history-left-out', id, which], queryFn: ({ signal }) => getBridge().historyLeftOut(signal, id, which), staleTime: Infinity, enabled: open && compacted && !converting && !!source });
+  const losses = useQuery({ queryKey: ['conversion-losses', id, which, chosenFormat], queryFn: ({ signal }) => getBridge().conversionLosses(signal, id, which, chosenFormat), staleTime: Infinity, enabled: open && converting });
+  const noteReady = converting ? !losses.isPending : !compacted || !leftOut.isPending;
 
   const run = async () => {
     setState({ kind: 'working' });
@@ -111,8 +118,8 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
       </div>
       <div className="flex justify-end gap-2 border-t border-neutral-200 px-5 py-3 dark:border-neutral-800">
         <Button onClick={onClose}>Close</Button>
-        <Button variant="primary" onClick={() => void run()} disabled={state.kind === 'working' || !chosenFormat} data-testid="export-download">
-          {state.kind === 'working' ? 'Validating…' : 'Download'}
+        <Button variant="primary" onClick={() => void run()} disabled={state.kind === 'working' || !chosenFormat || !noteReady} aria-busy={!noteReady || state.kind === 'working'} data-testid="export-download">
+          {state.kind === 'working' ? 'Validating…' : !noteReady ? 'Checking…' : 'Download'}
         </Button>
       </div>
     </Dialog>
