@@ -32,6 +32,26 @@ export function Providers({ children }: { children: ReactNode }) {
   }, []);
   // Another tab applied, undid, forked, renamed or deleted a version: refetch this transcript's list
   // (a refetch already running is left to finish: cancelling it would restart the query worker).
-  useEffect(() => listenLibrary((m) => void client.invalidateQueries({ queryKey: ['versions', m.transcriptId] }, { cancelRefetch: false })), [client]);
+  // Another tab imported, renamed or deleted a transcript: refetch the library's list and storage.
+  useEffect(
+    () =>
+      listenLibrary((m) => {
+        if (m.kind === 'versions') void client.invalidateQueries({ queryKey: ['versions', m.transcriptId] }, { cancelRefetch: false });
+        else for (const key of ['transcripts', 'storage']) void client.invalidateQueries({ queryKey: [key] }, { cancelRefetch: false });
+      }),
+    [client],
+  );
+  // A file dropped where no page takes it must not replace the app (the browser would open it).
+  useEffect(() => {
+    const guard = (e: DragEvent) => {
+      if (Array.from(e.dataTransfer?.types ?? []).includes('Files')) e.preventDefault();
+    };
+    window.addEventListener('dragover', guard);
+    window.addEventListener('drop', guard);
+    return () => {
+      window.removeEventListener('dragover', guard);
+      window.removeEventListener('drop', guard);
+    };
+  }, []);
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

@@ -10,7 +10,7 @@ import { userMessage } from '@/lib/errors';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { downloadBytes } from '../ui/download';
-import { formatTokens } from '../ui/format';
+import { formatTokens, signedPercent } from '../ui/format';
 import { ConversionLosses } from './ConversionLosses';
 import { HistoryLeftOut } from './HistoryLeftOut';
 
@@ -34,6 +34,13 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
   const source = targets.data?.find((t) => t.source);
   const chosenFormat = format || source?.id || '';
   const compacted = which !== ORIGINAL_VERSION;
+  // The note said before the download (what the file will not hold, what a conversion cannot carry)
+  // is measured first: Download waits for it, so the note never arrives after the click (the same
+  // queries as HistoryLeftOut / ConversionLosses: react-query runs each once).
+  const converting = !!chosenFormat && !!source && chosenFormat !== source.id;
+  const leftOut = useQuery({ queryKey: ['history-left-out', id, which], queryFn: ({ signal }) => getBridge().historyLeftOut(signal, id, which), staleTime: Infinity, enabled: open && compacted && !converting && !!source });
+  const losses = useQuery({ queryKey: ['conversion-losses', id, which, chosenFormat], queryFn: ({ signal }) => getBridge().conversionLosses(signal, id, which, chosenFormat), staleTime: Infinity, enabled: open && converting });
+  const noteReady = converting ? !losses.isPending : !compacted || !leftOut.isPending;
 
   const run = async () => {
     setState({ kind: 'working' });
@@ -96,7 +103,7 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
         {state.kind === 'done' && (
           <div role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200" data-testid="export-done">
             <p>
-              <span className="font-semibold">{state.file.fileName}</span> · {formatTokens(state.file.tokens.reimported)} tokens re-imported (was {formatTokens(state.file.tokens.original)})
+              <span className="font-semibold">{state.file.fileName}</span> · {formatTokens(state.file.tokens.reimported)} tokens the model sees on resume (was {formatTokens(state.file.tokens.original)}, {signedPercent(state.file.tokens.reimported, state.file.tokens.original)})
               {state.file.audit && <> · {state.file.audit.fileName}</>}
             </p>
             {state.file.dropped.length > 0 && (
@@ -111,8 +118,8 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
       </div>
       <div className="flex justify-end gap-2 border-t border-neutral-200 px-5 py-3 dark:border-neutral-800">
         <Button onClick={onClose}>Close</Button>
-        <Button variant="primary" onClick={() => void run()} disabled={state.kind === 'working' || !chosenFormat} data-testid="export-download">
-          {state.kind === 'working' ? 'Validating…' : 'Download'}
+        <Button variant="primary" onClick={() => void run()} disabled={state.kind === 'working' || !chosenFormat || !noteReady} aria-busy={!noteReady || state.kind === 'working'} data-testid="export-download">
+          {state.kind === 'working' ? 'Validating…' : !noteReady ? 'Checking…' : 'Download'}
         </Button>
       </div>
     </Dialog>

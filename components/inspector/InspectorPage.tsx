@@ -29,6 +29,7 @@ import { policyColor } from '../replay/colors';
 import { REPLAY_POLICY_LIST } from '../replay/policy-list';
 import { TopBar } from './TopBar';
 import { useDebounced, useUrlParam, useWorkbench, type Workbench } from './useWorkbench';
+import { listenLibrary } from '@/lib/engine/channel';
 
 const SEARCH_DEBOUNCE_MS = 150;
 /** Hits counted at most (the count then reads 10000+). */
@@ -199,9 +200,12 @@ export function InspectorPage() {
   // Replayed policies over the timeline (`pol=a,b` in the URL): the replay of the Replay page and
   // of `simulate` (the transcript's model, the provider's cache lifetime), drawn per call.
   const shownPolicies = useMemo(() => (params.get('pol') ?? '').split(',').filter(Boolean), [params]);
+  // A model the user picked (m= in the URL) prices the overlay as it does the Replay page; else the
+  // session's own model routing (Gemini CLI's Flash/Pro), as `simulate` has it: one bill for both.
+  const chosenModel = params.get('m') ?? '';
   const replay = useQuery({
-    queryKey: ['replay', id, '', ''],
-    queryFn: ({ signal }) => getBridge().replay(signal, id, {}),
+    queryKey: ['replay', id, chosenModel, ''],
+    queryFn: ({ signal }) => getBridge().replay(signal, id, chosenModel ? { model: chosenModel } : {}),
     enabled: data.isSuccess && shownPolicies.length > 0,
     retry: false,
     staleTime: Infinity,
@@ -232,7 +236,29 @@ export function InspectorPage() {
     return policyCurves ? { ...base, policies: policyCurves } : base;
   }, [axis, wb.compaction, policyCurves]);
 
+  // Deleted in another tab (lib/engine/channel.ts): say so here rather than go on showing it as if stored.
+  const [deletedElsewhere, setDeletedElsewhere] = useState(false);
+  useEffect(
+    () =>
+      listenLibrary((m) => {
+        if (m.kind === 'deleted' && m.transcriptId === id) setDeletedElsewhere(true);
+        else if (m.kind === 'restored' && m.transcriptId === id) setDeletedElsewhere(false);
+      }),
+    [id],
+  );
   const { setPlan, apply, undo } = wb;
+  // `a` acts: once the auto plan's preview for this selection is in, apply it (nothing when it changes nothing).
+  const [autoRequested, setAutoRequested] = useState(false);
+  useEffect(() => {
+    if (!autoRequested || wb.plan.mode !== 'auto' || !wb.planActive || wb.previewPending || !wb.preview.data || wb.busy !== null) return;
+    setAutoRequested(false);
+    if (!wb.draftIsNoop) void apply();
+  }, [autoRequested, wb.plan.mode, wb.planActive, wb.previewPending, wb.preview.data, wb.busy, wb.draftIsNoop, apply]);
+  // The side panel in one key (`p`) or from the skip link: the Plan tab, focused on its first field.
+  const focusPlan = useCallback(() => {
+    setTab('Plan');
+    requestAnimationFrame(() => (document.querySelector<HTMLElement>('[data-testid="target-budget"]') ?? document.getElementById('tab-Plan'))?.focus());
+  }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (document.querySelector('dialog[open]')) return;
@@ -254,9 +280,14 @@ export function InspectorPage() {
         e.preventDefault();
         setExportOpen(true);
       } else if (e.key === 'a') {
+        // Auto-compact the selection (UI.md): auto mode, and the step is applied once its preview is in.
         e.preventDefault();
         setTab('Plan');
         setPlan((p) => ({ ...p, mode: 'auto' }));
+        setAutoRequested(true);
+      } else if (e.key === 'p') {
+        e.preventDefault();
+        focusPlan();
       } else if (e.key === 'z') {
         e.preventDefault();
         void undo();
@@ -267,7 +298,7 @@ export function InspectorPage() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [setPlan, apply, undo]);
+  }, [setPlan, apply, undo, focusPlan]);
 
   if (!id || data.isError) {
     return (
@@ -287,6 +318,9 @@ export function InspectorPage() {
   const preview = wb.compaction.preview;
   return (
     <div className="flex h-screen flex-col" data-testid="inspector" data-version={wb.versionId}>
+      <button type="button" onClick={focusPlan} className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-1.5 focus:text-sm focus:shadow dark:focus:bg-neutral-900" data-testid="skip-to-plan">
+        Skip to the Plan (p)
+      </button>
       <TopBar
         meta={data.data?.meta}
         model={wb.model}
@@ -298,6 +332,14 @@ export function InspectorPage() {
         onHelp={() => setHelpOpen(true)}
         search={data.data && <SearchBar ref={searchInput} value={query} onChange={setQuery} hits={hits.length} active={hitIndex} onStep={stepHit} pending={query.trim() !== deferredQuery || search.isFetching} capped={hits.length >= SEARCH_LIMIT} />}
       />
+      {deletedElsewhere && (
+        <p role="alert" className="flex items-center gap-3 border-b border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-200" data-testid="deleted-elsewhere">
+          <span className="flex-1">This transcript was deleted in another tab. What is shown here is no longer stored; it can be brought back there with Undo while the toast is up.</span>
+          <Link href="/" className="font-medium underline">
+            Back to the library
+          </Link>
+        </p>
+      )}
       {data.data?.meta.dataLoss && <DataLossBanner loss={data.data.meta.dataLoss} />}
       <section className="shrink-0 border-b border-neutral-200 px-3 pb-1 pt-2 dark:border-neutral-800" aria-label="Timeline">
         {data.data && timeline ? (
@@ -327,7 +369,7 @@ export function InspectorPage() {
               hitTurns={hitTurns}
               activeHitTurn={activeHitTurn}
             />
-            {shownPolicies.length > 0 && <PolicyChips id={id} shown={shownPolicies} view={replay.data} pending={replay.isFetching} error={replay.error} />}
+            {shownPolicies.length > 0 && <PolicyChips id={id} model={chosenModel} shown={shownPolicies} view={replay.data} pending={replay.isFetching} error={replay.error} />}
             <SelectionRow selection={selection} selectedTokens={selectedTokens} wb={wb} bars={bars} onClear={() => setSelection(null)} />
           </>
         ) : (
@@ -415,7 +457,7 @@ function PolicyMenu({ shown: fromUrl, onShown }: { shown: readonly string[]; onS
 }
 
 /** The shown policies' numbers, as the Replay page's table and `simulate --json` have them. */
-function PolicyChips({ id, shown, view, pending, error }: { id: string; shown: readonly string[]; view: ReplayView | undefined; pending: boolean; error: unknown }) {
+function PolicyChips({ id, model, shown, view, pending, error }: { id: string; model: string; shown: readonly string[]; view: ReplayView | undefined; pending: boolean; error: unknown }) {
   if (error) return <p className="px-1 text-xs text-red-700" role="alert">The replay failed: {userMessage(error)}</p>;
   if (!view) return <p className="px-1 text-xs text-neutral-500" data-testid="policy-pending">{pending ? 'Replaying the session under each policy…' : ''}</p>;
   return (
@@ -427,13 +469,13 @@ function PolicyChips({ id, shown, view, pending, error }: { id: string; shown: r
             <span className="inline-block h-0.5 w-4" style={{ backgroundColor: policyColor(x.id) }} aria-hidden="true" />
             <b className="font-medium text-neutral-800 dark:text-neutral-200">{x.label}</b>
             <span className="tabular-nums">
-              ${x.row.usd.toFixed(2)} · {x.row.compactions} compaction{x.row.compactions === 1 ? '' : 's'} · peak {formatTokens(x.row.peakContext)}
+              {view.model.priced ? `$${x.row.usd.toFixed(2)}` : 'no price'} · {x.row.compactions} compaction{x.row.compactions === 1 ? '' : 's'} · peak {formatTokens(x.row.peakContext)}
               {x.row.callsOverWindow > 0 && ` · ${x.row.callsOverWindow} calls over the window`}
             </span>
           </li>
         ))}
       <li>
-        <Link href={`/replay?id=${encodeURIComponent(id)}`} className="text-blue-700 underline dark:text-blue-400">
+        <Link href={`/replay?id=${encodeURIComponent(id)}${model ? `&m=${encodeURIComponent(model)}` : ''}`} className="text-blue-700 underline dark:text-blue-400" data-testid="policy-full-table">
           full table
         </Link>
       </li>

@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useSearchParams } from 'next/navigation';
 import type { ReactNode } from 'react';
 import type { Version } from '@/lib/compaction/types';
 import type { TranscriptMeta } from '@/lib/db/schema';
@@ -38,6 +39,9 @@ export function TopBar({
   onHelp?: () => void;
   search?: ReactNode;
 }) {
+  // The Replay page prices as the inspector's overlay does: the session's own model routing unless the
+  // user picked a model here (m= in the URL). The model shown by default is a guess: not passed on (issue 30).
+  const chosenModel = useSearchParams().get('m') ?? '';
   return (
     <header className="flex h-12 shrink-0 items-center gap-2.5 border-b border-neutral-200 px-3 dark:border-neutral-800">
       <Link href="/" className="shrink-0 whitespace-nowrap rounded px-2 py-1 text-sm text-neutral-600 hover:bg-neutral-100 dark:text-neutral-300 dark:hover:bg-neutral-800" data-testid="back-to-library">
@@ -97,7 +101,7 @@ export function TopBar({
       )}
       {meta && (
         <Link
-          href={`/replay?id=${encodeURIComponent(meta.id)}${model ? `&m=${encodeURIComponent(model.id)}` : ''}`}
+          href={`/replay?id=${encodeURIComponent(meta.id)}${chosenModel ? `&m=${encodeURIComponent(chosenModel)}` : ''}`}
           className="rounded px-2 py-1 text-sm text-neutral-600 hover:bg-neutral-100 dark:text-neutral-300 dark:hover:bg-neutral-800"
           title="Replay every compaction policy on this session, call by call: cost with caching, peak context, what each forgot"
           data-testid="open-replay"

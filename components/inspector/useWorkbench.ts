@@ -20,6 +20,7 @@ import { inputBudgetOf, lookupModel, MODEL_CATALOG, type ModelInfo } from '@/lib
 import { defaultPlan, newStepId, planToDraft, type PlanState } from '../plan/plan';
 import type { TimelineCompaction } from '../timeline/TimelineChart';
 import type { Timeline } from '@/lib/engine/timeline';
+import { formatSelection } from './selection';
 
 /** Wait this long after the last plan change before previewing (typing a budget is several changes). */
 export const PREVIEW_DEBOUNCE_MS = 250;
@@ -257,14 +258,16 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
       setUndone({ versionId: shown.id, steps: shown.steps.length, step });
       // Undoing the only step of a version an Apply forked removes it: back to the original. The
       // turns the step covered are selected again, so the user can change the plan and re-apply.
-      const sel = step.range.kind === 'turns' ? `${step.range.from + 1}-${step.range.to + 1}` : null;
-      setParams({ v: shown.id === ORIGINAL_VERSION ? null : shown.id, sel });
+      // A call range is selected again on the call axis (sel=cA-B), as the turn axis keeps its turns.
+      const r = step.range;
+      const sel = r.kind === 'turns' || r.kind === 'calls' ? formatSelection([r.from, r.to], r.kind) : null;
+      setParams({ v: shown.id === ORIGINAL_VERSION ? null : shown.id, sel, ...(r.kind === 'calls' && axis !== 'calls' && { axis: 'calls' }) });
     } catch (e) {
       setActionError((e as Error).message);
     } finally {
       setBusy(null);
     }
-  }, [version, id, queryClient, setParams]);
+  }, [version, id, queryClient, setParams, axis]);
   const canRedo = undone !== null && undone.versionId === version.id && undone.steps === version.steps.length;
   const redo = useCallback(async () => {
     if (!undone) return;

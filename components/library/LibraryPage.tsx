@@ -109,6 +109,49 @@ export function LibraryPage() {
   const rows = list.data ?? [];
   const busy = importer.progress !== null;
 
+  // After an import, focus lands on what it made (the new row's title link), or on the error that
+  // says why not: never on <body> (issue 30).
+  const { importSources } = importer;
+  const importAndFocus = useCallback(
+    async (sources: Parameters<typeof importSources>[0]) => {
+      const meta = await importSources(sources);
+      // The row renders once the refetched list commits: look for it over a few frames.
+      let frames = 30;
+      const focus = () => {
+        const target = meta
+          ? document.querySelector<HTMLElement>(`[data-testid="transcript-row"][data-id="${CSS.escape(meta.id)}"] [data-testid="open-transcript"]`)
+          : document.querySelector<HTMLElement>('[data-testid="import-error-dismiss"]');
+        if (target) target.focus();
+        else if (--frames > 0) requestAnimationFrame(focus);
+      };
+      requestAnimationFrame(focus);
+    },
+    [importSources],
+  );
+
+  // Drop anywhere on the page: a file dropped outside the dashed zone is imported too, and the
+  // browser never opens it in place of the app (the zone's own drop has already been handled).
+  useEffect(() => {
+    const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
+    const onOver = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = busy ? 'none' : 'copy';
+    };
+    const onDrop = (e: DragEvent) => {
+      if (!hasFiles(e) || e.defaultPrevented) return;
+      e.preventDefault();
+      const files = Array.from(e.dataTransfer?.files ?? []);
+      if (files.length && !busy) void importAndFocus(files.map(fileSource));
+    };
+    window.addEventListener('dragover', onOver);
+    window.addEventListener('drop', onDrop);
+    return () => {
+      window.removeEventListener('dragover', onOver);
+      window.removeEventListener('drop', onDrop);
+    };
+  }, [busy, importAndFocus]);
+
   return (
     <div className="flex min-h-full flex-col">
       <AppHeader>
@@ -119,8 +162,8 @@ export function LibraryPage() {
       <main className="mx-auto w-full max-w-7xl flex-1 space-y-4 px-4 py-6">
         <DropZone
           busy={busy}
-          onFiles={(files) => void importer.importSources(files.map(fileSource))}
-          onPaste={(text) => void importer.importSources([pastedSource(text)])}
+          onFiles={(files) => void importAndFocus(files.map(fileSource))}
+          onPaste={(text) => void importAndFocus([pastedSource(text)])}
           onSample={() => void openSample()}
         />
         <ImportProgressBar progress={importer.progress} onCancel={importer.cancel} />

@@ -7,6 +7,7 @@ import { formatBytes, formatTokens } from '../ui/format';
 import type { AttachedResult } from '@/lib/engine/rows';
 import { CollapsibleText, PlainText } from './Collapsible';
 import { Markdown } from './Markdown';
+import { decodeResult } from './decode-result';
 import { FateBadge, useFateClass } from './FateBadge';
 
 export function KindChip({ role, block, label }: { role: Role; block: Pick<Block, 'kind' | 'tokens'>; label?: string }) {
@@ -70,6 +71,21 @@ function ToolCallView({ role, block, results }: { role: Role; block: ToolCallBlo
   );
 }
 
+/** A tool result's text, a Codex JSON-string output decoded for reading (components/messages/decode-result.ts). */
+function ResultText({ content, tokens }: { content: string; tokens: number }) {
+  const d = decodeResult(content);
+  return (
+    <>
+      {d.meta && (
+        <p className="mb-0.5 font-mono text-[11px] text-neutral-500" data-testid="result-meta" title="From the result's metadata (the file holds the output as a JSON string)">
+          {d.meta}
+        </p>
+      )}
+      <CollapsibleText text={d.text} tokens={tokens} render={(v) => <PlainText text={v} mono />} />
+    </>
+  );
+}
+
 function AttachedResultView({ result: r }: { result: AttachedResult }) {
   const faded = useFateClass(r.block.id);
   return (
@@ -80,7 +96,7 @@ function AttachedResultView({ result: r }: { result: AttachedResult }) {
         <FateBadge blockId={r.block.id} />
       </div>
       <div className={faded}>
-        <CollapsibleText text={r.block.content} tokens={r.block.tokens} render={(v) => <PlainText text={v} mono />} />
+        <ResultText content={r.block.content} tokens={r.block.tokens} />
       </div>
     </div>
   );
@@ -131,7 +147,7 @@ function BlockBody({ role, block, results }: { role: Role; block: Block; results
             <span className="font-mono text-xs text-orange-700 dark:text-orange-400">{block.name ?? block.callId}</span>
             <KindChip role={role} block={block} label={block.isError ? 'tool error' : 'tool result'} />
           </div>
-          <CollapsibleText text={block.content} tokens={block.tokens} render={(v) => <PlainText text={v} mono />} />
+          <ResultText content={block.content} tokens={block.tokens} />
         </div>
       );
     case 'attachment':

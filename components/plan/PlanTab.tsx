@@ -16,6 +16,7 @@ import { formatDelta } from './numbers';
 import { MANUAL_REDUCERS, planFromConfig, setHint, shortToolName, targetReference, type ManualReducerId, type PlanState } from './plan';
 import { SMALL_OVERHEAD } from '../inspector/SidePanel';
 import type { Workbench } from '../inspector/useWorkbench';
+import { reducerLabel } from '../ui/reducer-labels';
 
 /** Retention as a select value: 'age:N', 'count:N', 'never' ('' = none). */
 const RETENTION_CHOICES = ['age:2', 'age:5', 'age:10', 'count:1', 'count:3', 'count:5', 'count:10', 'never'];
@@ -54,7 +55,7 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
   return (
     <div className="rounded-md border border-neutral-200 bg-neutral-50 px-3 py-2 dark:border-neutral-800 dark:bg-neutral-900/60" aria-live="polite">
       <div className="flex items-baseline justify-between text-[11px] text-neutral-500">
-        <span>{selection ? rangeLabel(selection, axis) : overhead >= SMALL_OVERHEAD ? 'Whole context, from the file' : 'Whole context'}</span>
+        <span>{selection ? rangeLabel(selection, axis) : overhead > 0 ? 'Whole context, from the file' : 'Whole context'}</span>
         {pending && (
           <span className="animate-pulse" data-testid="previewing">
             previewing…
@@ -77,7 +78,11 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
       {preview && selection && !pending && (
         <p className="mt-0.5 text-[11px] tabular-nums text-neutral-500">
           {pair && pair.before !== selectedTokens && `${formatTokens(selectedTokens)} in the log, ${formatTokens(pair.before)} still in the model's view · `}
-          whole context {formatTokens(preview.tokens.context.before)} → {formatTokens(preview.tokens.context.after)}
+          {/* The turn header's "context" (components/ui/context-label.ts): the file's part + the overhead (issue 30). */}
+          <span title={CONTEXT_DEFINITION} data-testid="plan-whole-context" data-context={contextParts(preview.tokens.context.before, overhead).total}>
+            whole context {formatTokens(contextParts(preview.tokens.context.before, overhead).total)} → {formatTokens(contextParts(preview.tokens.context.after, overhead).total)}
+            {overhead > 0 && ` (with ${formatTokens(overhead)} overhead)`}
+          </span>
         </p>
       )}
       {!selection && (overhead >= SMALL_OVERHEAD || logTokens > contextNow) && (
@@ -243,7 +248,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
                   <label className="flex items-start gap-2 text-xs" title={r.help}>
                     <input type="checkbox" checked={on} onChange={(e) => toggle(e.target.checked)} aria-label={r.id} className="mt-0.5" />
                     <span>
-                      <span className="font-mono font-medium">{r.id}</span>
+                      <span className="font-medium">{reducerLabel(r.id)}</span> <span className="font-mono text-[10px] text-neutral-500">{r.id}</span>
                       <span className="block text-[11px] leading-snug text-neutral-500">{r.help}</span>
                     </span>
                   </label>
@@ -268,7 +273,7 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
             <NumberField label="Keep last N turns untouched" value={plan.keepLast} onChange={(n) => setPlan((p) => ({ ...p, keepLast: Math.round(n) }))} testId="keep-last" width="w-16" />
             <KeepCallsField plan={plan} setPlan={setPlan} />
           </div>
-          <Tangents id={id} plan={plan} setPlan={setPlan} />
+          <Tangents id={id} plan={plan} setPlan={setPlan} preview={wb.previewPending ? null : preview} />
         </section>
       )}
 
@@ -543,7 +548,7 @@ function ImportConfig({ plan, setPlan }: { plan: PlanState; setPlan: Workbench['
  * the offline heuristic), the user ticks what goes; the ticked turns join the plan, the preview
  * shows what leaves, and Apply confirms. Nothing is removed before that.
  */
-function Tangents({ id, plan, setPlan }: { id: string; plan: PlanState; setPlan: Workbench['setPlan'] }) {
+function Tangents({ id, plan, setPlan, preview }: { id: string; plan: PlanState; setPlan: Workbench['setPlan']; preview: PreviewSummary | null }) {
   const [asked, setAsked] = useState(false);
   const q = useQuery({
     queryKey: ['tangents', id, plan.keepLast],
@@ -589,6 +594,18 @@ function Tangents({ id, plan, setPlan }: { id: string; plan: PlanState; setPlan:
             ))}
           </ul>
           {chosen.size > 0 && <p className="text-[11px] text-teal-700 dark:text-teal-400">{chosen.size} turn(s) in the plan: see the preview, Apply to confirm.</p>}
+          {/* Why a ticked turn changes nothing (already inside a summary, or out of the range): the reducer's own words. */}
+          {chosen.size > 0 &&
+            (() => {
+              const why = (preview?.reducers ?? []).filter((r) => r.reducer === 'classify-tangents').flatMap((r) => r.notes.filter((n) => !/^removed \d+ tangent/.test(n)));
+              return why.length > 0 ? (
+                <ul className="space-y-0.5 text-[11px] text-amber-800 dark:text-amber-300" data-testid="tangents-why">
+                  {why.map((n) => (
+                    <li key={n}>{n}</li>
+                  ))}
+                </ul>
+              ) : null;
+            })()}
         </div>
       )}
     </div>

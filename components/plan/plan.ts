@@ -7,6 +7,7 @@ import type { CompactionPlan } from '@/lib/compaction/config';
 import type { ToolHint, ToolHints } from '@/lib/compaction/hints';
 import type { ReducerId, ReducerSpec } from '@/lib/compaction/types';
 import type { DraftStep } from '@/lib/engine/compaction';
+import { reducerLabel } from '../ui/reducer-labels';
 
 export type ManualReducerId = Exclude<ReducerId, 'auto'>;
 
@@ -141,7 +142,7 @@ export function planToDraft(plan: PlanState, stepId: string, selection: [number,
     ...(plan.tail !== undefined && { tail: plan.tail }),
     ...(plan.keepLastMessages !== undefined && plan.keepLastMessages > 0 && { keepLastMessages: Math.floor(plan.keepLastMessages) }),
     ...(plan.mode === 'auto' && { budget: Math.max(1, Math.floor(plan.targetBudget)) }),
-    label: plan.mode === 'auto' ? `auto → ${Math.round(plan.targetBudget).toLocaleString('en-US')} tokens` : reducers.map((r) => r.id).join(' + '),
+    label: plan.mode === 'auto' ? `auto → ${Math.round(plan.targetBudget).toLocaleString('en-US')} tokens` : reducers.map((r) => reducerLabel(r.id)).join(' + '),
   };
 }
 

@@ -21,9 +21,10 @@ export const DEFAULT_SHOWN = ['recorded', 'none', 'contextscope-auto', 'claude-c
 
 const select = 'rounded-md border border-neutral-300 bg-white px-1.5 py-1 text-xs dark:border-neutral-700 dark:bg-neutral-900';
 
-function cell(row: ReplayRow, key: keyof ReplayRow): string {
+function cell(row: ReplayRow, key: keyof ReplayRow, priced = true): string {
   const v = row[key];
-  if (key === 'usd') return `$${(v as number).toFixed(4)}`;
+  // A model without a price has no cost: "no price", never "$0.0000" (issue 30).
+  if (key === 'usd') return priced ? `$${(v as number).toFixed(4)}` : 'no price';
   if (key === 'cacheHitPct') return `${(v as number).toFixed(1)} %`;
   return typeof v === 'number' ? formatTokens(v) : String(v);
 }
@@ -136,7 +137,7 @@ export function ReplayPage() {
                         <span className="sr-only">Draw</span>
                       </th>
                       {REPLAY_COLUMNS.map((c) => (
-                        <th key={c.key} scope="col" className={`px-1.5 py-1.5 font-medium leading-tight ${c.key === 'label' ? 'text-left' : 'text-right'}`} aria-sort={sort?.key === c.key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+                        <th key={c.key} scope="col" className={`px-1 py-1.5 font-medium leading-tight ${c.key === 'label' ? 'text-left' : 'text-right'}`} aria-sort={sort?.key === c.key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
                           <button type="button" className="hover:underline" onClick={() => setSort((s) => (s?.key === c.key ? { key: c.key, desc: !s.desc } : { key: c.key, desc: false }))} data-testid={`sort-${c.key}`}>
                             {c.label}
                             {sort?.key === c.key ? (sort.desc ? ' ↓' : ' ↑') : ''}
@@ -147,18 +148,18 @@ export function ReplayPage() {
                   </thead>
                   <tbody>
                     {rows.map((r) => (
-                      <tr key={r.policy} className="border-t border-neutral-100 dark:border-neutral-800/60" data-testid="replay-row" data-policy={r.policy}>
+                      <tr key={r.policy} className="border-t border-neutral-100 dark:border-neutral-800/60" data-testid="replay-row" data-policy={r.policy} data-usd={view.model.priced ? r.usd : undefined}>
                         <td className="px-2 py-1">
                           <input type="checkbox" checked={shown.has(r.policy)} onChange={() => toggle(r.policy)} aria-label={`Draw ${r.label}`} style={{ accentColor: policyColor(r.policy) }} data-testid="replay-toggle" />
                         </td>
                         {REPLAY_COLUMNS.map((c) => (
                           <td
                             key={c.key}
-                            className={`whitespace-nowrap px-1.5 py-1 ${c.key === 'label' ? 'text-left' : 'text-right'} ${c.key === 'callsOverWindow' && r.callsOverWindow > 0 ? 'font-medium text-red-700 dark:text-red-400' : ''}`}
+                            className={`px-1 py-1 ${c.key === 'label' ? 'min-w-[8.5rem] text-left' : 'whitespace-nowrap text-right'} ${c.key === 'callsOverWindow' && r.callsOverWindow > 0 ? 'font-medium text-red-700 dark:text-red-400' : ''}`}
                             data-col={c.key}
                           >
                             {c.key === 'label' ? (
-                              <span className="inline-flex items-center gap-1.5">
+                              <span className="inline-flex flex-wrap items-center gap-x-1.5">
                                 <span className="inline-block h-2.5 w-2.5 rounded-sm" style={{ background: policyColor(r.policy) }} aria-hidden="true" />
                                 {r.label}
                                 {r.policy === cheapestWithin && (
@@ -168,7 +169,7 @@ export function ReplayPage() {
                                 )}
                               </span>
                             ) : (
-                              cell(r, c.key)
+                              cell(r, c.key, view.model.priced)
                             )}
                           </td>
                         ))}

@@ -11,7 +11,8 @@ const PALETTE: Record<string, string> = {
   'claude-code': '#d97706',
   'claude-code-microcompact': '#f59e0b',
   codex: '#059669',
-  'gemini-cli': '#dc2626',
+  // Not the context window's red (#dc2626, components/timeline/draw.ts): two lines, two colours (issue 30).
+  'gemini-cli': '#a21caf',
   'opencode-prune': '#65a30d',
   goose: '#9333ea',
   'anthropic-clear-tool-uses': '#c2410c',

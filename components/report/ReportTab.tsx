@@ -5,6 +5,7 @@ import { formatTokens } from '../ui/format';
 import { formatDelta, formatPctMagnitude } from '../plan/numbers';
 import { FATE_STYLE, fateSwatchStyle } from '../timeline/patterns';
 import { EmptyState } from './EmptyState';
+import { reducerLabel } from '../ui/reducer-labels';
 
 /** Tokens saved per reducer (one bar each), fates by kind, the cache-stable prefix. */
 export function ReportTab({ preview }: { preview: PreviewSummary | null }) {
@@ -41,7 +42,9 @@ export function ReportTab({ preview }: { preview: PreviewSummary | null }) {
             <tbody>
               {lines.map((r, i) => (
                 <tr key={`${r.stepId}-${r.reducer}-${i}`} className="align-top" data-testid="report-row" data-reducer={r.reducer}>
-                  <td className="w-[38%] py-1 pr-2 font-mono">{r.reducer}</td>
+                  <td className="w-[38%] py-1 pr-2" title={r.reducer}>
+                    {reducerLabel(r.reducer)}
+                  </td>
                   <td className="py-1">
                     <div className="flex items-center gap-2">
                       <div className="h-2 flex-1 rounded-sm bg-neutral-100 dark:bg-neutral-800">
@@ -61,7 +64,7 @@ export function ReportTab({ preview }: { preview: PreviewSummary | null }) {
         )}
         {idle.length > 0 && (
           <p className="mt-1 text-[11px] text-neutral-500" title={idle.flatMap((r) => r.notes).join('\n')}>
-            No change from {idle.map((r) => r.reducer).join(', ')}.
+            No change from {idle.map((r) => reducerLabel(r.reducer)).join(', ')}.
           </p>
         )}
       </section>

@@ -146,8 +146,9 @@ export function TimelineChart({
     const frame = requestAnimationFrame(() => {
       const g = prepareCanvas(c, width);
       if (!g) return;
-      drawContextWindow(g, geo, scale, timeline.contextWindow);
       drawCompactionLayer(g, geo, { packed, scale, overhead, dark, preview: compaction.preview, lines: compaction.lines, compare: compaction.compare, policies: compaction.policies });
+      // Last: the window line stays above the preview's ghost bars (issue 30: it vanished under them).
+      drawContextWindow(g, geo, scale, timeline.contextWindow);
     });
     return () => cancelAnimationFrame(frame);
   }, [packed, geo, width, scale, overhead, dark, compaction, timeline.contextWindow]);

@@ -36,3 +36,11 @@ export function formatShortDate(iso: string): string {
   if (Number.isNaN(d.getTime())) return iso;
   return d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
+
+/** "−15 %" / "+3 %": the change from `before` to `after`, signed (UI.md "deltas signed"). */
+export function signedPercent(after: number, before: number): string {
+  if (before <= 0) return '—';
+  const p = ((after - before) / before) * 100;
+  const r = Math.abs(p) < 10 ? Math.round(p * 10) / 10 : Math.round(p);
+  return `${r > 0 ? '+' : r < 0 ? '−' : '±'}${Math.abs(r)} %`;
+}

@@ -9,10 +9,12 @@ import { Button } from '../ui/Button';
 import { formatTokens } from '../ui/format';
 import { formatDelta, formatUsd } from '../plan/numbers';
 import type { Workbench } from '../inspector/useWorkbench';
+import { reducerLabel } from '../ui/reducer-labels';
 
 function stepLabel(v: Version['steps'][number]): string {
-  const range = v.range.kind === 'turns' ? `turns ${v.range.from + 1}–${v.range.to + 1}` : v.range.kind === 'all-but-last' ? (v.range.n > 0 ? `all but last ${v.range.n}` : 'whole context') : 'after last compaction';
-  return `${v.label ?? v.reducers.map((r) => r.id).join(' + ')} · ${range}${v.keepLast ? ` · keep ${v.keepLast}` : ''}`;
+  const r = v.range;
+  const range = r.kind === 'turns' ? `turns ${r.from + 1}–${r.to + 1}` : r.kind === 'calls' ? `calls ${r.from + 1}–${r.to + 1}` : r.kind === 'all-but-last' ? (r.n > 0 ? `all but last ${r.n}` : 'whole context') : 'after last compaction';
+  return `${v.label ?? v.reducers.map((r) => reducerLabel(r.id)).join(' + ')} · ${range}${v.keepLast ? ` · keep ${v.keepLast}` : ''}`;
 }
 
 /** Original + named versions with their steps: select, fork, rename, delete, compare two. */

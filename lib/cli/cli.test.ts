@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusFiles, CORPUS_DIR } from '../../tests/corpus';
 import { importBytes } from '../formats/import';
 import { transcriptTotals } from '../tokens/totals';
+import { modelViewTotals } from '../compaction/project';
 import { inspectTranscript, parseInspectArgs, renderTable } from './inspect';
 import { listVerbs } from './main';
 import { roundtripBytes, roundtripFile } from './roundtrip';
@@ -22,7 +23,9 @@ describe('cli inspect', () => {
     const t = importBytes('s.jsonl', new Uint8Array(fs.readFileSync(SLOP))).transcript;
     const r = inspectTranscript(t, SLOP);
     expect(r).toMatchObject({ format: 'claude-code', title: t.title, model: t.model, messages: t.messages.length, turns: t.turnCount, toolCalls: 191, toolResults: 191 });
-    expect(r.tokens).toEqual(transcriptTotals(t));
+    expect(r.tokens).toEqual({ ...transcriptTotals(t), modelView: modelViewTotals(t).total });
+    // Issue 30: the model's view (the app's figure) beside the whole file: 69,856 of 165,164.
+    expect(r.tokens.modelView).toBeLessThan(r.tokens.total / 2);
     expect(r.usage.calls).toBe(187);
     expect(r.usage.output).toBe(t.usage.reduce((n, u) => n + u.output, 0));
     expect(r.markers).toEqual([expect.objectContaining({ source: 'claude-code-compact', trigger: 'auto', tokensBefore: 155317 })]);
@@ -33,6 +36,7 @@ describe('cli inspect', () => {
     const table = renderTable(r);
     expect(table).toMatch(new RegExp(`^invisible overhead\\s+${r.overhead!.invisible.toLocaleString('en-US')} `, 'm'));
     expect(table).toMatch(/^file\s+.*slopometry/m);
+    expect(table).toMatch(new RegExp(`^model view tokens\\s+${r.tokens.modelView.toLocaleString('en-US')} \\(what the model sees`, 'm'));
     expect(table).toMatch(/^recorded calls\s+187$/m);
   });
 
@@ -51,6 +55,7 @@ describe('cli inspect', () => {
     expect(report.messages).toBe(raw[7].traj.length);
     expect(report.conversations.length).toBe(200);
     expect(report.conversation).toBe(7);
+    expect(report.tokens.modelView).toBe(report.tokens.total);
     for (const key of ['title', 'model', 'turns', 'toolCalls', 'toolResults', 'tokens', 'markers', 'usage', 'warnings']) expect(report).toHaveProperty(key);
     const bad = cli('inspect', path.join(CORPUS_DIR, 'SOURCES.md'));
     expect(bad.code).toBe(2);

@@ -14,6 +14,7 @@ import { EXIT_CODES_HELP, readSource } from './_files';
 import { importPooled } from './_token-pool';
 import { contextTotals, transcriptTotals, type Totals } from '../tokens/totals';
 import { isContextSample, usageCalls } from '../tokens/calibration';
+import { modelViewTotals } from '../compaction/project';
 
 export const summary = 'Show what a transcript holds: format, model, turns, tokens by kind, markers, usage (--json for machine output)';
 
@@ -29,7 +30,12 @@ export interface InspectReport {
   toolCalls: number;
   toolResults: number;
   tools: number;
-  tokens: Totals;
+  /**
+   * Tokens by budget kind of the whole file; `modelView`: what the model sees when the agent resumes it
+   * (messages the source's own compactions took out of view left out; the app's figure, and what
+   * `compact --budget` holds). Equal to `total` without a compaction marker.
+   */
+  tokens: Totals & { modelView: number };
   markers: Array<{ source: string; atMessage: number; covers?: [number, number]; trigger?: string; tokensBefore?: number; tokensAfter?: number; summaryChars?: number }>;
   usage: { calls: number; input: number; cacheRead: number; cacheWrite: number; output: number; lastContext: number };
   /**
@@ -106,7 +112,7 @@ export function inspectTranscript(t: Transcript, file: string): InspectReport {
     toolCalls,
     toolResults,
     tools: t.tools.length,
-    tokens: transcriptTotals(t),
+    tokens: { ...transcriptTotals(t), modelView: t.markers.some((k) => k.covers) ? modelViewTotals(t).total : transcriptTotals(t).total },
     markers: t.markers.map((k) => ({
       source: k.source,
       atMessage: k.atMessage,
@@ -143,9 +149,10 @@ export function renderTable(r: InspectReport): string {
     ['turns', fmt(r.turns)],
     ['tool calls', `${fmt(r.toolCalls)} (results ${fmt(r.toolResults)})`],
     ['tool schemas', fmt(r.tools)],
-    ['tokens', `${fmt(r.tokens.total)} (estimated)`],
+    ['tokens', `${fmt(r.tokens.total)} (estimated, the whole file)`],
   ];
   for (const [k, v] of Object.entries(r.tokens.byKind)) if (v > 0) rows.push([`  ${k}`, fmt(v)]);
+  if (r.tokens.modelView !== r.tokens.total) rows.push(['model view tokens', `${fmt(r.tokens.modelView)} (what the model sees: the history a compaction took out of view left out)`]);
   if (r.usage.calls > 0) {
     rows.push(['recorded calls', fmt(r.usage.calls)]);
     rows.push(['  input', fmt(r.usage.input)]);

@@ -3,8 +3,12 @@
  * A turn is proposed when
  *  - its prompt opens like an aside ("btw", "unrelated", "quick question", "side note",
  *    "off topic", …), or
- *  - it names files/URLs/ids and none of them appear anywhere else in the session (the work in it
- *    touched nothing the rest of the conversation cares about).
+ *  - it names files/URLs/ids — at least MIN_ISOLATED of them — and none of them appear anywhere
+ *    else in the session (the work in it touched nothing the rest of the conversation cares about).
+ *    One or two names seen once are no evidence: the end of a task names a CHANGELOG, a version,
+ *    a commit once (issue 30: "Add the changelog entry", "Commit with a good message" were
+ *    proposed for "1 identifier appears in no other turn"). A prompt that wraps the task up
+ *    (commit, push, PR, changelog, version bump, release) is never proposed by isolation.
  * Turns in keep_last and the first prompt (the task itself) are never proposed. An LLM classifier
  * can replace this: the reducer only takes the chosen turn numbers.
  */
@@ -17,6 +21,12 @@ export interface TangentProposal {
   score: number;
   reason: string;
 }
+
+/** Identifiers a turn must name, none seen elsewhere, to be proposed as isolated work. */
+export const MIN_ISOLATED = 3;
+
+/** Prompts that finish the task in hand: the end of the work, not a tangent from it. */
+const WRAP_UP = /\b(commit|push|pull request|PR|changelog|release|bump|version|merge|tag|deploy|publish|wrap up)\b/i;
 
 const ASIDE = /^\s*(btw|by the way|unrelated|quick question|side (note|question)|off[- ]topic|random(ly)? question|tangent|aside|one more unrelated|not related)\b/i;
 
@@ -43,7 +53,7 @@ export function proposeTangents(log: Transcript, options: { keepLast?: number } 
     if (turn > lastCandidate || turn === firstPromptTurn || !prompts.has(turn)) continue;
     const prompt = prompts.get(turn)!;
     const aside = ASIDE.exec(prompt);
-    const isolated = ids.size > 0 && [...ids].every((id) => spread.get(id) === 1);
+    const isolated = ids.size >= MIN_ISOLATED && [...ids].every((id) => spread.get(id) === 1) && !WRAP_UP.test(prompt);
     if (!aside && !isolated) continue;
     const reasons: string[] = [];
     if (aside) reasons.push(`opens as an aside ("${aside[0].trim()}")`);

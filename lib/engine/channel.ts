@@ -7,7 +7,12 @@
  */
 export const LIBRARY_CHANNEL = 'contextscope-library';
 
-export type LibraryMessage = { kind: 'versions'; transcriptId: string };
+/**
+ * 'versions': a transcript's versions changed. 'transcripts': the library's list changed (an import,
+ * a rename, a purge). 'deleted' / 'restored': a transcript went to (or came back from) the undo
+ * window: a tab showing it says so (issue 30: it stayed open with no notice).
+ */
+export type LibraryMessage = { kind: 'versions'; transcriptId: string } | { kind: 'transcripts' } | { kind: 'deleted'; transcriptId: string } | { kind: 'restored'; transcriptId: string };
 
 let shared: BroadcastChannel | null = null;
 
@@ -27,7 +32,9 @@ export function listenLibrary(onMessage: (m: LibraryMessage) => void): () => voi
   if (!ch) return () => {};
   const handler = (ev: MessageEvent) => {
     const m = ev.data as LibraryMessage | undefined;
-    if (m && m.kind === 'versions' && typeof m.transcriptId === 'string') onMessage(m);
+    if (!m || typeof m !== 'object') return;
+    if (m.kind === 'transcripts') onMessage(m);
+    else if ((m.kind === 'versions' || m.kind === 'deleted' || m.kind === 'restored') && typeof m.transcriptId === 'string') onMessage(m);
   };
   ch.addEventListener('message', handler);
   return () => ch.removeEventListener('message', handler);

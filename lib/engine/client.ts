@@ -17,7 +17,7 @@ import type { Row, RowIndex } from './rows';
 import type { ConfigOutcome, ConversionLossesOutcome, HistoryLeftOut, DraftStep, ExportOptions, ExportVersionOutcome, PreviewOutcome, PreviewRequest, SummaryRun, TangentProposals, VersionComparison } from './compaction';
 import type { ToolStat } from './preview';
 import type { Version } from '../compaction/types';
-import { announce } from './channel';
+import { announce, type LibraryMessage } from './channel';
 import type { TriggerPoint } from '../simulate/replay';
 import type { ReplayView } from './replay';
 import type { SummaryFailure, SummaryProgress } from '../summarize/run';
@@ -83,6 +83,13 @@ const defaultFactory: WorkerFactory = () => new Worker(new URL('../../workers/en
 async function announced<T>(transcriptId: string, write: Promise<T>): Promise<T> {
   const out = await write;
   announce({ kind: 'versions', transcriptId });
+  return out;
+}
+
+/** Resolve as `write` does, after telling the other tabs what changed in the library (lib/engine/channel.ts). */
+async function told<T>(message: LibraryMessage, write: Promise<T>): Promise<T> {
+  const out = await write;
+  announce(message);
   return out;
 }
 
@@ -234,7 +241,7 @@ export class WorkerBridge {
 
   /** `bytes` is transferred (the caller's buffer is emptied): pass a copy if you need it again. */
   importFile(signal: AbortSignal | undefined, bytes: ArrayBuffer, name: string, options: EngineImportOptions, onProgress?: (p: ImportProgress) => void): Promise<ImportOutcome> {
-    return this.run(signal, 'import', (r) => r.importFile(transfer(bytes, [bytes]), name, options, onProgress ? proxy(onProgress) : undefined) as Promise<ImportOutcome>, 'write');
+    return told({ kind: 'transcripts' }, this.run(signal, 'import', (r) => r.importFile(transfer(bytes, [bytes]), name, options, onProgress ? proxy(onProgress) : undefined) as Promise<ImportOutcome>, 'write'));
   }
 
   /** Every listed conversation of a container file, from one transfer and one parse of it. */
@@ -246,7 +253,7 @@ export class WorkerBridge {
     options: Omit<EngineImportOptions, 'conversation'>,
     onProgress?: (p: ImportProgress) => void,
   ): Promise<BatchOutcome> {
-    return this.run(signal, 'import', (r) => r.importConversations(transfer(bytes, [bytes]), name, conversations, options, onProgress ? proxy(onProgress) : undefined), 'write');
+    return told({ kind: 'transcripts' }, this.run(signal, 'import', (r) => r.importConversations(transfer(bytes, [bytes]), name, conversations, options, onProgress ? proxy(onProgress) : undefined), 'write'));
   }
 
   listConversations(signal: AbortSignal | undefined, bytes: ArrayBuffer, name: string): Promise<ConversationsOutcome> {
@@ -309,10 +316,10 @@ export class WorkerBridge {
     return this.run(signal, 'query', (r) => r.exportTranscript(id, options) as Promise<ExportOutcome>);
   }
   renameTranscript(signal: AbortSignal | undefined, id: string, title: string): Promise<void> {
-    return this.run(signal, 'query', (r) => r.renameTranscript(id, title), 'write');
+    return told({ kind: 'transcripts' }, this.run(signal, 'query', (r) => r.renameTranscript(id, title), 'write'));
   }
   deleteTranscript(signal: AbortSignal | undefined, id: string): Promise<void> {
-    return this.run(signal, 'query', (r) => r.deleteTranscript(id), 'write');
+    return told({ kind: 'deleted', transcriptId: id }, this.run(signal, 'query', (r) => r.deleteTranscript(id), 'write'));
   }
   /** The undo toast is held open: keep the deletion young. False when it was undone or purged. */
   renewDeletion(signal: AbortSignal | undefined, id: string): Promise<boolean> {
@@ -320,11 +327,11 @@ export class WorkerBridge {
   }
   /** False when there was nothing left to restore. */
   undoDelete(signal: AbortSignal | undefined, id: string): Promise<boolean> {
-    return this.run(signal, 'query', (r) => r.undoDelete(id), 'write');
+    return told({ kind: 'restored', transcriptId: id }, this.run(signal, 'query', (r) => r.undoDelete(id), 'write'));
   }
   /** `ids`: the deletions whose undo toast expired (default: the ones the engine worker made). */
   purgeDeleted(signal?: AbortSignal, ids?: readonly string[]): Promise<string[]> {
-    return this.run(signal, 'query', (r) => r.purgeDeleted(ids), 'write');
+    return told({ kind: 'transcripts' }, this.run(signal, 'query', (r) => r.purgeDeleted(ids), 'write'));
   }
   storageEstimate(signal?: AbortSignal): Promise<StorageEstimate | null> {
     return this.run(signal, 'query', (r) => r.storageEstimate());

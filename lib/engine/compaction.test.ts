@@ -5,6 +5,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { importBytes } from '../formats/import';
 import { validatePairing } from '../model/pairing';
 import { transcriptTotals } from '../tokens/totals';
+import { modelViewTotals, projectTranscript } from '../compaction/project';
+import { modelCalls } from '../compaction/calls';
 import { corpusFiles } from '../../tests/corpus';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase } from './api';
@@ -204,6 +206,34 @@ describe('versions: apply, undo, fork, rename, delete', () => {
   });
 });
 
+describe('a call-range preview (issue 30)', () => {
+  it('counts only edits inside the range, after another range was previewed, and agrees with the version reloaded and the export', async () => {
+    // vibecodingtracker_gemini_session: one turn of four model calls. Previewing calls 1–1 first left
+    // a list of call 1's reasoning cached for the turn: calls 2–4 then said 14,000, the version 14,096.
+    const gemini = corpusFiles('gemini-cli').find((f) => f.endsWith('vibecodingtracker_gemini_session.jsonl'))!;
+    const { id, tokens } = await importCorpus(gemini);
+    const log = importBytes(path.basename(gemini), new Uint8Array(fs.readFileSync(gemini))).transcript;
+    const calls = modelCalls(log);
+    const auto = (from: number, to: number): DraftStep => ({ id: 'step-auto', range: { kind: 'calls', from, to }, reducers: [{ id: 'auto', options: { summarize: true } }], keepLast: 1, keepLastCalls: 3, budget: Math.floor(tokens / 2) });
+    for (const [a, b] of [[0, 0], [0, 1], [1, 3]] as const) {
+      const out = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft: auto(a, b), selection: [a, b], axis: 'calls' });
+      if (out.kind !== 'preview') throw new Error(JSON.stringify(out));
+      if (a !== 1) continue;
+      const inRange = new Set<string>();
+      for (let i = calls[1].first; i <= calls[3].last; i++) for (const blk of log.messages[i].blocks) inRange.add(blk.id);
+      const outside = Object.keys(out.preview.changed).filter((blockId) => !inRange.has(blockId) && log.messages.some((m) => m.blocks.some((x) => x.id === blockId)));
+      expect(outside, 'blocks changed outside calls 2–4').toEqual([]);
+      const v = await engine.applyStep(id, ORIGINAL_VERSION, auto(1, 3));
+      // A fresh log (a reload) projects the stored version to the same figure; the export agrees.
+      const fresh = projectTranscript(importBytes(path.basename(gemini), new Uint8Array(fs.readFileSync(gemini))).transcript, v.steps);
+      expect(out.preview.tokens.context.after).toBe(fresh.tokens.after.total);
+      const exported = await engine.exportVersion(id, v.id);
+      if (exported.kind !== 'file') throw new Error(JSON.stringify(exported));
+      expect(exported.file.tokens.projected).toBe(fresh.tokens.after.total);
+    }
+  });
+});
+
 describe('engine.exportVersion', () => {
   it('a compacted version exports in its own format, re-imports with the projected token total, and carries an audit record', async () => {
     const { id, turns } = await importCorpus(claudeCode);
@@ -228,6 +258,22 @@ describe('engine.exportVersion', () => {
     expect(audit.output.tokens).toBe(file.tokens.reimported);
     expect(audit.fates.stubbed).toBeGreaterThan(0);
     expect(Object.values(audit.changedBlocks)).toContain('stubbed:strip-tool-results');
+  });
+
+  it('the done figures compare like with like: the export and the original as the model sees them (issue 30)', async () => {
+    // slopometry auto-compacted: the model sees 69,856 of the file's 165,164 tokens. A small step read
+    // "59,402 tokens re-imported (was 165,164)": −64 % for a −15 % step.
+    const slopometry = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
+    const { id, turns } = await importCorpus(slopometry);
+    const log = importBytes(path.basename(slopometry), new Uint8Array(fs.readFileSync(slopometry))).transcript;
+    const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns, 'step-strip', [turns - 6, turns - 1]));
+    const out = await engine.exportVersion(id, v1.id);
+    if (out.kind !== 'file') throw new Error(JSON.stringify(out));
+    const { tokens } = out.file;
+    expect(tokens.original).toBe(modelViewTotals(log).total);
+    expect(tokens.original).toBeLessThan(transcriptTotals(log).total / 2);
+    expect(tokens.reimported).toBeLessThan(tokens.original);
+    expect(tokens.reimported).toBeGreaterThan(tokens.original * 0.5);
   });
 
   it('a conversion lists what the target cannot carry, with tokens, before the download and in the audit', async () => {

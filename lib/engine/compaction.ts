@@ -67,7 +67,11 @@ export interface ExportedVersion {
   /** A conversion's losses by kind, with token counts (empty for the source's own format). */
   losses: ConversionLoss[];
   format: string;
-  /** tokens.total of the projection, and of the file written imported back (inspect's number). */
+  /**
+   * tokens.total of the projection; of the file written imported back, as the model sees it on resume
+   * (inspect's tokens.modelView); and of the original as the model saw it (its model view: the same
+   * measure, so the done message compares like with like; not the whole log's lines).
+   */
   tokens: { projected: number; reimported: number; original: number };
   audit?: { bytes: Uint8Array; fileName: string };
 }
@@ -287,7 +291,7 @@ export function compactionEngine(deps: CompactionDeps) {
         dropped,
         losses,
         format: target,
-        tokens: { projected: projection.tokens.after.total, reimported, original: projection.tokens.before.total },
+        tokens: { projected: projection.tokens.after.total, reimported, original: modelViewTotals(log).total },
       };
       const buffers: ArrayBuffer[] = [bytes.buffer as ArrayBuffer];
       if (options.withAudit) {

@@ -174,3 +174,15 @@ describe('turn previews', () => {
     expect(turns.map((t) => t.preview)).toEqual(cases.map(([, preview]) => preview));
   });
 });
+
+describe('the y-axis and a recorded line far above the bars (issue 30)', () => {
+  it('Codex localpush: the scale fits the bars; the recorded sizes far above them do not squeeze the bars into the bottom tenth', () => {
+    const f = corpusFiles('codex-cli').find((x) => x.includes('localpush'))!;
+    const t = importBytes(path.basename(f), new Uint8Array(fs.readFileSync(f))).transcript;
+    const tl = buildTimeline(t);
+    const bars = Math.max(...tl.turns.map((x) => x.contextTotal + tl.overhead));
+    const recorded = Math.max(...tl.turns.map((x) => x.recorded ?? 0));
+    expect(recorded).toBeGreaterThan(2 * bars);
+    expect(tl.maxContext).toBe(bars);
+  });
+});

@@ -57,7 +57,12 @@ export interface Timeline {
    * schemas): the first recorded call's input minus our estimate of what was visible. 0 if unknown.
    */
   overhead: number;
-  /** Largest estimated context (+ overhead) or recorded size: the y-axis scale. */
+  /**
+   * The y-axis scale: the largest estimated context (+ overhead), or a recorded size when it is
+   * within RECORDED_FIT × that. A recorded line far above every bar (Codex localpush records the
+   * whole history's size) runs along the top edge instead of squeezing the bars into the bottom
+   * tenth (issue 30).
+   */
   maxContext: number;
   /** Kinds that hold tokens in some turn's context, and whether any turn has a recorded size: the legend's entries, found here rather than by a pass over every turn on the main thread. */
   kindsPresent: BudgetKind[];
@@ -98,7 +103,10 @@ function textPreview(m: Message): string {
  * (lib/db/schema.ts LayoutRow). Bump it with any change to buildTimeline's output (fields, how a
  * figure is counted): a stored timeline of another version is rebuilt from the messages on open.
  */
-export const TIMELINE_VERSION = 1;
+export const TIMELINE_VERSION = 2;
+
+/** A recorded size up to this many times the largest bar is on the y-axis; above, it is clipped. */
+export const RECORDED_FIT = 2;
 
 export function buildTimeline(input: {
   messages: readonly Message[];
@@ -199,6 +207,7 @@ export function buildTimeline(input: {
   }
 
   let maxContext = 0;
+  let recordedMax = 0;
   const present = new Array<boolean>(k).fill(false);
   let hasRecorded = false;
   const turns: TimelineTurn[] = [];
@@ -210,7 +219,8 @@ export function buildTimeline(input: {
     const contextTotal = total(context);
     const sample = recordedByTurn.get(t);
     const recorded = sample && sample.input + sample.cacheRead + sample.cacheWrite;
-    maxContext = Math.max(maxContext, contextTotal + overhead, recorded ?? 0);
+    maxContext = Math.max(maxContext, contextTotal + overhead);
+    if (recorded !== undefined && recorded > recordedMax) recordedMax = recorded;
     for (let j = 0; j < k; j++) if (context[kinds[j]] > 0) present[j] = true;
     if (sample) hasRecorded = true;
     let toolCalls = 0;
@@ -266,7 +276,7 @@ export function buildTimeline(input: {
     turns,
     bands,
     overhead,
-    maxContext: Math.max(maxContext, 1),
+    maxContext: Math.max(recordedMax <= RECORDED_FIT * maxContext ? Math.max(maxContext, recordedMax) : maxContext, 1),
     kindsPresent: kinds.filter((_, j) => present[j]),
     hasRecorded,
     ...(contextWindow !== undefined && { contextWindow }),

@@ -6,7 +6,8 @@ import type { ProjectedMessage, Projection } from '../compaction/types';
 import { validatePairing } from '../model/pairing';
 import type { Message, Transcript } from '../model/types';
 import { sourceFromText } from '../read/source';
-import { startingContext } from '../compaction/project';
+import { projectTranscript, startingContext } from '../compaction/project';
+import { modelCalls } from '../compaction/calls';
 import { codexCli } from './codex-cli';
 import { importBytes } from './import';
 import { checkFixture } from './testing/fixture-check';
@@ -178,6 +179,36 @@ describe('codex-cli: export of a projection', () => {
     expect(back.messages.length).toBe(pms.length);
     expect(back.markers).toHaveLength(0);
     expect(validatePairing(back.messages)).toEqual([]);
+  });
+});
+
+describe('codex-cli: export of a call range summarized mid-run (issue 30)', () => {
+  for (const name of ['vibecodingtracker_codex_0.39.0.jsonl', 'codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl'])
+    it(`${name}: re-imports without pairing warnings the original did not have`, () => {
+      // The new compacted line's replacement_history carries the calls before the range again (as
+      // Codex's own does): they were read as duplicate calls/results (3 on codex-vibe, 9–11 on session-view).
+      const t = load(byName(name));
+      const calls = modelCalls(t);
+      const a = Math.floor(calls.length / 4);
+      const b = Math.floor(calls.length / 2);
+      const p = projectTranscript(t, [{ id: 's1', range: { kind: 'calls', from: a, to: b }, reducers: [{ id: 'summarize' }], keepLast: 0, createdAt: '' }]);
+      expect(p.messages.some((m) => m.synthetic === 'summary')).toBe(true);
+      const out = codexCli.serialize!(t, p);
+      const back = loadText(out.fileName, out.text);
+      const codes = (x: Transcript) => x.warnings.map((w) => w.code).filter((c) => c.startsWith('pairing:'));
+      expect(codes(back)).toEqual(codes(t));
+      // What the model sees on resume is the projection, paired.
+      const view = startingContext(back, 'model-view').messages;
+      expect(validatePairing(view)).toEqual([]);
+    });
+  it('a call id repeated within one span between compactions is still a duplicate', () => {
+    const t = load(byName('vibecodingtracker_codex_0.39.0.jsonl'));
+    const lines = fs.readFileSync(byName('vibecodingtracker_codex_0.39.0.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+    const call = lines.find((l) => l.includes('"function_call"') && !l.includes('function_call_output'))!;
+    const result = lines.find((l) => l.includes('"function_call_output"') && l.includes(JSON.parse(call).payload.call_id))!;
+    const back = loadText('dup.jsonl', [...lines, call, result].join('\n') + '\n');
+    expect(t.warnings.filter((w) => w.code === 'pairing:duplicate-call')).toEqual([]);
+    expect(back.warnings.map((w) => w.code)).toContain('pairing:duplicate-call');
   });
 });
 

@@ -117,7 +117,7 @@ export class TranscriptBuilder {
         }
 
     const warnings = [...(input.warnings ?? []), ...this.warnings];
-    const issues = validatePairing(messages.filter((m) => !m.sidechain));
+    const issues = pairingIssuesByEpoch(messages, this.markers);
     const byKind = new Map<string, number>();
     for (const i of issues) byKind.set(i.kind, (byKind.get(i.kind) ?? 0) + 1);
     // Broken beyond repair (importers already paired what re-used ids could be paired): say which ids.
@@ -169,4 +169,28 @@ export function deepFreeze<T>(o: T): T {
     }
   }
   return o;
+}
+
+/**
+ * Pairing issues of a log, where a call id repeated across a compaction is not a duplicate: a
+ * compaction (a marker covering the messages before it) replaces the history the model sees, and
+ * Codex's `compacted` line carries calls of that history again in its replacement_history (an
+ * export of a call range summarized mid-turn writes the calls before it there). Duplicates are
+ * counted within each span between compactions; the other kinds over the whole main chain.
+ */
+function pairingIssuesByEpoch(messages: readonly Message[], markers: readonly { covers?: [number, number] }[]) {
+  const main = messages.filter((m) => !m.sidechain);
+  const all = validatePairing(main);
+  const cuts = [...new Set(markers.filter((k) => k.covers && k.covers[1] > k.covers[0]).map((k) => k.covers![1]))].sort((a, b) => a - b);
+  if (cuts.length === 0 || !all.some((i) => i.kind === 'duplicate-call' || i.kind === 'duplicate-result')) return all;
+  const out = all.filter((i) => i.kind !== 'duplicate-call' && i.kind !== 'duplicate-result');
+  // main[i] is messages[k] for some k ≥ i: split by the log index of each main message.
+  let start = 0;
+  for (const cut of [...cuts, Infinity]) {
+    let end = start;
+    while (end < main.length && main[end].index < cut) end++;
+    for (const i of validatePairing(main.slice(start, end))) if (i.kind === 'duplicate-call' || i.kind === 'duplicate-result') out.push({ ...i, message: i.message + start });
+    start = end;
+  }
+  return out;
 }

@@ -31,7 +31,7 @@ import type { SummaryStyle, SyncSummarizer } from '../../summarize/types';
 import type { ProjectedMessage, SummaryKey } from '../types';
 import { ContextEditor, contextTokens, fates, isBool, isNum, isStr, oneOf, opt, type Reducer, type ReducerState } from '../context';
 import { emergencyDrop } from './emergency';
-import { editableTurns, removeMessagesSafely } from './util';
+import { editableTurns, removeMessagesSafely, spanLabel } from './util';
 
 export interface SummarizeEnv {
   /** Stored summaries (Dexie artifacts). undefined = none stored; '' = the producer failed. */
@@ -228,7 +228,7 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
         latestSummary: { text, upToTurn: span[1] },
       };
       return editor.finish(nextState, [
-        `summarized turns ${span[0] + 1}–${span[1] + 1} (${spanTurns.length} turn(s), ${requests.length || 0} chunk(s) by the offline summarizer) into ${tokens} tokens`,
+        `summarized ${spanLabel(spanTurns)}, ${requests.length || 0} chunk(s) by the offline summarizer) into ${tokens} tokens`,
         ...(prior ? ['folded the previous summary in'] : []),
       ]);
     },

@@ -23,8 +23,10 @@ export interface BlockRef<B = ProjectedBlock> {
 export function editableBlocks<K extends ProjectedBlock['kind']>(ctx: CompactionContext, kind: K): readonly BlockRef<Extract<ProjectedBlock, { kind: K }>>[] {
   const w = ctx.window;
   let hit = editableCache.get(ctx.messages);
-  if (!hit || hit.from !== w?.from || hit.to !== w?.to) {
-    hit = { from: w?.from, to: w?.to, byKind: new Map() };
+  // Keyed by the whole window: a call range (firstMessage/lastMessage, the protected prompts) inside one
+  // turn has the turn's from/to, and a list made for calls 1–1 must not serve calls 2–4 (issue 30).
+  if (!hit || !sameWindow(hit.window, w)) {
+    hit = { window: w, byKind: new Map() };
     editableCache.set(ctx.messages, hit);
   }
   let list = hit.byKind.get(kind);
@@ -46,7 +48,16 @@ export function editableBlocks<K extends ProjectedBlock['kind']>(ctx: Compaction
   return list as BlockRef<Extract<ProjectedBlock, { kind: K }>>[];
 }
 
-const editableCache = new WeakMap<readonly ProjectedMessage[], { from: number | undefined; to: number | undefined; byKind: Map<string, BlockRef[]> }>();
+function sameWindow(a: CompactionContext['window'], b: CompactionContext['window']): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.from !== b.from || a.to !== b.to || a.firstMessage !== b.firstMessage || a.lastMessage !== b.lastMessage) return false;
+  if (a.keep === b.keep) return true;
+  if (!a.keep || !b.keep || a.keep.size !== b.keep.size) return false;
+  for (const i of a.keep) if (!b.keep.has(i)) return false;
+  return true;
+}
+
+const editableCache = new WeakMap<readonly ProjectedMessage[], { window: CompactionContext['window']; byKind: Map<string, BlockRef[]> }>();
 
 /** With `untilFits`, reducers stop as soon as the budget holds (the auto pipeline's "cheap first, stop early"). */
 export function fitsNow(editor: ContextEditor, budget: Budget, untilFits: boolean): boolean {
@@ -152,10 +163,10 @@ export function removeMessagesSafely(editor: ContextEditor, indices: readonly nu
  * turns (it starts or ends inside a turn: an agent run), groups are model calls instead (a prompt
  * on its own), so a summary or a sliding window takes the oldest calls of the run, not all of it.
  */
-export function editableTurns(ctx: CompactionContext): Array<{ turn: number; indices: number[]; tokens: number }> {
+export function editableTurns(ctx: CompactionContext): Array<{ turn: number; indices: number[]; tokens: number; call?: number }> {
   const granular = isMessageGranular(ctx.window);
   const callOf = granular ? callOfMessage(ctx.log) : undefined;
-  const groups = new Map<string | number, { turn: number; indices: number[]; tokens: number; first: number }>();
+  const groups = new Map<string | number, { turn: number; indices: number[]; tokens: number; first: number; call?: number }>();
   ctx.messages.forEach((m, mi) => {
     if (!isEditable(ctx, m)) return;
     let key: string | number = m.turn;
@@ -164,9 +175,22 @@ export function editableTurns(ctx: CompactionContext): Array<{ turn: number; ind
       key = callOf[i] >= 0 ? `c${callOf[i]}` : `m${i}`;
     }
     let t = groups.get(key);
-    if (!t) groups.set(key, (t = { turn: m.turn, indices: [], tokens: 0, first: mi }));
+    if (!t) groups.set(key, (t = { turn: m.turn, indices: [], tokens: 0, first: mi, ...(typeof key === 'string' && key[0] === 'c' && { call: Number(key.slice(1)) }) }));
     t.indices.push(mi);
     for (const b of m.blocks) t.tokens += b.tokens;
   });
-  return [...groups.values()].sort((a, b) => a.turn - b.turn || a.first - b.first).map(({ turn, indices, tokens }) => ({ turn, indices, tokens }));
+  return [...groups.values()].sort((a, b) => a.turn - b.turn || a.first - b.first).map(({ turn, indices, tokens, call }) => ({ turn, indices, tokens, ...(call !== undefined && { call }) }));
+}
+
+/**
+ * "turns 3–5 (3 turn(s)" or, for a window of model calls, "calls 2–4 of turn 1 (3 call(s)": what a
+ * span of editableTurns groups is, in the unit the step was made in (issue 30: a call range read
+ * "turns 2–2 (5 turn(s))").
+ */
+export function spanLabel(groups: ReadonlyArray<{ turn: number; call?: number }>): string {
+  const first = groups[0];
+  const last = groups[groups.length - 1];
+  const turns = first.turn === last.turn ? `turn ${first.turn + 1}` : `turns ${first.turn + 1}–${last.turn + 1}`;
+  if (groups.every((g) => g.call !== undefined)) return `calls ${first.call! + 1}–${last.call! + 1} of ${turns} (${groups.length} call(s)`;
+  return `turns ${first.turn + 1}–${last.turn + 1} (${groups.length} turn(s)`;
 }
