@@ -1,6 +1,9 @@
-/** The survival and pin checks every ledger runs with (lib/categories; pins: lib/ledger/pins.ts). */
+/** The survival and pin checks every ledger runs with (lib/categories; pins: lib/compaction/pins.ts). */
 import type { LedgerOptions } from '.';
+import { pinsLostIn, type Pin } from '../compaction/pins';
 
-export function ledgerChecks(): Pick<LedgerOptions, 'survival' | 'pinsLost'> {
-  return {};
+export function ledgerChecks(pins: readonly Pin[] = []): Pick<LedgerOptions, 'survival' | 'pinsLost'> {
+  return {
+    ...(pins.length > 0 && { pinsLost: (log, span, text) => pinsLostIn(log, pins, span, text) }),
+  };
 }
