@@ -26,6 +26,7 @@ import { contextWindowFor } from '../engine/timeline';
 import { compactionBreakEven } from './break-even';
 import type { LedgerEvent } from './types';
 import type { SurvivalFn } from './survival';
+import { modelTextOf } from '../categories';
 
 export const AGENT_LABEL: Record<Marker['source'], string> = {
   'claude-code-compact': 'Claude Code',
@@ -68,22 +69,12 @@ export function spanOf(log: Transcript, markers: readonly Marker[], i: number): 
   return [Math.min(from, to), to];
 }
 
-/** What the model is sent right after a compaction: its summary and the messages up to the next model call. */
+/** What the model is sent right after a compaction: its summary and the messages up to the next model call (lib/categories modelTextOf). */
 export function textAfter(log: Transcript, k: Marker): string {
-  const parts: string[] = [];
-  if (k.summary) parts.push(k.summary);
-  for (let i = k.atMessage; i < log.messages.length; i++) {
-    const m = log.messages[i];
-    if (m.sidechain) continue;
-    if (m.role === 'assistant' && !m.blocks.every((b) => b.kind === 'summary')) break;
-    for (const b of m.blocks) {
-      if (b.kind === 'summary' && k.summary && b.text === k.summary) continue;
-      if (b.kind === 'text' || b.kind === 'summary' || b.kind === 'reasoning' || b.kind === 'opaque') parts.push(b.text);
-      else if (b.kind === 'tool_result') parts.push(b.content);
-      else if (b.kind === 'tool_call') parts.push(typeof b.input === 'string' ? b.input : JSON.stringify(b.input));
-    }
-  }
-  return parts.join('\n');
+  const end = firstAssistantFrom(log, k.atMessage);
+  const messages = log.messages.slice(k.atMessage, end);
+  const inMessages = !!k.summary && messages.some((m) => m.blocks.some((b) => b.kind === 'summary' && b.text === k.summary));
+  return [...(k.summary && !inMessages ? [k.summary] : []), modelTextOf(messages)].join('\n');
 }
 
 export function agentEvents(log: Transcript, options: AgentLedgerOptions = {}): LedgerEvent[] {

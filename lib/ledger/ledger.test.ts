@@ -98,10 +98,17 @@ describe('the compaction ledger: the agent\'s own compactions', () => {
     const e = out.compactions[0];
     for (const k of ['by', 'trigger', 'tokensBefore', 'tokensAfter', 'durationMs', 'model', 'cacheWriteAfter', 'costUsd', 'breakEvenCalls', 'survival']) expect(e, k).toHaveProperty(k);
     expect(e).toMatchObject({ by: 'agent', trigger: 'auto', tokensBefore: 155317, tokensAfter: 34667, cacheWriteAfter: 16371 });
+    // Its survival: commands near 0 of 20 or more; paths counted (by file name).
+    expect(e.survival.commands.of).toBeGreaterThanOrEqual(20);
+    expect(e.survival.commands.kept).toBeLessThanOrEqual(1);
+    expect(e.survival.paths.of).toBeGreaterThan(0);
+    expect(e.survival.paths.kept).toBeGreaterThan(0);
     const table = cli('inspect', file, '--compactions');
     expect(table.stdout).toMatch(/^#1 Claude Code · agent · trigger auto/m);
     expect(table.stdout).toMatch(/^\s+tokens after\s+34,667 \(recorded, next call\)$/m);
     expect(table.stdout).toMatch(/^\s+cache write after\s+16,371 tokens/m);
+    expect(table.stdout).toMatch(/^\s+kept\s+instructions \d+\/\d+ · paths \d+\/\d+ · commands 0\/29 · errors \d+\/\d+ · figures \d+\/\d+$/m);
+    expect(table.stdout).toMatch(/^\s+lost command: /m);
     const bad = cli('inspect', file, '--compactions', '--policy', 'nope');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Unknown policy "nope"/);

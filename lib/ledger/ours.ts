@@ -17,6 +17,8 @@ import { cacheRules } from '../simulate/billing';
 import { compactionBreakEven } from './break-even';
 import type { LedgerEvent } from './types';
 import type { SurvivalFn } from './survival';
+import { modelTextOf } from '../categories';
+import type { Message } from '../model/types';
 
 export interface OursOptions {
   /** Projections of the version's first i steps, i = 0..steps.length (index 0: no step). */
@@ -26,19 +28,9 @@ export interface OursOptions {
   versionId?: string;
 }
 
-/** Every text of a projection's main-chain context, joined: what the model is sent. */
+/** What the model is sent: the projection's context as text (lib/categories modelTextOf). */
 export function projectionText(p: Pick<Projection, 'messages'>): string {
-  const parts: string[] = [];
-  for (const m of p.messages) {
-    if (m.sidechain) continue;
-    for (const b of m.blocks) {
-      if (b.kind === 'text' || b.kind === 'summary' || b.kind === 'reasoning' || b.kind === 'opaque') parts.push(b.text);
-      else if (b.kind === 'tool_result') parts.push(b.content);
-      else if (b.kind === 'tool_call') parts.push(typeof b.input === 'string' ? b.input : JSON.stringify(b.input));
-      else if (b.kind === 'attachment' && b.text) parts.push(b.text);
-    }
-  }
-  return parts.join('\n');
+  return modelTextOf(p.messages);
 }
 
 export function ourEvents(log: Transcript, steps: readonly Step[], options: OursOptions): LedgerEvent[] {
@@ -105,10 +97,24 @@ export function ourEvents(log: Transcript, steps: readonly Step[], options: Ours
       breakEvenCalls,
       callsAfter: null,
       summary: summaries.length > 0 ? summaries.map((s) => s.text).join('\n\n') : null,
-      survival: options.survival && span ? options.survival(log, span, text) : null,
+      survival: options.survival && span ? options.survival(log, span, text, changedParts(log, cur, step.id, span)) : null,
       pinsLost: options.pinsLost && span ? options.pinsLost(log, span, text) : [],
     });
     prev = cur;
   });
+  return out;
+}
+
+/** The span's messages with only the blocks this step changed: what its survival counts (a kept block is present by definition). */
+function changedParts(log: Transcript, p: Projection, stepId: string, span: [number, number]): Message[] {
+  const out: Message[] = [];
+  for (let i = span[0]; i < span[1]; i++) {
+    const m = log.messages[i];
+    const blocks = m.blocks.filter((b) => {
+      const f = p.fates[b.id];
+      return f && f.kind !== 'kept' && f.stepId === stepId;
+    });
+    if (blocks.length) out.push({ ...m, blocks });
+  }
   return out;
 }

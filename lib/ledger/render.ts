@@ -1,10 +1,10 @@
 /** The ledger as text (CLI `inspect FILE --compactions`): one block per event, its survival as a small table. */
 import type { LedgerEvent } from './types';
-import type { Category } from './survival';
+import { CATEGORIES } from '../categories';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const usd = (n: number | null) => (n === null ? '-' : n < 0.01 && n > 0 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`);
-export const CATEGORY_ORDER: readonly Category[] = ['instructions', 'paths', 'commands', 'errors', 'figures'];
+export const CATEGORY_ORDER = CATEGORIES;
 
 export function breakEvenText(e: Pick<LedgerEvent, 'breakEvenCalls' | 'callsAfter'>): string {
   if (e.breakEvenCalls === null) return '-';
