@@ -14,6 +14,10 @@
  * - GET  /api/session?path=ABS&offset=N   → the file's bytes from offset N (default 0), as
  *        application/octet-stream, with header `X-Session-Size: <bytes on disk now>`. Only a file
  *        inside an agent's store or a folder named on the command line; else 403.
+ *        (Server notes:) exactly the bytes from N to the size reported, even while the agent
+ *        appends — the last line may be cut where the writer is: keep it until its newline comes.
+ *        N beyond the size → an empty body: the file was rewritten shorter (Gemini CLI's legacy
+ *        .json is rewritten whole), read it again from 0. Also `X-Session-Mtime` (ISO 8601).
  * - POST /api/resume  (JSON ResumeRequest) → ResumeResult; 409 when the target exists, 403 for a
  *        symlink or a path outside the store, 400 for a bad body (a message naming the field).
  * Errors answer JSON `{ error: string }`.
@@ -57,6 +61,13 @@ export interface SessionEntry {
   parent?: string;
   /** A fork written by resume: where it came from. */
   derivedFrom?: Lineage;
+  /**
+   * (Extension.) How much of the file the list read: 'whole', or 'head-tail' (its first 64–256 KiB
+   * and last 64 KiB: `compactions` then counts only those, a lower bound).
+   */
+  scanned?: 'whole' | 'head-tail';
+  /** (Extension.) For `agent: 'folder'`: the agent format the file was recognised as, when it is one. */
+  format?: ResumeAgent;
 }
 
 export interface SessionRoot {
@@ -91,4 +102,8 @@ export interface ResumeResult {
   path: string;
   /** The one command that resumes it, e.g. `claude --resume <id>`, `codex resume <id>`, `gemini --resume <id>`. */
   command: string;
+  /** (Extension.) The project folder the command runs in (Claude Code and Gemini CLI find a session by it; the command starts with `cd` to it). */
+  cwd?: string;
+  /** (Extension.) Where the lineage was written: the session file itself, or its sidecar `<path>.contextscope.json`. */
+  lineagePath?: string;
 }
