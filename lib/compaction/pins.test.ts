@@ -62,6 +62,15 @@ describe('pins on a real session', () => {
     expect(withPin.tokens.after.total).toBeLessThan(withPin.tokens.before.total / 2);
   });
 
+  it('the same log projected without, then with a pin: the second projection honours it (no cached window of the first)', () => {
+    const log = slop();
+    const step = { id: 's', range: { kind: 'turns' as const, from: 0, to: log.turnCount - 1 }, reducers: [{ id: 'strip-tool-results' as const }], keepLast: 0, createdAt: '' };
+    const plain = projectTranscript(log, [step]);
+    const result = log.messages.flatMap((m) => m.blocks).find((b) => b.kind === 'tool_result' && plain.fates[b.id]?.kind === 'stubbed')!;
+    expect(projectTranscript(log, [step], { pins: [{ kind: 'block', blockId: result.id }] }).fates[result.id]).toBeUndefined();
+    expect(projectTranscript(log, [step]).fates[result.id]).toMatchObject({ kind: 'stubbed' });
+  });
+
   it('the ledger flags Claude Code\'s own compaction that lost a pinned pattern, and not one its summary kept', () => {
     const log = slop();
     const pins: Pin[] = [

@@ -42,6 +42,8 @@ export interface CensusInput {
   format?: string;
   /** Reads the file (tests count reads). */
   read: () => Uint8Array;
+  /** The session's ledger events, when the caller has them already (a library of parsed transcripts): nothing is read. */
+  events?: readonly LedgerEvent[];
 }
 
 export interface CensusRow {
@@ -83,8 +85,18 @@ export function mayHoldCompaction(bytes: Uint8Array): boolean {
   const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
   const zip = bytes[0] === 0x50 && bytes[1] === 0x4b;
   if (gzip || zip) return true;
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return SIGNATURES.some((s) => buf.indexOf(s) >= 0);
+  return SIGNATURES.some((s) => indexOfBytes(bytes, s) >= 0);
+}
+
+/** First index of `needle` in `hay` (Uint8Array.indexOf finds each candidate first byte natively). */
+function indexOfBytes(hay: Uint8Array, needle: Uint8Array): number {
+  const last = hay.length - needle.length;
+  for (let i = hay.indexOf(needle[0]); i >= 0 && i <= last; i = hay.indexOf(needle[0], i + 1)) {
+    let k = 1;
+    while (k < needle.length && hay[i + k] === needle[k]) k++;
+    if (k === needle.length) return i;
+  }
+  return -1;
 }
 
 /** The format of a file that holds no compaction, from its head (undefined when no format claims it). */
@@ -121,6 +133,14 @@ export function runCensus(inputs: readonly CensusInput[], onProgress?: (p: Censu
   const checks = ledgerChecks();
   inputs.forEach((input, i) => {
     try {
+      if (input.events) {
+        const a = get(agentOfFormat(input.format));
+        a.sessions++;
+        if (input.events.length) a.sessionsCompacted++;
+        a.events.push(...input.events);
+        onProgress?.({ done: i + 1, total: inputs.length, parsed, path: input.path });
+        return;
+      }
       const bytes = input.read();
       const name = input.path.split(/[\\/]/).pop() ?? input.path;
       if (!mayHoldCompaction(bytes)) get(agentOfFormat(input.format ?? detectFormat(name, bytes))).sessions++;

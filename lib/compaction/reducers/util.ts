@@ -23,8 +23,10 @@ export interface BlockRef<B = ProjectedBlock> {
 export function editableBlocks<K extends ProjectedBlock['kind']>(ctx: CompactionContext, kind: K): readonly BlockRef<Extract<ProjectedBlock, { kind: K }>>[] {
   const w = ctx.window;
   let hit = editableCache.get(ctx.messages);
-  if (!hit || hit.from !== w?.from || hit.to !== w?.to) {
-    hit = { from: w?.from, to: w?.to, byKind: new Map() };
+  // The whole window is the key: two windows of the same turns differ by their message bounds and
+  // by the messages they keep (a narrowed tail's prompts, pins).
+  if (!hit || hit.from !== w?.from || hit.to !== w?.to || hit.firstMessage !== w?.firstMessage || hit.lastMessage !== w?.lastMessage || hit.keep !== w?.keep) {
+    hit = { from: w?.from, to: w?.to, firstMessage: w?.firstMessage, lastMessage: w?.lastMessage, keep: w?.keep, byKind: new Map() };
     editableCache.set(ctx.messages, hit);
   }
   let list = hit.byKind.get(kind);
@@ -46,7 +48,10 @@ export function editableBlocks<K extends ProjectedBlock['kind']>(ctx: Compaction
   return list as BlockRef<Extract<ProjectedBlock, { kind: K }>>[];
 }
 
-const editableCache = new WeakMap<readonly ProjectedMessage[], { from: number | undefined; to: number | undefined; byKind: Map<string, BlockRef[]> }>();
+const editableCache = new WeakMap<
+  readonly ProjectedMessage[],
+  { from: number | undefined; to: number | undefined; firstMessage: number | undefined; lastMessage: number | undefined; keep: ReadonlySet<number> | undefined; byKind: Map<string, BlockRef[]> }
+>();
 
 /** With `untilFits`, reducers stop as soon as the budget holds (the auto pipeline's "cheap first, stop early"). */
 export function fitsNow(editor: ContextEditor, budget: Budget, untilFits: boolean): boolean {
