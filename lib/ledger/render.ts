@@ -1,16 +1,13 @@
 /** The ledger as text (CLI `inspect FILE --compactions`): one block per event, its survival as a small table. */
 import type { LedgerEvent } from './types';
 import { CATEGORIES } from '../categories';
+import { breakEvenText } from './labels';
+
+export { breakEvenText };
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const usd = (n: number | null) => (n === null ? '-' : n < 0.01 && n > 0 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`);
 export const CATEGORY_ORDER = CATEGORIES;
-
-export function breakEvenText(e: Pick<LedgerEvent, 'breakEvenCalls' | 'callsAfter'>): string {
-  if (e.breakEvenCalls === null) return '-';
-  if (e.breakEvenCalls === 'never') return e.callsAfter !== null ? `never (within the ${fmt(e.callsAfter)} calls after it)` : 'never';
-  return `after ${fmt(e.breakEvenCalls)} call${e.breakEvenCalls === 1 ? '' : 's'}`;
-}
 
 export function renderLedger(events: readonly LedgerEvent[], options: { maxLost?: number } = {}): string {
   if (events.length === 0) return 'No compaction in this session.';
