@@ -28,6 +28,7 @@ import type { ReplayView } from '@/lib/engine/replay';
 import { policyColor } from '../replay/colors';
 import { REPLAY_POLICY_LIST } from '../replay/policy-list';
 import { TopBar } from './TopBar';
+import { InspectorLedgerStrip } from '../ledger/LedgerStrip';
 import { useDebounced, useUrlParam, useWorkbench, type Workbench } from './useWorkbench';
 import { listenLibrary } from '@/lib/engine/channel';
 
@@ -58,6 +59,7 @@ export function InspectorPage() {
   const searchInput = useRef<HTMLInputElement>(null);
   const [cursorTurn, setCursorTurn] = useState<number | null>(null);
   const [tab, setTab] = useState<TabName>('Plan');
+  const [ledgerFocus, setLedgerFocus] = useState<string | null>(null);
   const [exportOpen, setExportOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   const [query, setQuery] = useState('');
@@ -369,6 +371,18 @@ export function InspectorPage() {
               hitTurns={hitTurns}
               activeHitTurn={activeHitTurn}
             />
+            <InspectorLedgerStrip
+              id={id}
+              versionId={wb.versionId}
+              stamp={`${wb.version.updatedAt}|${wb.version.steps.length}`}
+              bars={bars.length}
+              barOf={(e) => (axis === 'calls' ? barOfMessage(bars, e.atMessage) : Math.max(0, bars.findIndex((b) => b.turn >= e.atTurn)))}
+              onOpen={(e) => {
+                setLedgerFocus(e.id);
+                setTab('Compactions');
+                showTurn(e.atTurn);
+              }}
+            />
             {shownPolicies.length > 0 && <PolicyChips id={id} model={chosenModel} shown={shownPolicies} view={replay.data} pending={replay.isFetching} error={replay.error} />}
             <SelectionRow selection={selection} selectedTokens={selectedTokens} wb={wb} bars={bars} onClear={() => setSelection(null)} />
           </>
@@ -399,7 +413,7 @@ export function InspectorPage() {
           )}
         </div>
         {data.data ? (
-          <InspectorTabs data={data.data} wb={wb} tab={tab} onTab={setTab} selection={selection} selectedTokens={selectedTokens} onJump={showTurn} />
+          <InspectorTabs data={data.data} wb={wb} tab={tab} onTab={setTab} selection={selection} selectedTokens={selectedTokens} onJump={showTurn} ledgerFocus={ledgerFocus} />
         ) : (
           <div className="border-l border-neutral-200 dark:border-neutral-800" />
         )}

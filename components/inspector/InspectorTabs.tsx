@@ -8,10 +8,11 @@ import { LostTab } from '../report/LostTab';
 import { ReportTab } from '../report/ReportTab';
 import { ToolsTab } from '../report/ToolsTab';
 import { VersionsTab } from '../versions/VersionsTab';
+import { CompactionsTab } from '../ledger/CompactionsTab';
 import { SidePanel } from './SidePanel';
 import type { Workbench } from './useWorkbench';
 
-export const TABS = ['Plan', 'Report', 'Lost', 'Diff', 'Tools', 'Versions', 'Info'] as const;
+export const TABS = ['Plan', 'Report', 'Lost', 'Compactions', 'Diff', 'Tools', 'Versions', 'Info'] as const;
 export type TabName = (typeof TABS)[number];
 
 /** The side panel: one tab list (arrow keys move between tabs), one panel. */
@@ -23,6 +24,7 @@ export function InspectorTabs({
   selection,
   selectedTokens,
   onJump,
+  ledgerFocus = null,
 }: {
   data: InspectorData;
   wb: Workbench;
@@ -31,6 +33,8 @@ export function InspectorTabs({
   selection: [number, number] | null;
   selectedTokens: number;
   onJump: (turn: number) => void;
+  /** The ledger event a timeline marker opened (issue 26). */
+  ledgerFocus?: string | null;
 }) {
   const list = useRef<HTMLDivElement>(null);
   const preview = wb.compaction.preview;
@@ -80,6 +84,7 @@ export function InspectorTabs({
         {tab === 'Plan' && <PlanTab id={id} wb={wb} selection={selection} selectedTokens={selectedTokens} />}
         {tab === 'Report' && <ReportTab preview={preview} />}
         {tab === 'Lost' && <LostTab preview={preview} onJump={onJump} />}
+        {tab === 'Compactions' && <CompactionsTab id={id} versionId={wb.versionId} stamp={`${wb.version.updatedAt}|${wb.version.steps.length}`} focus={ledgerFocus} onJump={onJump} />}
         {tab === 'Diff' && <DiffTab preview={preview} onJump={onJump} />}
         {tab === 'Tools' && <ToolsTab id={id} schemas={data.tools} toolCalls={data.meta.toolCalls} />}
         {tab === 'Versions' && <VersionsTab id={id} wb={wb} />}

@@ -17,6 +17,7 @@ import { EMERGENCY_AT } from './budget';
 import type { ToolHints } from './hints';
 import { svenNormalPath, type AutoOptions } from './pipeline';
 import { isReducerId } from './reducers';
+import { patternMatcher } from './pins';
 import type { ReducerId, ReducerSpec, Step } from './types';
 
 export class ConfigError extends Error {
@@ -50,6 +51,8 @@ export interface CompactionPlan {
   summaryModel?: string;
   /** RFD 036 `fork`: applying creates a new version (true) or adds a step to the one shown (false). */
   fork?: boolean;
+  /** `pin = […]`: text patterns no step may touch (lib/compaction/pins.ts; `/re/flags` for a regular expression). */
+  pins?: string[];
   warnings: string[];
 }
 
@@ -78,6 +81,7 @@ const jpCompaction = z.looseObject({
   summarize_threshold: fraction.optional(),
   fork: z.boolean().optional(),
   auto: jpAuto.optional(),
+  pin: z.array(z.string().min(1)).optional(),
 });
 
 const svenAgent = z.looseObject({
@@ -86,6 +90,7 @@ const svenAgent = z.looseObject({
   compaction_strategy: z.enum(['structured', 'narrative']).optional(),
   tool_result_token_cap: z.number().int().positive().optional(),
   compaction_overhead_reserve: z.number().min(0).lt(1).optional(),
+  pin: z.array(z.string().min(1)).optional(),
 });
 
 function check<T>(schema: z.ZodType<T>, value: unknown, path: string): T {
@@ -124,7 +129,7 @@ export function parseJpToml(text: string): CompactionPlan {
   if (isObj(doc)) unknownKeys(doc, ['conversation'], '', warnings);
   unknownKeys(conv, ['compaction', 'tools'], 'conversation', warnings);
   const c = check(jpCompaction, conv.compaction ?? {}, 'conversation.compaction');
-  unknownKeys(c, ['strategy', 'keep_last', 'keep_last_calls', 'keep_last_tokens', 'tail', 'model', 'summarize_model', 'summarize_threshold', 'fork', 'auto'], 'conversation.compaction', warnings);
+  unknownKeys(c, ['strategy', 'keep_last', 'keep_last_calls', 'keep_last_tokens', 'tail', 'model', 'summarize_model', 'summarize_threshold', 'fork', 'auto', 'pin'], 'conversation.compaction', warnings);
   if (c.auto) unknownKeys(c.auto, ['enabled', 'trigger_ratio', 'profile', 'min_turns'], 'conversation.compaction.auto', warnings);
   const hints: ToolHints = {};
   const tools = isObj(conv.tools) ? conv.tools : {};
@@ -183,6 +188,7 @@ export function parseJpToml(text: string): CompactionPlan {
     },
     ...(summarizeThreshold !== undefined && { summarizeThreshold }),
     ...((c.summarize_model ?? c.model) !== undefined && { summaryModel: c.summarize_model ?? c.model }),
+    ...(c.pin && { pins: checkPins(c.pin, 'conversation.compaction.pin') }),
     warnings,
   };
 }
@@ -222,8 +228,21 @@ export function parseSvenYaml(text: string): CompactionPlan {
     // sven counts messages, not turns: keep_last 0, so the protection is the newest keep_n messages.
     keepLast: 0,
     keepLastMessages: a.compaction_keep_recent ?? 6,
+    ...(a.pin && { pins: checkPins(a.pin, 'agent.pin') }),
     warnings,
   };
+}
+
+/** Every pin pattern must compile: a bad regular expression is an error naming its key. */
+function checkPins(pins: string[], path: string): string[] {
+  pins.forEach((p, i) => {
+    try {
+      patternMatcher(p);
+    } catch (e) {
+      throw new ConfigError(`Invalid value at ${path}.${i}: ${(e as Error).message}.`, `${path}.${i}`, 'a text, or /regular expression/flags');
+    }
+  });
+  return pins;
 }
 
 /** Pick the parser by file name (.toml / .yaml / .yml), else by content. */
@@ -264,6 +283,7 @@ export function planToStep(
     ...((opts.tail ?? plan.tail) !== undefined && { tail: opts.tail ?? plan.tail }),
     ...((opts.keepLastMessages ?? plan.keepLastMessages) !== undefined && { keepLastMessages: opts.keepLastMessages ?? plan.keepLastMessages }),
     ...(opts.budget !== undefined && { budget: opts.budget }),
+    ...(plan.pins?.length && { pins: plan.pins.map((pattern) => ({ kind: 'pattern' as const, pattern })) }),
     createdAt: opts.createdAt ?? new Date(0).toISOString(),
     label: `from ${plan.source}`,
   };

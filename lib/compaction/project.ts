@@ -29,6 +29,7 @@ import { withSignalCache } from './signal';
 import { ContextEditor, contextTokens, flattenFates, type FateLayer, contextTotalsOf, emptyState, rememberTotals, fates as fateOf, inWindow, isEditable, pairingIssues, projectedMessageOf, type CompactionContext, type TurnWindow } from './context';
 import { parseAutoOptions, runAuto } from './pipeline';
 import { createReducer } from './reducers';
+import { pinnedMessages, withPins, type Pin } from './pins';
 import type { Fate, ProjectedBlock, ProjectedMessage, Projection, ReducerReport, Step, SummaryKey, TokenTotals } from './types';
 
 export interface ProjectOptions {
@@ -44,6 +45,8 @@ export interface ProjectOptions {
   previous?: Pick<Projection, 'messages' | 'tools'>;
   /** Override the starting context (see the file comment). */
   baseline?: 'log' | 'model-view';
+  /** Pins every step respects (the inspector's; lib/compaction/pins.ts). */
+  pins?: readonly Pin[];
 }
 
 export class CompactionInvariantError extends Error {
@@ -415,7 +418,9 @@ function project(log: Transcript, steps: readonly Step[], options: ProjectOption
   for (const step of steps) {
     const total = step.budget ?? options.budget ?? Infinity;
     const budget = makeBudget(total, counter);
-    const window = resolveWindow(log, ctx.messages, step, total, ctx.tools);
+    // Pins (the projection's and the step's own) are out of every window: nothing edits them.
+    const pins = step.pins?.length ? [...(options.pins ?? []), ...step.pins] : (options.pins ?? []);
+    const window = withPins(resolveWindow(log, ctx.messages, step, total, ctx.tools), pinnedMessages(log, pins));
     ctx = { ...ctx, step, window };
     // A narrowed tail is said first in the step's first report row that changed something (no row of its own: every row is a reducer's).
     const firstReport = reports.length;

@@ -18,7 +18,8 @@
  */
 import { clipLine, pickSignal, signalLines, type PickOptions, type SignalLine } from './signal';
 
-export type OutputCategory = 'head-tail' | 'match-list' | 'file-content' | 'generic';
+export type { OutputCategory } from '../categories/signal';
+import type { OutputCategory } from '../categories/signal';
 
 /** Share of kept lines taken from the head. */
 const HEAD_SHARE: Record<OutputCategory, number> = { 'head-tail': 0.6, 'match-list': 1, 'file-content': 0.5, generic: 1 };

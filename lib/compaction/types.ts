@@ -4,6 +4,7 @@
  * Nothing here ever mutates a Transcript.
  */
 import type { ReducerId } from '../model/projection';
+import type { Pin } from './pins';
 
 /** The projection's types live in lib/model (formats serialize projections without knowing compaction). */
 export type { ReducerId, Fate, FateKind, ProjectedBlock, ProjectedMessage, ReducerReport, SummaryArtifact, TokenTotals, Projection, SummaryKey, SummaryRequest } from '../model/projection';
@@ -49,6 +50,8 @@ export interface Step {
   keepLastMessages?: number;
   /** Target input budget in tokens for `auto` (and the budget threaded through the reducers). */
   budget?: number;
+  /** What no reducer of this step may touch (lib/compaction/pins.ts; a config's `pin = […]`). */
+  pins?: Pin[];
   createdAt: string;
   label?: string;
 }

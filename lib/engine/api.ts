@@ -31,6 +31,7 @@ import { buildRows, rowIndexOf, type Row, type RowIndex } from './rows';
 import { parseQuery, searchRows as searchInRows } from './search';
 import { compactionEngine } from './compaction';
 import { replayEngine } from './replay';
+import { ledgerEngine } from './ledger';
 
 export type ImportStage = 'reading' | 'parsing' | 'counting' | 'storing' | 'done';
 
@@ -534,6 +535,7 @@ const compaction = compactionEngine({ repo, getTranscript });
 export const engine = {
   ...compaction,
   ...replayEngine({ getTranscript }),
+  ...ledgerEngine({ repo, getTranscript }),
   /** Run once per worker start: close interrupted imports, remove leftovers, purge expired deletes. */
   async init(): Promise<RecoveryReport> {
     return repo().recover();

@@ -20,6 +20,9 @@ import type { Version } from '../compaction/types';
 import { announce, type LibraryMessage } from './channel';
 import type { TriggerPoint } from '../simulate/replay';
 import type { ReplayView } from './replay';
+import type { LedgerView, PinsOutcome } from './ledger';
+import type { Pin } from '../compaction/pins';
+import type { Census } from '../ledger/census';
 import type { SummaryFailure, SummaryProgress } from '../summarize/run';
 import type { Transcript } from '../model/types';
 import type { TranscriptMeta } from '../db/schema';
@@ -416,6 +419,17 @@ export class WorkerBridge {
   }
   parseConfig(signal: AbortSignal | undefined, fileName: string, text: string): Promise<ConfigOutcome> {
     return this.run(signal, 'query', (r) => r.parseConfig(fileName, text) as Promise<ConfigOutcome>);
+  }
+  /** The compaction ledger of a version (issue 26): CPU-bound, on the preview lane. */
+  compactionLedger(signal: AbortSignal | undefined, id: string, versionId?: string | null): Promise<LedgerView> {
+    return this.run(signal, 'preview', (r) => r.compactionLedger(id, versionId));
+  }
+  setPins(signal: AbortSignal | undefined, id: string, pins: Pin[]): Promise<PinsOutcome> {
+    return this.run(signal, 'query', (r) => r.setPins(id, pins) as Promise<PinsOutcome>, 'write');
+  }
+  /** Every stored transcript's own compactions, per agent (the library's census). */
+  libraryCensus(signal: AbortSignal | undefined): Promise<Census> {
+    return this.run(signal, 'preview', (r) => r.libraryCensus());
   }
 }
 

@@ -31,6 +31,7 @@ import { failureToRow, preloadedStore, rowToFailure, storedToRow } from '../summ
 import { lookupModel, type ModelInfo } from '../tokens/catalog';
 import { summarizePreview, toolStats, type PreviewSummary, type ToolStat } from './preview';
 import * as versions from './versions';
+import { readPins } from './ledger';
 
 export interface CompactionDeps {
   repo: () => Repo;
@@ -217,7 +218,9 @@ export function compactionEngine(deps: CompactionDeps) {
     const s = await settings();
     const steps = withFailurePolicy(withDraft(version, draft), s.onFailure);
     const stored = await summaryLookup(id, s);
-    const projection = projectTranscript(log, steps, { ...(stored && { summaries: stored.lookup }), ...(baseline && { baseline }) });
+    // The inspector's pins (issue 26): no step of any version touches them.
+    const pins = await readPins(repo(), id);
+    const projection = projectTranscript(log, steps, { ...(stored && { summaries: stored.lookup }), ...(baseline && { baseline }), ...(pins.length && { pins }) });
     // The reducer only sees '' for a failed key; the reason (HTTP status, timeout, …) goes into its notes.
     return { log, steps, projection: stored ? annotateFailures(projection, [...stored.met.values()]) : projection, version };
   }

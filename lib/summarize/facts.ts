@@ -5,12 +5,28 @@
  *
  * Transcript text is untrusted: nothing here evaluates it, and every extracted string is bounded.
  */
-import { extractIdentifiers } from '../compaction/lost';
-import { outputCategoryFor } from '../compaction/hints';
-import { errorLinesOf } from '../compaction/signal';
-import type { ProjectedBlock, ProjectedMessage } from '../compaction/types';
+import { extractIdentifiers } from '../categories/identifiers';
+import { errorLinesOf } from '../categories/signal';
+import {
+  callArguments,
+  callSubject,
+  defaultOutputCategory,
+  exitCodeOf,
+  fileEffectsOfCall,
+  isHarnessText,
+  isRecord,
+  isShellTool,
+  lowerName,
+  pathsInText,
+  str,
+  type FileAction,
+  type FileEffect,
+} from '../categories/tools';
+import type { ProjectedBlock, ProjectedMessage } from '../model/projection';
 
-export type FileAction = 'read' | 'edited' | 'created' | 'deleted' | 'searched' | 'listed' | 'touched' | 'mentioned';
+// Moved to lib/categories/tools.ts (below compaction and summarize); re-exported for existing callers.
+export { callArguments, callSubject, commandText, exitCodeOf, fileEffectsOfCall, filesFromCommand, filesFromPatch, isHarnessText, isShellTool, pathsInText, type FileAction, type FileEffect } from '../categories/tools';
+
 
 export interface FileTouch {
   path: string;
@@ -103,317 +119,6 @@ export interface TurnLog {
   lastAssistantText?: string;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Tool input reading
-
-/** Parsed arguments of a call: object inputs as they are, JSON strings parsed, other strings kept. */
-export function callArguments(block: { input: unknown; rawInput?: string }): unknown {
-  const input = block.input;
-  if (typeof input === 'string') {
-    const trimmed = input.trim();
-    if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-      try {
-        return JSON.parse(trimmed) as unknown;
-      } catch {
-        return input;
-      }
-    }
-    return input;
-  }
-  return input;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
-}
-
-/** A shell command from `command`/`cmd` given as a string or an argv array (`["bash","-lc","ls"]` → "ls"). */
-export function commandText(v: unknown): string | undefined {
-  if (typeof v === 'string') return v.length ? v : undefined;
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
-    const argv = v as string[];
-    if (argv.length >= 3 && /(^|\/)(ba|z|)sh$/.test(argv[0]) && /^-[a-z]*c$/.test(argv[1])) return argv.slice(2).join(' ');
-    return argv.join(' ');
-  }
-  return undefined;
-}
-
-const SHELL_TOOLS = new Set([
-  'bash',
-  'shell',
-  'exec_command',
-  'execute_bash',
-  'execute_command',
-  'run_terminal_command',
-  'run_terminal_cmd',
-  'run_shell_command',
-  'run_command',
-  'local_shell',
-  'terminal',
-  'cmd',
-  'container.exec',
-  'bashoutput',
-  'python',
-  'execute_ipython_cell',
-]);
-
-function lowerName(name: string): string {
-  // MCP tools are "mcp__server__tool": classify by the last part.
-  const parts = name.toLowerCase().split('__');
-  return parts[parts.length - 1];
-}
-
-export function isShellTool(name: string): boolean {
-  return SHELL_TOOLS.has(lowerName(name));
-}
-
-const PATH_KEYS = ['file_path', 'filepath', 'path', 'filename', 'file_name', 'file', 'notebook_path', 'target_file', 'absolute_path', 'relative_path', 'dir_path', 'directory', 'dir'];
-const DIR_KEYS = new Set(['dir_path', 'directory', 'dir']);
-const PATH_LIST_KEYS = ['paths', 'files', 'file_paths', 'absolute_paths'];
-
-/** What a generic tool does to the file it names, from its name. */
-function actionFromToolName(name: string): FileAction {
-  const n = lowerName(name);
-  if (/(^|_)(multi)?edit|replace|patch|insert|modify|update|apply|append/.test(n)) return 'edited';
-  if (/write|create|new_file|save/.test(n)) return 'created';
-  if (/delete|remove|(^|_)rm$/.test(n)) return 'deleted';
-  if (/grep|search|find|glob/.test(n)) return 'searched';
-  if (/(^|_)ls$|list|tree|dir/.test(n)) return 'listed';
-  if (/read|view|open|cat|get|fetch|show|load/.test(n)) return 'read';
-  return 'touched';
-}
-
-export interface FileEffect {
-  path: string;
-  action: FileAction;
-}
-
-/** Files named in an apply_patch body (`*** Update File: path`, Add, Delete, Move to). */
-export function filesFromPatch(patch: string): FileEffect[] {
-  const out: FileEffect[] = [];
-  const re = /^\*\*\* (Update|Add|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$/gm;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(patch))) {
-    if (m[3]) out.push({ path: m[3], action: 'created' });
-    else out.push({ path: m[2], action: m[1] === 'Update' ? 'edited' : m[1] === 'Add' ? 'created' : 'deleted' });
-  }
-  // Unified diffs: "+++ b/path".
-  const diff = /^\+\+\+ (?:b\/)?(\S+)/gm;
-  while ((m = diff.exec(patch))) if (m[1] !== '/dev/null') out.push({ path: m[1], action: 'edited' });
-  return out;
-}
-
-/** Split a shell line into words, honouring simple quotes. Enough to find file arguments. */
-function shellWords(segment: string): string[] {
-  const words: string[] = [];
-  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(segment))) words.push(m[1] ?? m[2] ?? m[3]);
-  return words;
-}
-
-const PATHLIKE = /^(?:~|\.{1,2})?\/?[\w@.+-]+(?:\/[\w@.+-]*)*$/;
-
-function looksLikePath(word: string, loose = false): boolean {
-  if (!word || word.length > 300 || word.startsWith('-') || word.includes('$') || word.includes('*')) return false;
-  if (!PATHLIKE.test(word)) return false;
-  if (loose) return !/^\d+(:\d+)?$/.test(word);
-  return word.includes('/') || /\.[A-Za-z0-9]{1,10}$/.test(word);
-}
-
-/**
- * Files a shell command line reads, writes or searches. Covers the reading verbs (cat, head, sed -n),
- * in-place edits (sed -i), redirections (`> file`, `tee file`), apply_patch heredocs, and the
- * SWE-agent / OpenHands editor commands (`open path`, `create path`, `str_replace_editor view path`).
- */
-export function filesFromCommand(command: string, state: { currentFile?: string } = {}): FileEffect[] {
-  const out: FileEffect[] = [];
-  if (command.includes('*** Begin Patch')) out.push(...filesFromPatch(command));
-  // Heredoc bodies are content, not commands: only scan the command lines.
-  const lines = command.split('\n');
-  const commandLines: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    commandLines.push(lines[i]);
-    const here = /<<-?\s*['"]?(\w+)['"]?/.exec(lines[i]);
-    if (here) {
-      const end = lines.findIndex((l, j) => j > i && l.trim() === here[1]);
-      if (end > i) i = end;
-    }
-  }
-  for (const line of commandLines) {
-    for (const segment of line.split(/&&|\|\||;|\|/)) {
-      const words = shellWords(segment.trim());
-      if (!words.length) continue;
-      // Redirections write files.
-      for (let i = 0; i < words.length; i++) {
-        const w = words[i];
-        const redirect = /^\d?>>?(.*)$/.exec(w);
-        if (redirect) {
-          const target = redirect[1] || words[i + 1];
-          if (target && target !== '/dev/null' && !target.startsWith('&') && looksLikePath(target, true)) out.push({ path: target, action: 'created' });
-        }
-      }
-      let [verb, ...rest] = words;
-      if (verb === 'sudo' || verb === 'command' || verb === 'time') [verb, ...rest] = rest;
-      if (!verb) continue;
-      const args = rest.filter((w) => !w.startsWith('-') && !/^\d?>/.test(w));
-      const argAfterRedirect = (w: string, i: number) => i > 0 && /^\d?>>?$/.test(rest[i - 1]);
-      const plainArgs = rest.filter((w, i) => !w.startsWith('-') && !/^\d?>/.test(w) && !argAfterRedirect(w, i));
-      switch (verb) {
-        case 'cat':
-        case 'head':
-        case 'tail':
-        case 'less':
-        case 'more':
-        case 'nl':
-        case 'bat':
-        case 'wc':
-        case 'file':
-        case 'stat':
-          for (const a of plainArgs) if (looksLikePath(a, true)) out.push({ path: a, action: 'read' });
-          break;
-        case 'sed': {
-          const inPlace = rest.some((w) => /^-i/.test(w) || w === '--in-place');
-          const files = plainArgs.slice(1).filter((a) => looksLikePath(a));
-          for (const f of files) out.push({ path: f, action: inPlace ? 'edited' : 'read' });
-          break;
-        }
-        case 'tee':
-          for (const a of plainArgs) if (looksLikePath(a, true)) out.push({ path: a, action: 'created' });
-          break;
-        case 'touch':
-        case 'mkdir':
-          for (const a of plainArgs) if (looksLikePath(a, true)) out.push({ path: a, action: 'created' });
-          break;
-        case 'rm':
-        case 'rmdir':
-          for (const a of plainArgs) if (looksLikePath(a, true)) out.push({ path: a, action: 'deleted' });
-          break;
-        case 'mv':
-        case 'cp':
-          if (plainArgs.length >= 2) {
-            for (const a of plainArgs.slice(0, -1)) if (looksLikePath(a, true)) out.push({ path: a, action: verb === 'mv' ? 'deleted' : 'read' });
-            const dest = plainArgs[plainArgs.length - 1];
-            if (looksLikePath(dest, true)) out.push({ path: dest, action: 'created' });
-          }
-          break;
-        case 'grep':
-        case 'rg':
-        case 'ag':
-          for (const a of plainArgs.slice(1)) if (looksLikePath(a)) out.push({ path: a, action: 'searched' });
-          break;
-        case 'ls':
-        case 'tree':
-          for (const a of plainArgs) if (looksLikePath(a, true)) out.push({ path: a, action: 'listed' });
-          break;
-        // SWE-agent's editor commands.
-        case 'open':
-          if (args[0] && looksLikePath(args[0], true)) {
-            out.push({ path: args[0], action: 'read' });
-            state.currentFile = args[0];
-          }
-          break;
-        case 'create':
-          if (args[0] && looksLikePath(args[0], true)) {
-            out.push({ path: args[0], action: 'created' });
-            state.currentFile = args[0];
-          }
-          break;
-        case 'edit':
-        case 'insert':
-          if (state.currentFile) out.push({ path: state.currentFile, action: 'edited' });
-          break;
-        case 'find_file':
-        case 'search_dir':
-        case 'search_file':
-          for (const a of args.slice(1)) if (looksLikePath(a, true)) out.push({ path: a, action: 'searched' });
-          break;
-        case 'str_replace_editor':
-        case 'edit_file': {
-          const sub = args[0];
-          const target = args[1];
-          if (target && looksLikePath(target, true)) {
-            out.push({ path: target, action: sub === 'view' ? 'read' : sub === 'create' ? 'created' : 'edited' });
-            state.currentFile = target;
-          }
-          break;
-        }
-        case 'apply_patch':
-          break;
-        default:
-          break;
-      }
-    }
-  }
-  return out;
-}
-
-/** File effects of one tool call, by tool shape (Claude Code, Codex, OpenHands, SWE-agent, generic). */
-export function fileEffectsOfCall(name: string, args: unknown, state: { currentFile?: string } = {}): FileEffect[] {
-  const n = lowerName(name);
-  const out: FileEffect[] = [];
-  if (typeof args === 'string') {
-    if (n === 'apply_patch' || args.includes('*** Begin Patch')) return filesFromPatch(args);
-    // SWE-agent actions and freeform shell: the whole string is a command line. A non-shell tool
-    // called with a bare string (`open path`) is read the same way.
-    // SWE-agent importers name the call after the action's first word and keep the whole action.
-    const line = isShellTool(name) || args.trimStart().startsWith(n) ? args : `${n} ${args}`;
-    return filesFromCommand(line, state);
-  }
-  if (!isRecord(args)) return out;
-  // Codex apply_patch given as {input}/{patch}.
-  const patch = str(args.patch) ?? (n === 'apply_patch' ? str(args.input) : undefined);
-  if (patch) out.push(...filesFromPatch(patch));
-  const cmd = commandText(args.command) ?? commandText(args.cmd);
-  if (n === 'str_replace_editor' || n === 'str_replace_based_edit_tool' || n === 'text_editor' || n === 'edit_file' && typeof args.command === 'string' && str(args.path)) {
-    const sub = str(args.command);
-    const path = str(args.path);
-    if (path) out.push({ path, action: sub === 'view' ? 'read' : sub === 'create' ? 'created' : sub ? 'edited' : 'touched' });
-    return out;
-  }
-  if (cmd && (isShellTool(name) || !PATH_KEYS.some((k) => str(args[k])))) out.push(...filesFromCommand(cmd, state));
-  const action = n === 'write' ? 'created' : n === 'read' ? 'read' : actionFromToolName(name);
-  let named = false;
-  for (const k of PATH_KEYS) {
-    const p = str(args[k]);
-    if (p && p.length <= 500 && !p.includes('\n')) {
-      const isDir = DIR_KEYS.has(k);
-      out.push({ path: p, action: isDir ? (action === 'read' ? 'listed' : action) : action });
-      if (!isDir) {
-        named = true;
-        // SWE-agent's editor keeps a current file: `open`/`create` set it, `edit`/`insert` act on it.
-        if (n === 'open' || n === 'create' || n === 'goto') state.currentFile = p;
-      }
-    }
-  }
-  if (!named && (n === 'edit' || n === 'insert' || n === 'scroll_up' || n === 'scroll_down' || n === 'goto') && state.currentFile) {
-    out.push({ path: state.currentFile, action: n === 'edit' || n === 'insert' ? 'edited' : 'read' });
-  }
-  for (const k of PATH_LIST_KEYS) {
-    const list = args[k];
-    if (Array.isArray(list)) for (const p of list) if (typeof p === 'string' && p.length <= 500) out.push({ path: p, action });
-  }
-  // MultiEdit / multi-file edits: {edits: [{file_path}]}.
-  if (Array.isArray(args.edits)) for (const e of args.edits) if (isRecord(e) && str(e.file_path ?? e.path)) out.push({ path: (e.file_path ?? e.path) as string, action: 'edited' });
-  return out;
-}
-
-/** The main subject of a call, for listing it: its command, file, pattern or query. */
-export function callSubject(name: string, args: unknown): string {
-  if (typeof args === 'string') return args;
-  if (!isRecord(args)) return args === undefined ? '' : JSON.stringify(args) ?? '';
-  const cmd = commandText(args.command) ?? commandText(args.cmd);
-  if (cmd && (isShellTool(name) || typeof args.command !== 'string' || !str(args.path))) return cmd;
-  for (const k of [...PATH_KEYS, 'pattern', 'query', 'url', 'prompt', 'description']) {
-    const v = str(args[k]);
-    if (v) return v;
-  }
-  return JSON.stringify(args) ?? '';
-}
 
 // ---------------------------------------------------------------------------------------------
 // Result reading
@@ -422,12 +127,6 @@ const ERROR_LINE = /\b(\w*Error|ERROR|Traceback|FAILED|FAIL|\w*Exception|fatal:|
 
 /** An error-ish line anywhere in tool output (the lost report's notion of an error line). */
 const SEEN_ERROR_LINE = /\b(error|exception|traceback|failed|failure|fatal|panic(?:ked)?)\b/i;
-
-/** The exit code a shell result reports, when it says. */
-export function exitCodeOf(content: string): number | undefined {
-  const m = /(?:exit[_ ]code|exited with code|Exit code|exit status)["'\s:=]*(-?\d+)/i.exec(content);
-  return m ? Number(m[1]) : undefined;
-}
 
 /**
  * The error lines worth keeping: the first line that reads as an error (where it broke) and, when
@@ -452,23 +151,6 @@ export function errorLine(content: string): string | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Text reading
-
-/**
- * Harness-injected text inside a user turn: reminders, local command output, environment context.
- * A slash command or `!` shell input the user typed (`<command-name>`, `<command-message>`,
- * `<command-args>`, `<bash-input>`) is the user's own words, not harness text: it is kept verbatim.
- * (The command's expansion arrives as a separate `meta` message, which may be abbreviated.)
- */
-export function isHarnessText(text: string): boolean {
-  const t = text.trimStart();
-  return (
-    /^<(system-reminder|local-command-stdout|local-command-stderr|user-prompt-submit-hook|environment_context|user_instructions|ide_|bash-stdout|bash-stderr)/.test(t) ||
-    t.startsWith('Caveat: The messages below were generated by the user') ||
-    t.startsWith('# AGENTS.md instructions') ||
-    t.startsWith('[Request interrupted by user')
-  );
-}
 
 /** Sentences of a text (split on ., !, ? followed by space, and on newlines). */
 export function sentences(text: string): string[] {
@@ -498,19 +180,6 @@ function urlsIn(text: string): string[] {
   return (text.match(URL_RE) ?? []).map((u) => u.replace(/[.,;:]+$/, ''));
 }
 
-const TEXT_PATH_RE = /(?:^|[\s"'`(\[])((?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`)\],:;!?]|\.(?:\s|$))/gm;
-
-/** File paths written in prose (with a directory and an extension: `src/a.ts`, `/repo/x.py`), URLs excluded. */
-export function pathsInText(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(TEXT_PATH_RE)) {
-    const p = m[1];
-    const before = text.slice(Math.max(0, (m.index ?? 0) - 8), (m.index ?? 0) + 1);
-    if (/:\/\/?$|https?:?$/.test(before) || p.startsWith('//')) continue;
-    if (!out.includes(p)) out.push(p);
-  }
-  return out;
-}
 
 function backticked(text: string): string[] {
   return (text.match(/`([^`\n]{2,80})`/g) ?? []).map((s) => s.slice(1, -1));
@@ -765,7 +434,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
           }
           const line = errorLine(content);
           noteErrorLines(content, failed);
-          for (const text of errorLinesOf(content, outputCategoryFor(name))) {
+          for (const text of errorLinesOf(content, defaultOutputCategory(name))) {
             const e = errorMessages.get(text);
             if (!e) errorMessages.set(text, { text, tool: name, turns: [turn] });
             else if (e.turns.at(-1) !== turn) e.turns.push(turn);

@@ -20,7 +20,7 @@
  * Same input → same output: no clock, no randomness, insertion-ordered collections only.
  * Turns are written 1-based, as the app, the CLI and the reports show them.
  */
-import type { ProjectedMessage } from '../compaction/types';
+import type { ProjectedMessage } from '../model/projection';
 import {
   clip,
   constraintSentences,

@@ -6,11 +6,11 @@
  * The span text is transcript text, i.e. untrusted: it is fenced and the system prompt says that
  * instructions inside it are material to summarize, not to follow.
  */
-import type { ProjectedMessage } from '../compaction/types';
+import type { ProjectedMessage } from '../model/projection';
 import { callArguments, clip, extractSpanFacts, formatCount } from './facts';
 import { DEFAULT_PROMPTS, type PromptTemplate } from './templates';
-import { outputCategoryFor } from '../compaction/hints';
-import { clipLine, pickSignal, resultStatus, signalLines } from '../compaction/signal';
+import { defaultOutputCategory as outputCategoryFor } from '../categories/tools';
+import { clipLine, pickSignal, resultStatus, signalLines } from '../categories/signal';
 
 export { CLAUDE_CODE_PROMPT, DEFAULT_PROMPTS, NARRATIVE_PROMPT, STRUCTURED_PROMPT, fnv1a, templateHash, type PromptTemplate } from './templates';
 

@@ -3,7 +3,7 @@
  * summaries that already exist (artifacts made off the critical path, seed 004) and otherwise uses
  * the offline summarizer, which is deterministic and needs no model call.
  */
-import type { ProjectedMessage } from '../compaction/types';
+import type { ProjectedMessage } from '../model/projection';
 
 export type SummaryStyle = 'structured' | 'narrative' | 'claude-code';
 

@@ -13,7 +13,7 @@ import type { Budget } from '../budget';
 import { removeMessagesSafely } from './util';
 import { outputCategoryFor } from '../hints';
 import { errorLinesOf } from '../signal';
-import { isHarnessText } from '../../summarize/facts';
+import { isHarnessText } from '../../categories/tools';
 
 /** The notice when the full one would not fit the target (a few tokens: the floor of an agent run can sit just under it). */
 export const SHORT_EMERGENCY_NOTICE = '[Context notice] Earlier history ({what}) was dropped.';
