@@ -37,7 +37,7 @@ describe('cli inspect', () => {
   });
 
   it('parses its options and rejects unknown ones', () => {
-    expect(parseInspectArgs(['f.json', '--json', '--conversation', '3', '--format=openai-chat'])).toEqual({ file: 'f.json', json: true, conversation: 3, format: 'openai-chat', help: false });
+    expect(parseInspectArgs(['f.json', '--json', '--conversation', '3', '--format=openai-chat'])).toEqual({ file: 'f.json', json: true, conversation: 3, format: 'openai-chat', help: false, compactions: false, policies: [] });
     expect(() => parseInspectArgs(['f.json', '--bogus'])).toThrow(/Unknown option/);
     expect(() => parseInspectArgs(['f.json', '--conversation', 'x'])).toThrow(/--conversation/);
   });

@@ -14,6 +14,10 @@ import { EXIT_CODES_HELP, readSource } from './_files';
 import { importPooled } from './_token-pool';
 import { contextTotals, transcriptTotals, type Totals } from '../tokens/totals';
 import { isContextSample, usageCalls } from '../tokens/calibration';
+import { ledgerOf } from '../ledger';
+import { ledgerChecks } from '../ledger/checks';
+import { renderLedger } from '../ledger/render';
+import { REPLAY_POLICIES, replayPolicyById } from '../simulate/policies/replay';
 
 export const summary = 'Show what a transcript holds: format, model, turns, tokens by kind, markers, usage (--json for machine output)';
 
@@ -50,14 +54,20 @@ interface InspectArgs {
   conversation?: number;
   format?: string;
   help: boolean;
+  /** The compaction ledger instead of the totals (lib/ledger). */
+  compactions: boolean;
+  /** Replayed policies whose compactions join the ledger. */
+  policies: string[];
 }
 
 export function parseInspectArgs(args: string[]): InspectArgs {
-  const out: InspectArgs = { json: false, help: false };
+  const out: InspectArgs = { json: false, help: false, compactions: false, policies: [] };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--json') out.json = true;
     else if (a === '--help' || a === '-h') out.help = true;
+    else if (a === '--compactions') out.compactions = true;
+    else if (a === '--policy') out.policies.push(...String(args[++i] ?? '').split(','));
     else if (a === '--conversation' || a === '-c') out.conversation = Number(args[++i]);
     else if (a.startsWith('--conversation=')) out.conversation = Number(a.slice('--conversation='.length));
     else if (a === '--format' || a === '-f') out.format = args[++i];
@@ -169,11 +179,11 @@ export async function run(args: string[]): Promise<number> {
   try {
     parsed = parseInspectArgs(args);
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\nUsage: inspect FILE [--json] [--conversation K] [--format ID]\n`);
+    process.stderr.write(`${(e as Error).message}\nUsage: inspect FILE [--json] [--conversation K] [--format ID] [--compactions [--policy ID]…]\n`);
     return 2;
   }
   if (parsed.help || !parsed.file) {
-    (parsed.help ? process.stdout : process.stderr).write(`Usage: npm run -s cli -- inspect FILE [--json] [--conversation K] [--format ID]\n${EXIT_CODES_HELP}\n`);
+    (parsed.help ? process.stdout : process.stderr).write(`Usage: npm run -s cli -- inspect FILE [--json] [--conversation K] [--format ID] [--compactions [--policy ID]…]\n  --compactions  the compaction ledger: every compaction (the agent's own, and --policy's in a replay), its numbers, cost and survival\n${EXIT_CODES_HELP}\n`);
     return parsed.help ? 0 : 2;
   }
   const file = parsed.file;
@@ -181,6 +191,7 @@ export async function run(args: string[]): Promise<number> {
     const source = readSource(file);
     // Exact counts of a large import on every core (lib/cli/_token-pool.ts): the same numbers, sooner.
     const { transcript, detection } = await importPooled(source, { ...(parsed.format && { format: parsed.format }), ...(parsed.conversation !== undefined && { conversation: parsed.conversation }) });
+    if (parsed.compactions) return printLedger(transcript, parsed);
     const report = inspectTranscript(transcript, file);
     const mod = formatById(transcript.format);
     const conversations = mod?.listConversations?.(source);
@@ -195,4 +206,16 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(userMessage(e) + '\n');
     return 2;
   }
+}
+
+/** `inspect FILE --compactions [--json] [--policy ID]…`: the compaction ledger (lib/ledger). */
+function printLedger(transcript: Transcript, parsed: InspectArgs): number {
+  const policies = parsed.policies.filter(Boolean).map((id) => {
+    const p = replayPolicyById(id);
+    if (!p) throw new Error(`Unknown policy "${id}". Policies: ${REPLAY_POLICIES.map((x) => x.id).join(', ')}.`);
+    return p;
+  });
+  const { events } = ledgerOf(transcript, { policies, ...ledgerChecks() });
+  process.stdout.write((parsed.json ? JSON.stringify({ compactions: events }, null, 2) : renderLedger(events)) + '\n');
+  return 0;
 }

@@ -382,6 +382,7 @@ export class ClaudeSessionReader {
     const trigger = typeof meta.trigger === 'string' ? meta.trigger : typeof value.trigger === 'string' ? value.trigger : undefined;
     const before = num(meta.preTokens ?? meta.pre_tokens);
     const after = num(meta.postTokens ?? meta.post_tokens);
+    const duration = num(meta.durationMs ?? meta.duration_ms);
     this.pendingBoundary = {
       source: 'claude-code-compact',
       atMessage: at,
@@ -389,6 +390,7 @@ export class ClaudeSessionReader {
       ...(trigger && { trigger }),
       ...(before && { tokensBefore: before }),
       ...(after && { tokensAfter: after }),
+      ...(duration && { durationMs: duration }),
       recordRef: recordIndex,
     };
   }

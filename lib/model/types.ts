@@ -154,6 +154,8 @@ export interface Marker {
   trigger?: 'auto' | 'manual' | string;
   tokensBefore?: number;
   tokensAfter?: number;
+  /** How long the compaction took, where the source records it (Claude Code `compactMetadata.durationMs`). */
+  durationMs?: number;
   /** Summary text, when readable (opaque server compactions have none). */
   summary?: string;
   /** Record index of the marker in the source. */
