@@ -15,12 +15,14 @@
  * Every later call then reads `before − after` fewer tokens. So over N calls still to come
  *   net = N × removed × r − (rewrite × (w − r) − …) − the compaction call,
  * exactly `savingsUsd − costUsd` below, with prompts under the provider's minimum cacheable size
- * billed as input. `breakEvenCalls` is the smallest N at which the net is ≥ 0.
+ * billed as input. `breakEvenCalls` is the smallest N at which the net is ≥ 0: the compaction
+ * ledger's own function (lib/ledger/break-even.ts, issue #26), so both say the same number.
  *
  * The number of calls still to come is an estimate (`estimateCallsToCome`): see there.
  */
 import type { ModelInfo } from '../tokens/catalog';
 import { cacheRules } from '../simulate/billing';
+import { breakEvenCalls } from '../ledger/break-even';
 
 /** USD per token and the cache's rules, from the model's catalog entry. */
 export interface CachePricing {
@@ -90,15 +92,10 @@ export function judgeCompaction(c: CompactionCase, p: CachePricing): CompactionV
   const withIt = promptUsd(p, after, alive ? stable : 0);
   // Each later call: `before` and `after` both cached (their growth is the same either way).
   const perCall = promptUsd(p, before, before) - promptUsd(p, after, after);
-  const firstSaving = without - withIt;
-  const costUsd = Math.max(0, -firstSaving) + Math.max(0, c.callUsd);
-  const credit = Math.max(0, firstSaving);
-  // Net after N calls = credit + (N − 1) × perCall − costUsd.
-  let breakEvenCalls: number;
-  if (credit >= costUsd) breakEvenCalls = 1;
-  else if (perCall <= 0) breakEvenCalls = Infinity;
-  else breakEvenCalls = 1 + Math.ceil((costUsd - credit) / perCall - 1e-9);
-  return { removed: before - after, rewrite: after - stable, costUsd, perCallUsd: perCall, breakEvenCalls };
+  const costUsd = Math.max(0, withIt - without) + Math.max(0, c.callUsd);
+  // The ledger's definition (issue #26), so the Replay and the ledger say the same break-even.
+  const be = breakEvenCalls({ compactionUsd: Math.max(0, c.callUsd), firstCallUsd: withIt, withoutFirstUsd: without, savedPerCallUsd: perCall, callsAfter: Infinity });
+  return { removed: before - after, rewrite: after - stable, costUsd, perCallUsd: perCall, breakEvenCalls: typeof be === 'number' ? be : Infinity };
 }
 
 /** The net USD of a compaction over `calls` calls (the next one included): positive = it pays. */

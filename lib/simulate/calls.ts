@@ -168,12 +168,14 @@ export interface ReplayedCall {
   /**
    * When the policy compacted before this call: the compaction call itself (a summarizer's call,
    * billed at the session's model: it sends the context it summarizes, read from the cache where
-   * alive, and writes the summary as output; included in input/cacheRead/cacheWrite/output/usd
-   * above) and its break-even (lib/compaction/cache-pays.ts): the calls it needs to pay back the
-   * cache it broke, against the calls the session still made after it.
+   * alive, and writes the summary as output; not in this call's own fields above, but in the
+   * totals) and its break-even (lib/ledger/break-even.ts via lib/compaction/cache-pays.ts): the
+   * calls it needs to pay back the cache it broke, against the calls the session still made after it.
    */
   compaction?: {
     callUsd: number;
+    /** The summarizer's call by token class (absent for compactions that call no model). */
+    call?: { input: number; cacheRead: number; cacheWrite: number; output: number };
     removed: number;
     rewrite: number;
     breakEvenCalls: number | null;
@@ -476,7 +478,6 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     let firedBefore: number | undefined;
     let declined: ReplayedCall['declined'];
     let compaction: ReplayedCall['compaction'];
-    let compactionCall: CallBill | undefined;
     // The cache as the policy can know it before the call: alive when the gap since the previous call is within the TTL.
     const aliveGuess = ci > 0 && (prevTime === undefined || c.time === undefined || c.time - prevTime <= rules.ttlMs);
     if (!tracksContext) {
@@ -556,8 +557,8 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
         armedEvents = items.length;
         checkedAt = prompt;
         boundary = items.length;
-        compactionCall = chosen.call;
-        compaction = { callUsd: chosen.call?.usd ?? 0, removed: Math.max(0, firedBefore - prompt), rewrite: Math.max(0, prompt - chosen.stable), breakEvenCalls: null, callsAfter: 0, paidBack: false, why };
+        const call = chosen.call;
+        compaction = { callUsd: call?.usd ?? 0, ...(call && { call: { input: call.input, cacheRead: call.cacheRead, cacheWrite: call.cacheWrite, output: call.output } }), removed: Math.max(0, firedBefore - prompt), rewrite: Math.max(0, prompt - chosen.stable), breakEvenCalls: null, callsAfter: 0, paidBack: false, why };
         if (env.pricing) {
           const v = judgeCompaction({ before: firedBefore, after: prompt, stablePrefix: chosen.stable, callUsd: compaction.callUsd, cacheAlive: aliveGuess }, env.pricing);
           compaction.breakEvenCalls = Number.isFinite(v.breakEvenCalls) ? v.breakEvenCalls : null;
@@ -594,9 +595,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       fired,
       ...(firedBefore !== undefined && { before: firedBefore }),
       cacheBroken: broken,
-      ...(compactionCall
-        ? { input: bill.input + compactionCall.input, cacheRead: bill.cacheRead + compactionCall.cacheRead, cacheWrite: bill.cacheWrite + compactionCall.cacheWrite, output: bill.output + compactionCall.output, usd: bill.usd + compactionCall.usd }
-        : bill),
+      ...bill,
       overWindow: prompt + c.output > limits.contextWindow,
       ...(compaction && { compaction }),
       ...(declined && { declined }),
@@ -631,8 +630,9 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     comp.callsAfter = main.length - k;
     comp.paidBack = comp.breakEvenCalls !== null && comp.callsAfter >= comp.breakEvenCalls;
   }
-  const sum = (k: 'input' | 'cacheRead' | 'cacheWrite' | 'output' | 'usd') => out.reduce((n, c) => n + c[k], 0);
-  const promptTokens = out.reduce((n, c) => n + c.input + c.cacheRead + c.cacheWrite, 0);
+  // The compaction calls (summarizers) count in the bill and its token classes.
+  const sum = (k: 'input' | 'cacheRead' | 'cacheWrite' | 'output' | 'usd') => out.reduce((n, c) => n + c[k] + (k === 'usd' ? c.compaction?.callUsd ?? 0 : c.compaction?.call?.[k] ?? 0), 0);
+  const promptTokens = sum('input') + sum('cacheRead') + sum('cacheWrite');
   return {
     policy: policy.id,
     label: policy.label,
