@@ -131,6 +131,13 @@ export function clearAtLeast(p: Pick<CachePricing, 'minTokens'>, inputBudget: nu
   return Math.ceil(Math.max(Number.isFinite(p.minTokens) ? p.minTokens : 0, 0.1 * Math.max(0, inputBudget)));
 }
 
+/**
+ * Where the window forces a compaction whatever it costs: the prompt at 90 % of the model's input
+ * budget (window − max output). The replay's Auto fires there (lib/simulate/policies/replay.ts),
+ * and the pipeline's cache check (auto-cache.ts) never declines above it.
+ */
+export const WINDOW_FORCES_AT = 0.9;
+
 export interface EarlyDecision {
   compact: boolean;
   /** Why, in one line with its numbers (the Plan panel and `compact`'s report show it). */
@@ -152,7 +159,8 @@ export function decideEarly(c: CompactionCase, p: CachePricing, callsToCome: num
   const verdict = judgeCompaction(c, p);
   const net = netUsd(c, p, callsToCome);
   const numbers = `takes out ${tok(verdict.removed)} tokens, rewrites ${tok(verdict.rewrite)} past the ${tok(Math.min(c.stablePrefix, c.after))}-token cache-stable prefix${c.callUsd > 0 ? ` plus a ${usd(c.callUsd)} summarizer call` : ''}; saves ${usd(verdict.perCallUsd)} a call, breaks even after ${Number.isFinite(verdict.breakEvenCalls) ? `${verdict.breakEvenCalls} call${verdict.breakEvenCalls === 1 ? '' : 's'}` : 'no number of calls'}, ~${callsToCome} to come`;
-  if (verdict.removed < minCleared) return { compact: false, reason: `not compacted: it would clear ${tok(verdict.removed)} tokens, under the ${tok(minCleared)} a compaction must clear`, verdict, callsToCome, netUsd: net };
+  const over = net < 0 ? `cost ${usd(-net)} more than it saves` : `save ${usd(net)}`;
+  if (verdict.removed < minCleared) return { compact: false, reason: `not compacted: it would clear ${tok(verdict.removed)} tokens, under the ${tok(minCleared)} a compaction must clear (over ~${callsToCome} calls it would ${over})`, verdict, callsToCome, netUsd: net };
   if (net < 0) return { compact: false, reason: `not compacted: it would cost ${usd(-net)} more than it saves over ~${callsToCome} calls (${numbers})`, verdict, callsToCome, netUsd: net };
   return { compact: true, reason: `compacted: expected to save ${usd(net)} over ~${callsToCome} calls (${numbers})`, verdict, callsToCome, netUsd: net };
 }

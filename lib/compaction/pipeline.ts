@@ -27,6 +27,7 @@ import { NO_HINTS, type ToolHints } from './hints';
 import { createReducer, type ReducerEnv } from './reducers';
 import { lookupModel } from '../tokens/catalog';
 import { contextFloor } from './calls';
+import { weighAutoCompaction } from './auto-cache';
 import type { ReducerId, ReducerReport, ReducerSpec } from './types';
 
 export interface AutoOptions {
@@ -72,6 +73,11 @@ export interface AutoOptions {
   summarizeThreshold?: number;
   /** The context window (tokens) `summarizeThreshold` is a fraction of (default: the transcript's model in the catalog). */
   contextWindow?: number;
+  /**
+   * Issue #29: keep the compaction only if the window forces it or it pays for the cache it breaks
+   * (auto-cache.ts); otherwise leave the context as it was and say by how much it would have cost more.
+   */
+  cacheAware?: boolean;
 }
 
 /** The stage list, in order. Exposed for the UI ("what auto will do") and the tests. */
@@ -130,6 +136,7 @@ function readAutoOptions(o: Record<string, unknown>): AutoOptions {
     // Not a fraction in (0, 1] = not set (behaviour unchanged), never a silent default that would gate summarize.
     ...(isNum(o.summarizeThreshold) && o.summarizeThreshold > 0 && o.summarizeThreshold <= 1 && { summarizeThreshold: o.summarizeThreshold }),
     ...(isNum(o.contextWindow) && o.contextWindow > 0 && { contextWindow: o.contextWindow }),
+    ...(o.cacheAware === true && { cacheAware: true }),
   };
 }
 
@@ -210,6 +217,8 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
     // sven's emergency_compact(): every non-system message but the newest keep_n, exactly.
     stages = [{ id: 'emergency', options: { untilFits: false, keepN: options.keepN ?? 6 } }];
   } else if (gate.why) reports.push(note(`${n(before)} tokens > trigger ${n(trigger)}${gate.why}: fires`));
+  const start = { ctx, state };
+  const gateNotes = reports.length;
   for (const spec of stages) {
     const now = contextTokens(ctx);
     if (now <= aim.total) break;
@@ -228,6 +237,11 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
     ctx = r.ctx;
     state = r.state;
     reports.push(r.report);
+  }
+  if (options.cacheAware && contextTokens(ctx) < before) {
+    const check = weighAutoCompaction(start.ctx, start.state, ctx, state);
+    if (check && !check.compact) return { ctx: start.ctx, state: start.state, reports: [...reports.slice(0, gateNotes), note(check.note)] };
+    if (check) reports.push({ ...note(check.note), tokensBefore: contextTokens(ctx), tokensAfter: contextTokens(ctx) });
   }
   const after = contextTokens(ctx);
   if (after > aim.total) {

@@ -8,6 +8,7 @@ import type { ReplayPolicy } from '../calls';
 import { fromPeer } from '../calls';
 import { planStep } from '../types';
 import { modelCalls } from '../../compaction/calls';
+import { WINDOW_FORCES_AT } from '../../compaction/cache-pays';
 import { anthropicClearThinking, anthropicClearToolUses } from './anthropic-context-editing';
 import { claudeCodeCompact, claudeCodeMicrocompact } from './claude-code';
 import { codex } from './codex';
@@ -21,7 +22,7 @@ import { jp, seed002, seed004, sven } from './seeds';
  * of it); below that Auto compacts only when it pays for the cache it breaks (issue #29: at 75 %
  * regardless, Auto cost 1.02× No policy on localpush, which fits the window uncompacted).
  */
-export const AUTO_TRIGGER = 0.9;
+export const AUTO_TRIGGER = WINDOW_FORCES_AT;
 export const AUTO_TARGET = 0.5;
 
 /** What Auto's early, cache-aware compaction runs: the free reducers to their floor, never the tool schemas (the cache's first tokens), no summary. */
