@@ -23,7 +23,7 @@ const select = 'rounded-md border border-neutral-300 bg-white px-1.5 py-1 text-x
 
 function cell(row: ReplayRow, key: keyof ReplayRow): string {
   const v = row[key];
-  if (key === 'usd') return `$${(v as number).toFixed(4)}`;
+  if (key === 'usd' || key === 'compactionUsd') return `$${(v as number).toFixed(4)}`;
   if (key === 'cacheHitPct') return `${(v as number).toFixed(1)} %`;
   return typeof v === 'number' ? formatTokens(v) : String(v);
 }
