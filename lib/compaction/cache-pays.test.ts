@@ -71,9 +71,9 @@ describe('decideEarly: compact only when it pays and clears enough', () => {
     expect(d.compact).toBe(false);
     expect(d.reason).toContain('under the 13,600 a compaction must clear');
   });
-  it('clear_at_least is 10 % of the input budget, at least the minimum cacheable size', () => {
-    expect(clearAtLeast(opus, 136_000)).toBe(13_600);
-    expect(clearAtLeast(opus, 8_000)).toBe(4096);
+  it('clear_at_least is 5 % of the input budget, at least the minimum cacheable size', () => {
+    expect(clearAtLeast(opus, 136_000)).toBe(6_800);
+    expect(clearAtLeast(opus, 40_000)).toBe(4096);
   });
   it('the calls to come are the calls made so far (at least one)', () => {
     expect(estimateCallsToCome(0)).toBe(1);
@@ -97,7 +97,7 @@ describe('the replay on synthetic call sequences', () => {
     const early = a.calls.filter((c) => c.compaction?.why === 'pays');
     expect(early.length).toBeGreaterThan(0);
     expect(a.calls.some((c) => c.compaction?.why === 'window')).toBe(false);
-    for (const c of early) expect(c.compaction!.removed).toBeGreaterThanOrEqual(13_600);
+    for (const c of early) expect(c.compaction!.removed).toBeGreaterThanOrEqual(6_800);
     expect(a.totals.usd).toBeLessThan(n.totals.usd);
     expect(a.totals.usd).toBeLessThan(f.totals.usd);
     expect(a.totals.compactionsNotPaidBack).toBe(0);

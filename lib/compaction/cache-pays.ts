@@ -125,10 +125,12 @@ export function estimateCallsToCome(callsSoFar: number): number {
 /**
  * The least an early (not window-forced) compaction must take out: like Anthropic's
  * `clear_at_least`, so Auto compacts seldom and much rather than often and little. The larger of
- * the model's minimum cacheable size and 10 % of its input budget.
+ * the model's minimum cacheable size and 5 % of its input budget. (On slopometry a tenth cost
+ * $9.73 in 8 compactions, a twentieth $8.89 in 16, 3 % $8.84 in 25: each early compaction rewrites
+ * little past the stable prefix, so the minimum mostly bounds how often Auto compacts.)
  */
 export function clearAtLeast(p: Pick<CachePricing, 'minTokens'>, inputBudget: number): number {
-  return Math.ceil(Math.max(Number.isFinite(p.minTokens) ? p.minTokens : 0, 0.1 * Math.max(0, inputBudget)));
+  return Math.ceil(Math.max(Number.isFinite(p.minTokens) ? p.minTokens : 0, 0.05 * Math.max(0, inputBudget)));
 }
 
 /**

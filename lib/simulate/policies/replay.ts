@@ -38,7 +38,7 @@ export function autoPolicy(trigger = AUTO_TRIGGER, target = AUTO_TARGET): Replay
     id: 'contextscope-auto',
     label: 'Contextscope Auto',
     kind: 'plan',
-    note: `fires at ${Math.round(trigger * 100)} % of the input budget (window − max output) and runs Auto to ${Math.round(target * 100)} % of it with the library's defaults: free reducers first, summaries prefix-ward only for the overflow; below that, compacts early with the free reducers only when the savings over the calls estimated to come (as many as made so far) pay for the cache rewrite, clearing at least 10 % of the input budget`,
+    note: `fires at ${Math.round(trigger * 100)} % of the input budget (window − max output) and runs Auto to ${Math.round(target * 100)} % of it with the library's defaults: free reducers first, summaries prefix-ward only for the overflow; below that, compacts early with the free reducers only when the savings over the calls estimated to come (as many as made so far) pay for the cache rewrite, clearing at least 5 % of the input budget`,
     triggerTokens: (m) => Math.floor((m.contextWindow - m.maxOutput) * trigger),
     plan: (_log, m) => [planStep('contextscope-auto', [{ id: 'auto' }], 1, Math.floor((m.contextWindow - m.maxOutput) * target))],
     early: {
