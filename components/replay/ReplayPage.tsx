@@ -114,7 +114,7 @@ export function ReplayPage() {
             <section className="rounded-lg border border-neutral-200 p-3 dark:border-neutral-800" aria-label="Context per call">
               <div className="mb-2 flex items-baseline justify-between gap-4">
                 <h2 className="text-sm font-semibold">Context each call sends, by policy</h2>
-                <p className="text-xs text-neutral-500">● compaction · ✕ cache lost (TTL ran out, or the compaction rewrote the prefix) · tick the policies in the table to draw them</p>
+                <p className="text-xs text-neutral-500">● compaction · <span className="text-red-600">○</span> a compaction that never paid back the cache it broke (its tooltip gives the break-even) · ✕ cache lost (TTL ran out, or the compaction rewrote the prefix) · tick the policies in the table to draw them</p>
               </div>
               <ReplayChart view={view} series={series} />
             </section>
