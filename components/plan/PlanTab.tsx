@@ -13,7 +13,7 @@ import { Button } from '../ui/Button';
 import { formatTokens } from '../ui/format';
 import { CONTEXT_DEFINITION, contextParts } from '../ui/context-label';
 import { formatDelta } from './numbers';
-import { MANUAL_REDUCERS, planFromConfig, setHint, shortToolName, targetReference, type ManualReducerId, type PlanState } from './plan';
+import { MANUAL_REDUCERS, planFromConfig, setHint, shortToolName, targetReference, type ManualReducerId, type PlanState, cacheDecision } from './plan';
 import { SMALL_OVERHEAD } from '../inspector/SidePanel';
 import type { Workbench } from '../inspector/useWorkbench';
 import { reducerLabel } from '../ui/reducer-labels';
@@ -102,6 +102,17 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
 }
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** What Auto's cache check chose on this preview: compacted (with the saving it expects) or not (with what it would have cost more). */
+function CacheDecision({ notes, pending }: { notes: readonly string[]; pending: boolean }) {
+  const d = pending ? null : cacheDecision(notes);
+  if (!d) return null;
+  return (
+    <p className={`text-[11px] leading-snug tabular-nums ${d.compacted ? 'text-neutral-500' : 'text-amber-800 dark:text-amber-300'}`} data-testid="auto-cache-decision" data-compacted={d.compacted}>
+      {d.compacted ? `Cache check: ${d.text}` : `Cache check: Auto chose not to compact: ${d.text.replace(/^not compacted: /, '')}`}
+    </p>
+  );
+}
 
 function TargetReference({ target, context, selection, selectionTokens, axis }: { target: number; context: number; selection: [number, number] | null; selectionTokens: number; axis: 'turns' | 'calls' }) {
   const r = targetReference(target, context, selection ? { label: rangeLabel(selection, axis), tokens: selectionTokens } : null);
@@ -231,6 +242,11 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
               width="w-16"
             />
           )}
+          <label className="flex items-center gap-2 text-xs" title="Keep the compaction only when the window forces it (90 % of the model's input budget) or when what it saves on the calls estimated to come (as many as made so far) pays for rewriting the prompt cache it breaks, at the model's cache prices">
+            <input type="checkbox" checked={plan.cacheAware === true} onChange={(e) => setPlan((p) => ({ ...p, cacheAware: e.target.checked }))} data-testid="cache-aware" />
+            Only when it pays for the prompt cache it breaks
+          </label>
+          {plan.cacheAware && <CacheDecision notes={preview?.reducers.flatMap((r) => r.notes) ?? []} pending={wb.previewPending} />}
           <p className="text-[11px] leading-snug text-neutral-500">
             Runs the free reducers cheapest first (reasoning, duplicates, retention, truncation, stubs, attachments, unused schemas) and stops as soon as the context fits; then summarizes
             prefix-ward; emergency last.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPlan, planFromConfig, planToDraft, setHint, shortToolName, targetReference, type PlanState } from './plan';
+import { cacheDecision, defaultPlan, planFromConfig, planReducers, planToDraft, setHint, shortToolName, targetReference, type PlanState } from './plan';
 import { formatDelta, formatUsd } from './numbers';
 
 describe('plan → draft step', () => {
@@ -86,5 +86,18 @@ describe('shortToolName', () => {
     expect(shortToolName('mcp__context7__resolve-library-id')).toBe('context7 · resolve-library-id');
     expect(shortToolName('mcp__my_server__do__thing')).toBe('my_server · do__thing');
     expect(shortToolName('Bash')).toBe('Bash');
+  });
+});
+
+describe("Auto's cache check in the Plan panel", () => {
+  it('reads the decision from the preview notes, with its numbers; no check, no line', () => {
+    expect(cacheDecision(['strip-reasoning: no reasoning in range', 'auto: cache check: not compacted: it would cost $0.08 more than it saves over ~5 calls (…)'])).toEqual({ compacted: false, text: 'not compacted: it would cost $0.08 more than it saves over ~5 calls (…)' });
+    expect(cacheDecision(['cache check: compacted: expected to save $0.37 over ~20 calls'])?.compacted).toBe(true);
+    expect(cacheDecision(['auto: 1,000 tokens ≤ trigger 2,000: nothing to do'])).toBeNull();
+  });
+  it('Auto asks for the check only when the box is ticked', () => {
+    const plan = defaultPlan(10_000);
+    expect(planReducers(plan)[0].options).not.toHaveProperty('cacheAware');
+    expect(planReducers({ ...plan, cacheAware: true })[0].options).toMatchObject({ cacheAware: true });
   });
 });

@@ -59,6 +59,11 @@ export interface PlanState {
    * while the context is above it (0 = whenever the free reducers are not enough).
    */
   summarizeAbovePct: number;
+  /**
+   * Issue #29: Auto keeps its compaction only when the window forces it or it pays for the prompt
+   * cache it breaks (lib/compaction/auto-cache.ts); the panel says what it chose, with its numbers.
+   */
+  cacheAware?: boolean;
   manual: Partial<Record<ManualReducerId, { enabled: boolean; knobs: Record<string, number> }>>;
   /** The user's per-tool overrides (over the defaults of lib/compaction/hints.ts). */
   hints: ToolHints;
@@ -105,6 +110,7 @@ export function planReducers(plan: PlanState, contextWindow?: number): ReducerSp
         options: {
           ...plan.autoExtra,
           summarize: plan.autoSummarize,
+          ...(plan.cacheAware && { cacheAware: true }),
           ...(threshold !== undefined && { summarizeThreshold: threshold, ...(contextWindow && { contextWindow }) }),
           ...(Object.keys(plan.hints).length > 0 && { hints: plan.hints }),
         },
@@ -144,6 +150,17 @@ export function planToDraft(plan: PlanState, stepId: string, selection: [number,
     ...(plan.mode === 'auto' && { budget: Math.max(1, Math.floor(plan.targetBudget)) }),
     label: plan.mode === 'auto' ? `auto → ${Math.round(plan.targetBudget).toLocaleString('en-US')} tokens` : reducers.map((r) => reducerLabel(r.id)).join(' + '),
   };
+}
+
+/** Auto's cache check, from the preview's reducer notes (lib/compaction/auto-cache.ts): what it chose and why, or null when it did not weigh. */
+export function cacheDecision(notes: readonly string[]): { compacted: boolean; text: string } | null {
+  for (const n of notes) {
+    const at = n.indexOf('cache check: ');
+    if (at < 0) continue;
+    const text = n.slice(at + 'cache check: '.length);
+    return { compacted: !text.startsWith('not compacted'), text };
+  }
+  return null;
 }
 
 /** An imported JP TOML / sven YAML config, as plan state (the user can still edit it). */

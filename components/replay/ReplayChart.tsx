@@ -29,10 +29,18 @@ export function decimate(values: Float64Array, w: number): Array<[number, number
   return out;
 }
 
+/** A compaction's break-even in words, against the calls the session made after it (the one it preceded included). */
+export function breakEvenText(breakEven: number | undefined, callsAfter: number, unpaid: boolean): string {
+  if (breakEven === undefined || breakEven === 0) return 'break-even not priced';
+  const be = Number.isFinite(breakEven) ? `break-even after ${breakEven} call${breakEven === 1 ? '' : 's'}` : 'no break-even (it saved nothing a call)';
+  return unpaid ? `${be}, the session made ${callsAfter} after it: never paid back` : `${be} of the ${callsAfter} made after it: paid back`;
+}
+
 /**
  * x = the session's model calls (main chain), y = tokens each call sends under a policy. The
  * window is a red line (labelled off-scale when the curves stay far under it); compactions are
- * dots, calls that lost the cache are crosses. Plain SVG: a few policies × a few thousand points.
+ * dots (hollow with a red edge when they never paid back the cache they broke), calls that lost
+ * the cache are crosses. Plain SVG: a few policies × a few thousand points.
  */
 export function ReplayChart({ view, series }: { view: ReplayView; series: ReplaySeries[] }) {
   const box = useRef<HTMLDivElement>(null);
@@ -95,8 +103,9 @@ export function ReplayChart({ view, series }: { view: ReplayView; series: Replay
                 <polyline fill="none" stroke={color} strokeWidth={1.5} strokeLinejoin="round" points={pts.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')} />
                 {Array.from(s.fired).map((f, i) =>
                   f ? (
-                    <circle key={`f${i}`} cx={x(i)} cy={y(s.prompts[i])} r={3.5} fill={color} stroke="white" strokeWidth={1} data-testid="replay-firing">
-                      <title>{`${s.label}: compacted before call ${i + 1} (turn ${view.callTurns[i] + 1}), ${formatTokens(s.prompts[i])} tokens sent`}</title>
+                    // A compaction that never paid back the cache it broke: a hollow ring with a red edge.
+                    <circle key={`f${i}`} cx={x(i)} cy={y(s.prompts[i])} r={s.unpaid?.[i] ? 4.5 : 3.5} fill={s.unpaid?.[i] ? 'white' : color} stroke={s.unpaid?.[i] ? '#dc2626' : 'white'} strokeWidth={s.unpaid?.[i] ? 2 : 1} data-testid="replay-firing" data-paid={s.unpaid?.[i] ? 'false' : 'true'}>
+                      <title>{`${s.label}: compacted before call ${i + 1} (turn ${view.callTurns[i] + 1}), ${formatTokens(s.prompts[i])} tokens sent; ${breakEvenText(s.breakEven?.[i], calls - i, !!s.unpaid?.[i])}`}</title>
                     </circle>
                   ) : null,
                 )}

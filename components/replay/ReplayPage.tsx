@@ -24,7 +24,7 @@ const select = 'rounded-md border border-neutral-300 bg-white px-1.5 py-1 text-x
 function cell(row: ReplayRow, key: keyof ReplayRow, priced = true): string {
   const v = row[key];
   // A model without a price has no cost: "no price", never "$0.0000" (issue 30).
-  if (key === 'usd') return priced ? `$${(v as number).toFixed(4)}` : 'no price';
+  if (key === 'usd' || key === 'compactionUsd') return priced ? `$${(v as number).toFixed(4)}` : 'no price';
   if (key === 'cacheHitPct') return `${(v as number).toFixed(1)} %`;
   return typeof v === 'number' ? formatTokens(v) : String(v);
 }
@@ -115,7 +115,7 @@ export function ReplayPage() {
             <section className="rounded-lg border border-neutral-200 p-3 dark:border-neutral-800" aria-label="Context per call">
               <div className="mb-2 flex items-baseline justify-between gap-4">
                 <h2 className="text-sm font-semibold">Context each call sends, by policy</h2>
-                <p className="text-xs text-neutral-500">● compaction · ✕ cache lost (TTL ran out, or the compaction rewrote the prefix) · tick the policies in the table to draw them</p>
+                <p className="text-xs text-neutral-500">● compaction · <span className="text-red-600">○</span> a compaction that never paid back the cache it broke (its tooltip gives the break-even) · ✕ cache lost (TTL ran out, or the compaction rewrote the prefix) · tick the policies in the table to draw them</p>
               </div>
               <ReplayChart view={view} series={series} />
             </section>

@@ -78,6 +78,10 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]â€
   --report-json R   write the audit record (steps, fates, tokens, lost identifiers)
   --conversation K  which conversation of a container file (0-based)
   --dry-run         show what would change; write nothing
+  --cache-aware     auto keeps its compaction only if the window forces it (90 % of the model's input
+                    budget) or it pays for the prompt cache it breaks over the calls estimated to
+                    come; otherwise nothing is written and the report says by how much it would have
+                    cost more (exit 0)
   --keep-failed     write OUT even when the check fails (over budget, or tool pairing broken by
                     the compaction); without it a failed check writes nothing at OUT
   --provider P      summaries by an LLM: openai|anthropic|gemini (with --summary-model, --base-url, --timeout,
@@ -109,6 +113,8 @@ export interface CompactArgs {
   reportJson?: string;
   conversation?: number;
   dryRun: boolean;
+  /** Auto keeps its compaction only if the window forces it or it pays for the cache it breaks (issue #29). */
+  cacheAware?: boolean;
   keepFailed?: boolean;
   tangents?: number[];
   model?: string;
@@ -199,6 +205,9 @@ export function parseCompactArgs(args: string[]): CompactArgs {
       case '--dry-run':
         out.dryRun = true;
         break;
+      case '--cache-aware':
+        out.cacheAware = true;
+        break;
       case '--keep-failed':
         out.keepFailed = true;
         break;
@@ -273,7 +282,7 @@ export function stepFromArgs(a: CompactArgs, plan: CompactionPlan | undefined, b
       if (r.id === 'tool-retention' && a.retention) return { id: r.id, options: { ...r.options, mode: a.retention.mode, ...(a.retention.mode === 'count' ? { keep: a.retention.n } : { turns: a.retention.n }) } };
       if (r.id !== 'auto') return r;
       const retention = a.retention ? { retentionMode: a.retention.mode, ...(a.retention.mode === 'count' ? { retentionKeep: a.retention.n } : { retentionTurns: a.retention.n }) } : {};
-      return { id: r.id, options: { ...r.options, ...retention, ...(window !== undefined && { contextWindow: window }) } };
+      return { id: r.id, options: { ...r.options, ...retention, ...(window !== undefined && { contextWindow: window }), ...(a.cacheAware && { cacheAware: true }) } };
     }),
   };
 }
@@ -537,6 +546,13 @@ export async function compactBytes(a: CompactArgs, name: string, input: Uint8Arr
     const lost = lostIdentifiers(t, outcome.projection);
     io.out(formatReport(t, outcome.steps, outcome.projection, lost) + '\n');
     for (const n of outcome.notes ?? []) io.out(`note: ${n}\n`);
+    // --cache-aware: auto left the context as it was because compacting would cost more.
+    const declined = a.cacheAware ? outcome.projection.report.flatMap((r) => r.notes).find((n) => n.startsWith('cache check: not compacted')) : undefined;
+    if (declined) {
+      row.tokensAfter = outcome.projection.tokens.after.total;
+      io.out(`auto chose not to compact (--cache-aware): ${declined.slice('cache check: '.length)}; nothing written\n`);
+      return end(EXIT.ok);
+    }
     const writeReport = () => {
       if (!a.reportJson) return;
       const audit = buildAudit({ log: t, steps: outcome.steps, projection: outcome.projection, lost, budget, ...(a.out && outcome.fileName && { output: { fileName: path.basename(a.out), format: t.format, tokens: outcome.reimportedTokens } }) });

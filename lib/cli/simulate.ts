@@ -66,7 +66,7 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 export function renderSimulation(sim: Simulation): string {
   const rows = replayRows(sim);
-  const cells = rows.map((r) => REPLAY_COLUMNS.map((c) => (c.key === 'usd' ? r.usd.toFixed(4) : typeof r[c.key] === 'number' ? fmt(r[c.key] as number) : String(r[c.key]))));
+  const cells = rows.map((r) => REPLAY_COLUMNS.map((c) => (c.key === 'usd' || c.key === 'compactionUsd' ? (r[c.key] as number).toFixed(4) : typeof r[c.key] === 'number' ? fmt(r[c.key] as number) : String(r[c.key]))));
   const head = REPLAY_COLUMNS.map((c) => c.label);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i].length)));
   const line = (row: string[]) => row.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');

@@ -27,6 +27,7 @@ import { NO_HINTS, type ToolHints } from './hints';
 import { createReducer, type ReducerEnv } from './reducers';
 import { lookupModel } from '../tokens/catalog';
 import { contextFloor } from './calls';
+import { weighAutoCompaction } from './auto-cache';
 import type { ReducerId, ReducerReport, ReducerSpec } from './types';
 
 export interface AutoOptions {
@@ -98,6 +99,11 @@ export interface AutoOptions {
    * = the log's measured calibration error (mean |estimate − recorded| / recorded), at most 25 %.
    */
   safetyMargin?: number | 'calibration';
+  /**
+   * Issue #29: keep the compaction only if the window forces it or it pays for the cache it breaks
+   * (auto-cache.ts); otherwise leave the context as it was and say by how much it would have cost more.
+   */
+  cacheAware?: boolean;
 }
 
 /** The stage list, in order. Exposed for the UI ("what auto will do") and the tests. */
@@ -165,6 +171,7 @@ function readAutoOptions(o: Record<string, unknown>): AutoOptions {
     ...(isNum(o.windowTokens) && o.windowTokens >= 0 && { windowTokens: o.windowTokens }),
     ...(isNum(o.injectionReserve) && o.injectionReserve > 0 && { injectionReserve: o.injectionReserve }),
     ...((o.safetyMargin === 'calibration' || (isNum(o.safetyMargin) && o.safetyMargin >= 0 && o.safetyMargin < 1)) && { safetyMargin: o.safetyMargin as number | 'calibration' }),
+    ...(o.cacheAware === true && { cacheAware: true }),
   };
 }
 
@@ -274,6 +281,8 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
     reports.push(note(`${n(before)} tokens > ${gate.why ? 'trigger' : 'budget'} ${n(trigger)}${gate.why}: fires`));
     reports.push(note(`${options.minTurns ? `${ctx.log.turnCount} turns > min_turns ${options.minTurns}: ` : ''}${options.triggerOfWindow ? 'the profile runs' : 'runs in full'} (${stages.map((s) => s.id).join(', ')})`));
   } else if (gate.why) reports.push(note(`${n(before)} tokens > trigger ${n(trigger)}${gate.why}: fires`));
+  const start = { ctx, state };
+  const gateNotes = reports.length;
   for (const spec of stages) {
     const now = contextTokens(ctx);
     if (inFull) {
@@ -300,6 +309,11 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
     run(spec, aim);
   }
   if (inFull) return { ctx, state, reports };
+  if (options.cacheAware && contextTokens(ctx) < before) {
+    const check = weighAutoCompaction(start.ctx, start.state, ctx, state);
+    if (check && !check.compact) return { ctx: start.ctx, state: start.state, reports: [...reports.slice(0, gateNotes), note(check.note)] };
+    if (check) reports.push({ ...note(check.note), tokensBefore: contextTokens(ctx), tokensAfter: contextTokens(ctx) });
+  }
   const after = contextTokens(ctx);
   if (after > aim.total) {
     let why = belowSummarizeThreshold ? 'auto stopped after the free reducers (below summarize_threshold)' : overTargetReason(ctx, aim.total);

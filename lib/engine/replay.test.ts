@@ -22,10 +22,13 @@ describe('replayView (the Replay page, packed in the worker)', () => {
       expect(s.prompts).toHaveLength(calls);
       expect(s.fired.reduce((n, f) => n + f, 0)).toBe(s.row.compactions);
       expect(Math.max(...s.prompts)).toBe(s.row.peakContext);
+      // Compactions that never paid back: the table's count, marked only where the policy fired.
+      expect(s.unpaid.reduce((n, f) => n + f, 0)).toBe(s.row.compactionsNotPaidBack);
+      for (let i = 0; i < calls; i++) if (s.unpaid[i] || s.breakEven[i]) expect(s.fired[i]).toBe(1);
     }
     // Typed arrays travel as transferables, none shared between two series.
     const buffers = replayTransferables(view);
     expect(new Set(buffers).size).toBe(buffers.length);
-    expect(buffers).toHaveLength(2 + 3 * view.series.length);
+    expect(buffers).toHaveLength(2 + 5 * view.series.length);
   });
 });

@@ -21,6 +21,13 @@ export interface ReplaySeries {
   fired: Uint8Array;
   /** 1 where the call lost the cached prefix (TTL ran out, or a compaction rewrote it). */
   broken: Uint8Array;
+  /**
+   * Where the policy compacted: the calls its compaction needed to pay back the cache it broke
+   * (lib/ledger/break-even.ts); Infinity when it never could, 0 where it did not compact.
+   */
+  breakEven: Float64Array;
+  /** Where the policy compacted: 1 when the session made fewer calls after it than its break-even (it never paid back). */
+  unpaid: Uint8Array;
 }
 
 export interface ReplayView {
@@ -65,6 +72,8 @@ export function replayView(t: Transcript, options: { model?: string; cacheTtl?: 
         prompts: Float64Array.from(calls, (c) => c.prompt),
         fired: Uint8Array.from(calls, (c) => (c.fired ? 1 : 0)),
         broken: Uint8Array.from(calls, (c) => (c.cacheBroken ? 1 : 0)),
+        breakEven: Float64Array.from(calls, (c) => (c.compaction ? c.compaction.breakEvenCalls ?? Infinity : 0)),
+        unpaid: Uint8Array.from(calls, (c) => (c.compaction && !c.compaction.paidBack ? 1 : 0)),
       };
     }),
   };
@@ -72,7 +81,7 @@ export function replayView(t: Transcript, options: { model?: string; cacheTtl?: 
 
 /** The typed arrays of a view, for Comlink's transfer list. */
 export function replayTransferables(v: ReplayView): ArrayBuffer[] {
-  return [v.callTurns.buffer, v.callMessages.buffer, ...v.series.flatMap((s) => [s.prompts.buffer, s.fired.buffer, s.broken.buffer])] as ArrayBuffer[];
+  return [v.callTurns.buffer, v.callMessages.buffer, ...v.series.flatMap((s) => [s.prompts.buffer, s.fired.buffer, s.broken.buffer, s.breakEven.buffer, s.unpaid.buffer])] as ArrayBuffer[];
 }
 
 export function replayEngine(deps: { getTranscript: (id: string) => Promise<Transcript> }) {

@@ -2,9 +2,9 @@
  * A replayed policy's compactions as ledger events (lib/simulate/calls.ts): each call where the
  * policy fired. Before = the prompt the call would have sent without firing, after = the prompt it
  * sent, the cache write = what that call wrote under the replay's cache model; break-even counts
- * the replay's later calls (lib/ledger/break-even.ts). The replay does not model the compaction
- * call of a summarizing policy (its summary is our offline one): costUsd is null, and break-even
- * counts only the cache the compaction rewrote.
+ * the replay's later calls (lib/ledger/break-even.ts). A summarizing policy's compaction call is
+ * the replay's estimate (issue #29: the context it summarizes sent at the session's model, the
+ * summary as output; ReplayedCall.compaction.callUsd); a compaction that calls no model costs null.
  */
 import type { Transcript } from '../model/types';
 import type { ReplayResult, Simulation } from '../simulate/calls';
@@ -36,11 +36,11 @@ export function replayEvents(log: Transcript, sim: Simulation, result: ReplayRes
       tokensAfterFrom: 'estimate',
       durationMs: null,
       model: sim.model.id ?? log.model ?? null,
-      costUsd: null,
-      costFrom: null,
+      costUsd: c.compaction?.call ? c.compaction.callUsd : null,
+      costFrom: c.compaction?.call ? 'estimate' : null,
       cacheWriteAfter: c.cacheWrite,
       cacheWriteUsd,
-      breakEvenCalls: info ? compactionBreakEven({ price: info.price, tokensBefore: c.before, tokensAfter: c.prompt, firstCall: c, compactionUsd: 0, callsAfter }) : null,
+      breakEvenCalls: info ? compactionBreakEven({ price: info.price, tokensBefore: c.before, tokensAfter: c.prompt, firstCall: c, compactionUsd: c.compaction?.callUsd ?? 0, callsAfter }) : null,
       callsAfter,
       summary: null,
       survival: null,

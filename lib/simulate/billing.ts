@@ -20,7 +20,7 @@
  * hits less often than this model says: the replay's error against the recorded bill is reported
  * per session, not hidden.
  */
-import type { ModelInfo } from '../tokens/catalog';
+import { lookupModel, type ModelInfo } from '../tokens/catalog';
 
 export type CacheProvider = 'anthropic' | 'openai' | 'google' | 'none';
 
@@ -40,16 +40,16 @@ export interface CacheRules {
 
 const MINUTE = 60_000;
 
-export function cacheRules(model: Pick<ModelInfo, 'id' | 'provider'> | undefined, options: { ttl?: '5m' | '1h' } = {}): CacheRules {
+/**
+ * The cache rules of a model: from its catalog entry's `cache` (lib/tokens/catalog.ts); a model
+ * object without one (a caller's own) gets its provider's documented defaults.
+ */
+export function cacheRules(model: Pick<ModelInfo, 'id' | 'provider' | 'cache'> | undefined, options: { ttl?: '5m' | '1h' } = {}): CacheRules {
   const provider = model?.provider;
-  const id = model?.id ?? '';
-  if (provider === 'anthropic') {
-    const big = /opus-4-[5-9]|opus-[5-9]|haiku-4-5/.test(id);
-    return { provider: 'anthropic', ttlMs: options.ttl === '1h' ? 60 * MINUTE : 5 * MINUTE, minTokens: big ? 4096 : 1024, increment: 1, writes: true, writePrice: options.ttl === '1h' ? 2 / 1.25 : 1 };
-  }
-  if (provider === 'openai') return { provider: 'openai', ttlMs: (options.ttl === '5m' ? 5 : 60) * MINUTE, minTokens: 1024, increment: 128, writes: false, writePrice: 1 };
-  if (provider === 'google') return { provider: 'google', ttlMs: 5 * MINUTE, minTokens: /gemini-2\.5/.test(id) ? 2048 : 4096, increment: 1, writes: false, writePrice: 1 };
-  return { provider: 'none', ttlMs: 0, minTokens: Infinity, increment: 1, writes: false, writePrice: 1 };
+  const spec = model?.cache ?? (provider === 'anthropic' || provider === 'openai' || provider === 'google' ? lookupModel(provider === 'anthropic' ? 'claude-sonnet-4-5' : provider === 'openai' ? 'gpt-5' : 'gemini-3-pro')?.cache : undefined);
+  if (!spec || (provider !== 'anthropic' && provider !== 'openai' && provider !== 'google')) return { provider: 'none', ttlMs: 0, minTokens: Infinity, increment: 1, writes: false, writePrice: 1 };
+  const ttl = options.ttl ?? spec.ttlMinutes.default;
+  return { provider, ttlMs: spec.ttlMinutes[ttl] * MINUTE, minTokens: spec.minTokens, increment: spec.increment, writes: spec.writes, writePrice: spec.writePrice[ttl] };
 }
 
 export interface CallBill {

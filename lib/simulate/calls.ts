@@ -41,6 +41,7 @@ import { calibrate, isContextSample, visibleBefore } from '../tokens/calibration
 import { callCost, lookupModel, type ModelInfo } from '../tokens/catalog';
 import { billCall, cacheRules, type CacheRules, type CallBill } from './billing';
 import { resolveModel } from './replay';
+import { clearAtLeast, decideEarly, estimateCallsToCome, judgeCompaction, pricingOf, type CachePricing, type EarlyDecision } from '../compaction/cache-pays';
 import type { ModelLimits, PeerPolicy } from './types';
 
 /** One model call of the transcript. */
@@ -128,6 +129,17 @@ export interface ReplayPolicy {
   /** 'turn': the trigger is checked only between turns (before a turn's first call), as JP does. */
   checkAt?: 'call' | 'turn';
   plan?(log: Transcript, model: ModelLimits): Step[];
+  /**
+   * A cache-aware early compaction (our Auto): below the trigger, the replay tries this plan and
+   * keeps it only when it clears at least `clear_at_least` and pays for the cache it breaks over
+   * the calls estimated to come (lib/compaction/cache-pays.ts `decideEarly`). The window-forced
+   * compaction at the trigger runs `plan` regardless.
+   */
+  early?: {
+    plan(log: Transcript, model: ModelLimits): Step[];
+    /** The same plan limited to the messages since the last compaction (the cached prefix untouched). */
+    tailPlan?(log: Transcript, model: ModelLimits, fromCall: number): Step[];
+  };
 }
 
 export function fromPeer(p: PeerPolicy, note?: string): ReplayPolicy {
@@ -155,6 +167,27 @@ export interface ReplayedCall {
   output: number;
   usd: number;
   overWindow: boolean;
+  /**
+   * When the policy compacted before this call: the compaction call itself (a summarizer's call,
+   * billed at the session's model: it sends the context it summarizes, read from the cache where
+   * alive, and writes the summary as output; not in this call's own fields above, but in the
+   * totals) and its break-even (lib/ledger/break-even.ts via lib/compaction/cache-pays.ts): the
+   * calls it needs to pay back the cache it broke, against the calls the session still made after it.
+   */
+  compaction?: {
+    callUsd: number;
+    /** The summarizer's call by token class (absent for compactions that call no model). */
+    call?: { input: number; cacheRead: number; cacheWrite: number; output: number };
+    removed: number;
+    rewrite: number;
+    breakEvenCalls: number | null;
+    callsAfter: number;
+    paidBack: boolean;
+    /** Why it fired: the window forced it, or (cache-aware Auto) it was expected to pay. */
+    why: 'window' | 'pays';
+  };
+  /** The cache-aware Auto weighed an early compaction before this call and declined it: why, with its numbers. */
+  declined?: { reason: string; netUsd: number };
 }
 
 export interface ReplayTotals {
@@ -173,6 +206,10 @@ export interface ReplayTotals {
   cacheBreaks: number;
   identifiersLost: number;
   userMessagesLost: number;
+  /** USD of the compaction calls themselves (summarizers), included in `usd`. */
+  compactionUsd: number;
+  /** Compactions that did not pay back the cache they broke before the session ended. */
+  compactionsNotPaidBack: number;
 }
 
 export interface ReplayResult {
@@ -316,7 +353,8 @@ export function simulate(log: Transcript, policies: readonly ReplayPolicy[], opt
     if (!priceCache.has(id)) priceCache.set(id, lookupModel(id)?.price ?? price);
     return priceCache.get(id);
   };
-  const env: ReplayEnv = { calls, before, toolTokens, factor, overhead, limits, rules, price, priceOf, recordedPrompt, hitScale: 1 };
+  const pricing = info ? pricingOf(info, options.cacheTtl) : undefined;
+  const env: ReplayEnv = { calls, before, toolTokens, factor, overhead, limits, rules, price, priceOf, recordedPrompt, hitScale: 1, ...(pricing && { pricing }), minCleared: clearAtLeast(pricing ?? { minTokens: 0 }, limits.contextWindow - limits.maxOutput) };
   // Cache calibration: the share of the modelled cache hits the provider really served on this
   // session (best-effort caches hit less than "whenever the prefix is alive"), from the
   // "as recorded" replay over the recorded calls; every policy's hits are scaled by it.
@@ -351,6 +389,19 @@ export function simulate(log: Transcript, policies: readonly ReplayPolicy[], opt
   };
 }
 
+interface Candidate {
+  projection: ReturnType<typeof projectTranscript>;
+  items: Item[];
+  tools: Transcript['tools'];
+  toolTokens: number;
+  /** The next call's prompt with it. */
+  after: number;
+  /** Leading tokens of that prompt the previous request shares (the cache still holds them). */
+  stable: number;
+  /** The summarizer's call, when the plan summarized. */
+  call?: CallBill;
+}
+
 interface ReplayEnv {
   calls: CallPoint[];
   before: number[];
@@ -364,6 +415,10 @@ interface ReplayEnv {
   recordedPrompt(c: CallPoint): number;
   /** Scale on modelled cache hits (the session's observed hit rate; 1 = the model as is). */
   hitScale: number;
+  /** The model's pricing for the cache-aware rule (undefined: not priced, no early compaction). */
+  pricing?: CachePricing;
+  /** The least an early compaction must clear (cache-pays.ts clearAtLeast). */
+  minCleared: number;
 }
 
 function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): ReplayResult {
@@ -389,6 +444,10 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
   const lastOfModel = new Map<string, { prompt: number; time?: number }>();
   let armedAt = -Infinity;
   let armedEvents = -Infinity;
+  // Cache-aware Auto: the prompt size at its last look, and where its last compaction ended (items index).
+  let checkedAt = -Infinity;
+  let boundary = 0;
+  let mainCallsSoFar = 0;
   // 'recorded': the source's own markers take effect at their message; a marker rewrites the prefix.
   const markerAt = new Map<number, number>();
   for (const k of log.markers) if (k.covers) markerAt.set(k.atMessage, Math.min(markerAt.get(k.atMessage) ?? Infinity, k.covers[0]));
@@ -420,6 +479,10 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     let prefix: number;
     let fired = false;
     let firedBefore: number | undefined;
+    let declined: ReplayedCall['declined'];
+    let compaction: ReplayedCall['compaction'];
+    // The cache as the policy can know it before the call: alive when the gap since the previous call is within the TTL.
+    const aliveGuess = ci > 0 && (prevTime === undefined || c.time === undefined || c.time - prevTime <= rules.ttlMs);
     if (!tracksContext) {
       prompt = base;
       // A source compaction between the previous call and this one rewrote the prefix from the first message it covered.
@@ -434,27 +497,82 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       const overEvents = policy.triggerEvents !== undefined && items.length >= policy.triggerEvents && items.length >= armedEvents + policy.triggerEvents / 2;
       // JP checks between turns only: the first call of a turn (the previous turn has completed).
       const checks = policy.checkAt !== 'turn' || c.turn !== lastTurn;
-      if (policy.kind === 'plan' && policy.plan && checks && (overTokens || overEvents)) {
+      const forced = policy.kind === 'plan' && !!policy.plan && checks && (overTokens || overEvents);
+      // A summarizer's call sends the context it summarizes (the previous request's prefix, read
+      // from the cache while alive) and writes the summary.
+      const candidate = (steps: Step[]): Candidate => {
         const context = contextAsLog(log, items, tools);
         // A plan's budget is a prompt size (what the model is sent); the context it compacts is
         // counted the way the file is: less the invisible overhead, ÷ the calibration factor.
-        const steps = policy.plan(context, limits).map((st) => (st.budget === undefined ? st : { ...st, budget: Math.max(1, Math.floor((st.budget - env.overhead) / factor)) }));
-        const projection = projectTranscript(context, steps, { baseline: 'log' });
-        for (const [id, f] of Object.entries(projection.fates)) if (f.kind !== 'kept') fates.set(id, f);
+        const scaled = steps.map((st) => (st.budget === undefined ? st : { ...st, budget: Math.max(1, Math.floor((st.budget - env.overhead) / factor)) }));
+        const projection = projectTranscript(context, scaled, { baseline: 'log' });
+        const nextItems = projection.messages.map(itemOf);
+        const nextTools = projection.tools as Transcript['tools'];
+        const nextToolTokens = nextTools.reduce((n, t) => n + t.tokens, 0);
+        const after = Math.max(1, Math.round(base + factor * (nextToolTokens + nextItems.reduce((n, it) => n + it.tokens, 0) - before[c.promptEnd])));
+        const stable = Math.min(prevPrompt, Math.round((env.overhead + nextToolTokens) * factor + factor * commonPrefixTokens(prevItems, nextItems)));
+        const summaryTokens = projection.summaries.reduce((n, x) => n + x.tokens, 0);
+        const p = env.priceOf(c);
+        const call = summaryTokens > 0 ? scaleHits(billCall(rules, p, prompt, Math.min(prompt, prevPrompt), aliveGuess, Math.round(summaryTokens * factor)), env.hitScale, rules, p) : undefined;
+        return { projection, items: nextItems, tools: nextTools, toolTokens: nextToolTokens, after, stable, call };
+      };
+      let chosen: Candidate | undefined;
+      let why: 'window' | 'pays' = 'window';
+      if (forced) chosen = candidate(policy.plan!(contextAsLog(log, items, tools), limits));
+      else if (policy.early && env.pricing && ci > 0 && prompt >= checkedAt + env.minCleared) {
+        // The cache-aware Auto: weigh an early compaction each time the context has grown by the
+        // least one must clear since the last look; the whole context, or only what came since
+        // the last compaction (the cached prefix untouched), whichever nets more.
+        checkedAt = prompt;
+        const callsToCome = estimateCallsToCome(mainCallsSoFar);
+        const options: Array<{ cand: Candidate; d: EarlyDecision }> = [];
+        const tryPlan = (steps: Step[]) => {
+          const cand = candidate(steps);
+          const d = decideEarly({ before: prompt, after: cand.after, stablePrefix: cand.stable, callUsd: cand.call?.usd ?? 0, cacheAlive: aliveGuess }, env.pricing!, callsToCome, env.minCleared);
+          options.push({ cand, d });
+        };
+        const context = contextAsLog(log, items, tools);
+        tryPlan(policy.early.plan(context, limits));
+        if (policy.early.tailPlan && boundary > 0 && boundary < items.length) tryPlan(policy.early.tailPlan(context, limits, boundary));
+        const best = options.filter((o) => o.d.compact).sort((a, b) => b.d.netUsd - a.d.netUsd)[0];
+        if (best) {
+          chosen = best.cand;
+          why = 'pays';
+        } else {
+          const closest = options.sort((a, b) => b.d.netUsd - a.d.netUsd)[0];
+          declined = { reason: closest.d.reason, netUsd: closest.d.netUsd };
+        }
+      }
+      // A compaction that takes nothing out would only rewrite the cache: not kept (the trigger re-arms as after a firing).
+      if (chosen && chosen.after >= prompt) {
+        armedAt = prompt;
+        armedEvents = items.length;
+        chosen = undefined;
+      }
+      if (chosen) {
+        for (const [id, f] of Object.entries(chosen.projection.fates)) if (f.kind !== 'kept') fates.set(id, f);
         firedBefore = prompt;
-        items = projection.messages.map(itemOf);
-        tools = projection.tools as Transcript['tools'];
-        toolTokens = tools.reduce((n, t) => n + t.tokens, 0);
+        items = chosen.items;
+        tools = chosen.tools;
+        toolTokens = chosen.toolTokens;
         prompt = size();
         fired = true;
         firings.push(c.messageIndex);
         armedAt = prompt;
         armedEvents = items.length;
+        checkedAt = prompt;
+        boundary = items.length;
+        const call = chosen.call;
+        compaction = { callUsd: call?.usd ?? 0, ...(call && { call: { input: call.input, cacheRead: call.cacheRead, cacheWrite: call.cacheWrite, output: call.output } }), removed: Math.max(0, firedBefore - prompt), rewrite: Math.max(0, prompt - chosen.stable), breakEvenCalls: null, callsAfter: 0, paidBack: false, why };
+        if (env.pricing) {
+          const v = judgeCompaction({ before: firedBefore, after: prompt, stablePrefix: chosen.stable, callUsd: compaction.callUsd, cacheAlive: aliveGuess }, env.pricing);
+          compaction.breakEvenCalls = Number.isFinite(v.breakEvenCalls) ? v.breakEvenCalls : null;
+        }
       }
       // Without a compaction the request only appends: the previous one is its prefix. After one,
       // the prefix ends at the first message the compaction changed (`prevItems` is the array the
       // previous request was read into; it never holds more than the previous prompt's prefix).
-      prefix = fired ? Math.min(prevPrompt, Math.round((env.overhead + toolTokens) * factor + factor * commonPrefixTokens(prevItems, items))) : prevPrompt;
+      prefix = fired ? chosen!.stable : prevPrompt;
       prevItems = items;
       lastTurn = c.turn;
     }
@@ -485,7 +603,10 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       cacheBroken: broken,
       ...bill,
       overWindow: prompt + c.output > limits.contextWindow,
+      ...(compaction && { compaction }),
+      ...(declined && { declined }),
     });
+    mainCallsSoFar++;
     prevPrompt = prompt;
     prevTime = c.time ?? prevTime;
     first = false;
@@ -508,8 +629,16 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
   }
 
   const main = out.filter((c) => !c.sidechain);
-  const sum = (k: 'input' | 'cacheRead' | 'cacheWrite' | 'output' | 'usd') => out.reduce((n, c) => n + c[k], 0);
-  const promptTokens = out.reduce((n, c) => n + c.input + c.cacheRead + c.cacheWrite, 0);
+  // Each compaction's break-even against the calls the session still made after it.
+  for (let k = 0; k < main.length; k++) {
+    const comp = main[k].compaction;
+    if (!comp) continue;
+    comp.callsAfter = main.length - k;
+    comp.paidBack = comp.breakEvenCalls !== null && comp.callsAfter >= comp.breakEvenCalls;
+  }
+  // The compaction calls (summarizers) count in the bill and its token classes.
+  const sum = (k: 'input' | 'cacheRead' | 'cacheWrite' | 'output' | 'usd') => out.reduce((n, c) => n + c[k] + (k === 'usd' ? c.compaction?.callUsd ?? 0 : c.compaction?.call?.[k] ?? 0), 0);
+  const promptTokens = sum('input') + sum('cacheRead') + sum('cacheWrite');
   return {
     policy: policy.id,
     label: policy.label,
@@ -530,6 +659,8 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       cacheBreaks: main.filter((c) => c.cacheBroken).length,
       identifiersLost,
       userMessagesLost,
+      compactionUsd: main.reduce((n, c) => n + (c.compaction?.callUsd ?? 0), 0),
+      compactionsNotPaidBack: main.filter((c) => c.compaction && !c.compaction.paidBack).length,
     },
   };
 }

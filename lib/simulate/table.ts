@@ -21,12 +21,14 @@ export const REPLAY_COLUMNS: ReadonlyArray<{ key: keyof ReplayRow; label: string
   { key: 'cacheBreaks', label: 'Cache breaks' },
   { key: 'identifiersLost', label: 'Identifiers lost' },
   { key: 'userMessagesLost', label: 'User messages lost' },
+  { key: 'compactionUsd', label: 'Compaction calls $' },
+  { key: 'compactionsNotPaidBack', label: 'Compactions not paid back' },
 ];
 
 export function replayRows(sim: Simulation): ReplayRow[] {
   return sim.results.map((r) => {
     const { calls: _calls, cacheHitRate, usd, ...totals } = r.totals;
-    return { policy: r.policy, label: r.label, ...totals, usd: Math.round(usd * 10_000) / 10_000, cacheHitPct: Math.round(cacheHitRate * 1000) / 10 };
+    return { policy: r.policy, label: r.label, ...totals, usd: Math.round(usd * 10_000) / 10_000, compactionUsd: Math.round(totals.compactionUsd * 10_000) / 10_000, cacheHitPct: Math.round(cacheHitRate * 1000) / 10 };
   });
 }
 

@@ -22,9 +22,37 @@ export interface ModelInfo {
   aliases?: string[];
   /** Set on lookups that fell back to a family's newest entry (an unknown newer version). */
   approximate?: boolean;
+  /**
+   * The provider's prompt cache for this model: how long it lives, the smallest prefix it caches,
+   * and whether writes are billed (lib/simulate/billing.ts bills with it; the cache-aware Auto,
+   * lib/compaction/cache-pays.ts, weighs a compaction with it). Absent = no prompt cache.
+   */
+  cache?: CacheSpec;
 }
 
-const A = (id: string, label: string, win: number, out: number, input: number, output: number, aliases: string[] = []): ModelInfo => ({
+/** A model's prompt cache, as its provider documents it (billing.ts has the sources). */
+export interface CacheSpec {
+  /** Lifetime after the last hit or write, in minutes, by TTL option; `default` names the one used. */
+  ttlMinutes: { '5m': number; '1h': number; default: '5m' | '1h' };
+  /** Multiplier on `price.cacheWrite` per TTL option (Anthropic's 1-hour writes: 2× input instead of 1.25×). */
+  writePrice: { '5m': number; '1h': number };
+  /** The smallest prefix the provider caches, in tokens. */
+  minTokens: number;
+  /** Cached lengths are rounded down to this many tokens (OpenAI: 128). */
+  increment: number;
+  /** The uncached part of a prompt is billed as a cache write (Anthropic), not as input. */
+  writes: boolean;
+}
+
+// Anthropic: explicit breakpoints, 5 min (1 h option, writes 2× input), minimum 1,024 tokens
+// (4,096 for Opus 4.5+ and Haiku 4.5).
+const ANTHROPIC_CACHE = (minTokens: number): CacheSpec => ({ ttlMinutes: { '5m': 5, '1h': 60, default: '5m' }, writePrice: { '5m': 1, '1h': 2 / 1.25 }, minTokens, increment: 1, writes: true });
+// OpenAI: automatic from 1,024 tokens in 128-token steps, kept 5 to 60 minutes (we default to the hour).
+const OPENAI_CACHE: CacheSpec = { ttlMinutes: { '5m': 5, '1h': 60, default: '1h' }, writePrice: { '5m': 1, '1h': 1 }, minTokens: 1024, increment: 128, writes: false };
+// Google: implicit caching, minimum 2,048 tokens (2.5) or 4,096 (3.x); TTL undocumented (5 min).
+const GOOGLE_CACHE = (minTokens: number): CacheSpec => ({ ttlMinutes: { '5m': 5, '1h': 5, default: '5m' }, writePrice: { '5m': 1, '1h': 1 }, minTokens, increment: 1, writes: false });
+
+const A = (id: string, label: string, win: number, out: number, input: number, output: number, aliases: string[] = [], cacheMin = 1024): ModelInfo => ({
   id,
   provider: 'anthropic',
   label,
@@ -33,6 +61,7 @@ const A = (id: string, label: string, win: number, out: number, input: number, o
   // Anthropic: cache reads 0.1×, 5-minute cache writes 1.25× the input price.
   price: { input, cachedRead: round(input * 0.1), cacheWrite: round(input * 1.25), output },
   aliases,
+  cache: ANTHROPIC_CACHE(cacheMin),
 });
 const O = (id: string, label: string, win: number, out: number, input: number, cached: number, output: number, aliases: string[] = []): ModelInfo => ({
   id,
@@ -43,6 +72,7 @@ const O = (id: string, label: string, win: number, out: number, input: number, c
   // OpenAI: no separate cache-write charge.
   price: { input, cachedRead: cached, cacheWrite: input, output },
   aliases,
+  cache: OPENAI_CACHE,
 });
 const G = (id: string, label: string, win: number, out: number, input: number, cached: number, output: number, aliases: string[] = []): ModelInfo => ({
   id,
@@ -52,6 +82,7 @@ const G = (id: string, label: string, win: number, out: number, input: number, c
   maxOutput: out,
   price: { input, cachedRead: cached, cacheWrite: input, output },
   aliases,
+  cache: GOOGLE_CACHE(/^gemini-2\.5/.test(id) ? 2048 : 4096),
 });
 const H = (
   id: string,
@@ -71,12 +102,12 @@ function round(n: number): number {
 
 export const MODEL_CATALOG: readonly ModelInfo[] = [
   // Anthropic
-  A('claude-opus-4-5', 'Claude Opus 4.5', 200_000, 64_000, 5, 25, ['claude-opus-4.5', 'claude-4-5-opus']),
+  A('claude-opus-4-5', 'Claude Opus 4.5', 200_000, 64_000, 5, 25, ['claude-opus-4.5', 'claude-4-5-opus'], 4096),
   A('claude-opus-4-1', 'Claude Opus 4.1', 200_000, 32_000, 15, 75, ['claude-opus-4.1']),
   A('claude-opus-4', 'Claude Opus 4', 200_000, 32_000, 15, 75, ['claude-4-opus', 'opus']),
   A('claude-sonnet-4-5', 'Claude Sonnet 4.5', 200_000, 64_000, 3, 15, ['claude-sonnet-4.5', 'claude-4-5-sonnet']),
   A('claude-sonnet-4', 'Claude Sonnet 4', 200_000, 64_000, 3, 15, ['claude-4-sonnet', 'sonnet']),
-  A('claude-haiku-4-5', 'Claude Haiku 4.5', 200_000, 64_000, 1, 5, ['claude-haiku-4.5', 'claude-4-5-haiku', 'haiku']),
+  A('claude-haiku-4-5', 'Claude Haiku 4.5', 200_000, 64_000, 1, 5, ['claude-haiku-4.5', 'claude-4-5-haiku', 'haiku'], 4096),
   A('claude-3-7-sonnet', 'Claude Sonnet 3.7', 200_000, 64_000, 3, 15, ['claude-3.7-sonnet']),
   A('claude-3-5-sonnet', 'Claude Sonnet 3.5', 200_000, 8_192, 3, 15, ['claude-3.5-sonnet']),
   A('claude-3-5-haiku', 'Claude Haiku 3.5', 200_000, 8_192, 0.8, 4, ['claude-3.5-haiku']),

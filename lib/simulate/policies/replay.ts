@@ -7,6 +7,8 @@
 import type { ReplayPolicy } from '../calls';
 import { fromPeer } from '../calls';
 import { planStep } from '../types';
+import { modelCalls } from '../../compaction/calls';
+import { WINDOW_FORCES_AT } from '../../compaction/cache-pays';
 import { anthropicClearThinking, anthropicClearToolUses } from './anthropic-context-editing';
 import { claudeCodeCompact, claudeCodeMicrocompact } from './claude-code';
 import { codex } from './codex';
@@ -15,19 +17,38 @@ import { opencodePrune } from './opencode';
 import { goose, openhands } from './others';
 import { jp, seed002, seed002Limits, seed004, sven } from './seeds';
 
-/** Our Auto with its defaults: fires at 75 % of the input budget, compacts to half of it. */
-export const AUTO_TRIGGER = 0.75;
+/**
+ * Our Auto with its defaults: the window forces a compaction at 90 % of the input budget (to half
+ * of it); below that Auto compacts only when it pays for the cache it breaks (issue #29: at 75 %
+ * regardless, Auto cost 1.02× No policy on localpush, which fits the window uncompacted).
+ */
+export const AUTO_TRIGGER = WINDOW_FORCES_AT;
 export const AUTO_TARGET = 0.5;
 
-/** Our Auto as a replay policy: fires at `trigger` × the input budget, compacts to `target` × it. */
+/** What Auto's early, cache-aware compaction runs: the free reducers to their floor, never the tool schemas (the cache's first tokens), no summary. */
+export const AUTO_EARLY_OPTIONS = { summarize: false, emergency: false, skip: ['prune-tools'] } as const;
+
+/**
+ * Our Auto as a replay policy: fires at `trigger` × the input budget, compacts to `target` × it
+ * (the window forces it); below that, compacts early when it pays for the cache it breaks
+ * (lib/compaction/cache-pays.ts): the free reducers as far as they go, in one compaction.
+ */
 export function autoPolicy(trigger = AUTO_TRIGGER, target = AUTO_TARGET): ReplayPolicy {
   return {
     id: 'contextscope-auto',
     label: 'Contextscope Auto',
     kind: 'plan',
-    note: `fires at ${Math.round(trigger * 100)} % of the input budget (window − max output) and runs Auto to ${Math.round(target * 100)} % of it with the library's defaults: free reducers first, summaries prefix-ward only for the overflow`,
+    note: `fires at ${Math.round(trigger * 100)} % of the input budget (window − max output) and runs Auto to ${Math.round(target * 100)} % of it with the library's defaults: free reducers first, summaries prefix-ward only for the overflow; below that, compacts early with the free reducers only when the savings over the calls estimated to come (as many as made so far) pay for the cache rewrite, clearing at least 5 % of the input budget`,
     triggerTokens: (m) => Math.floor((m.contextWindow - m.maxOutput) * trigger),
     plan: (_log, m) => [planStep('contextscope-auto', [{ id: 'auto' }], 1, Math.floor((m.contextWindow - m.maxOutput) * target))],
+    early: {
+      plan: () => [planStep('contextscope-auto-early', [{ id: 'auto', options: { ...AUTO_EARLY_OPTIONS } }], 1, 1)],
+      tailPlan: (log, _m, fromMessage) => {
+        const calls = modelCalls(log);
+        const from = calls.findIndex((c) => c.first >= fromMessage);
+        return from < 0 ? [] : [planStep('contextscope-auto-early', [{ id: 'auto', options: { ...AUTO_EARLY_OPTIONS } }], 1, 1, { kind: 'calls', from, to: calls.length - 1 })];
+      },
+    },
   };
 }
 
