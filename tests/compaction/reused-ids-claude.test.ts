@@ -85,8 +85,9 @@ describe('reused tool-call ids in a Claude Code session (issue 30)', () => {
     // Turn 5 (1-based) holds the unanswered call; turn 6 the re-issued call and its result.
     const turnOf = (id: string) => log.messages.find((m) => m.blocks.some((b) => b.kind === 'tool_call' && b.callId === id))!.turn + 1;
     expect([turnOf('call_1'), turnOf('call_1#2')]).toEqual([5, 6]);
-    const { p, added } = exportedIssues(log, [{ id: 's', range: { kind: 'after-last-compaction' }, reducers: [{ id: 'classify-tangents', options: { tangents: [4] } }], keepLast: 0, createdAt: '' }]);
+    const { p, added } = exportedIssues(log, [{ id: 's', range: { kind: 'after-last-compaction' }, reducers: [{ id: 'classify-tangents', options: { turns: [4] } }], keepLast: 0, createdAt: '' }]);
     expect(added).toEqual([]);
+    expect(p.report.flatMap((r) => r.notes)).toContain('removed 1 tangent turn(s)');
     // Turn 6's pair survives whole; the tangent (turn 5) went.
     const kept = p.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_call' || b.kind === 'tool_result');
     expect(kept.map((b) => `${b.kind} ${b.callId}`)).toEqual(['tool_call call_1#2', 'tool_result call_1#2']);
