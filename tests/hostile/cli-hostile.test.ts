@@ -169,12 +169,34 @@ describe('gzip', () => {
     expect(t.warnings.map((w) => w.code)).not.toContain('truncated:last-line');
   });
 
-  it('a wrong ISIZE trailer does not cut the text short', () => {
+  it('a wrong ISIZE trailer is called damage, naming both sizes (it used to cut the text short, then to be ignored)', () => {
     const gz = gzipSync(new Uint8Array(claude));
     gz.set([7, 0, 0, 0], gz.length - 4); // ISIZE = 7
-    const t = importBytes('s.jsonl.gz', gz).transcript;
-    expect(sourceFromBytes('s.jsonl.gz', gz).bytes.length).toBe(claude.length);
-    expect(t.records.length).toBe(importBytes('s.jsonl', new Uint8Array(claude)).transcript.records.length);
+    expect(() => sourceFromBytes('s.jsonl.gz', gz)).toThrow(`its trailer says 7 bytes, it decompresses to ${claude.length.toLocaleString('en-US')} (the checksum matches)`);
+  });
+
+  it('a truncated gzip is refused wherever the cut falls (the trailer is checked: CRC and size), not imported in part', async () => {
+    // A real session gzipped, cut at 199 points. Before: 11 of the cuts imported the part that
+    // decompressed (a cut on a line boundary without any warning) and compact exited 0.
+    const whole = gzipSync(new Uint8Array(claude), { level: 6 });
+    let refused = 0;
+    for (let k = 1; k < 200; k++) {
+      const cut = whole.subarray(0, Math.floor((whole.length * k) / 200));
+      try {
+        sourceFromBytes('s.jsonl.gz', cut);
+      } catch (e) {
+        expect((e as ImportError).code).toMatch(/^malformed:gzip/);
+        refused++;
+      }
+    }
+    expect(refused).toBe(199);
+    // The trailer alone missing (the cut a line-boundary flush leaves): named as a cut, through the CLI.
+    const file = path.join(tmp, 'cut.jsonl.gz');
+    fs.writeFileSync(file, whole.subarray(0, whole.length - 8));
+    const r = await capture(() => compact([file, '--budget', '1000', '--out', path.join(tmp, 'cut-out.jsonl')]));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('The gzip file is cut short or damaged: its trailer\'s checksum does not match');
+    expect(fs.existsSync(path.join(tmp, 'cut-out.jsonl'))).toBe(false);
   });
 
   it('a gzip bomb is refused while decompressing, after a few MB, not after its gigabytes', () => {
