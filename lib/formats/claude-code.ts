@@ -21,7 +21,7 @@ import { CallOccurrences } from '../model/pairing';
 import type { ImportWarning, JsonStyle, Marker, Message, SourceRecord, Transcript, UsageRecord } from '../model/types';
 import { stringifyLike } from '../read/json-doc';
 import { isJsonlFile } from '../read/head';
-import { foreignLinesWarning, isCodexLine, readJsonl, type RecordSet } from '../read/jsonl';
+import { foreignLinesWarning, isChatMessagesLine, isCodexLine, isUntypedLine, readJsonl, type RecordSet } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
 import {
   addedBlocks,
@@ -246,6 +246,9 @@ export class ClaudeSessionReader {
       this.add(r.value, i, r.line);
     });
     this.warnings.push(...foreignLinesWarning(records, isCodexLine, 'Codex rollout lines', 'Claude Code lines'));
+    // Any other format's line was skipped in silence (issue 30: an OpenAI fine-tuning line).
+    this.warnings.push(...foreignLinesWarning(records, isChatMessagesLine, 'OpenAI Chat or fine-tuning lines ({"messages": [...]})', 'Claude Code lines'));
+    this.warnings.push(...foreignLinesWarning(records, isUntypedLine, 'JSON objects without a "type"', 'Claude Code lines'));
   }
 
   /** Read one record (line / logline / SDK message). */

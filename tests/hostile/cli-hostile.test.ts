@@ -306,6 +306,20 @@ describe('mixed-format JSONL', () => {
     expect(w?.message).toMatch(/^\d line\(s\) are Codex rollout lines, not Claude Code lines \(first: line \d+\)/);
   });
 
+  it('an OpenAI fine-tuning line, or any object without a "type", in a Claude Code session is named in a warning with its line (issue 30)', () => {
+    const lines = claude.replace(/\n?$/, '\n').split('\n');
+    const at = Math.floor(lines.length / 2);
+    const fineTune = JSON.stringify({ messages: [{ role: 'system', content: 'x' }, { role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }] });
+    const mixed = [...lines.slice(0, at), fineTune, ...lines.slice(at)].join('\n');
+    const t = importBytes('mixed.jsonl', enc(mixed)).transcript;
+    expect(t.format).toBe('claude-code');
+    const w = t.warnings.find((x) => x.code === 'skipped:foreign-lines');
+    expect(w?.message).toBe(`1 line(s) are OpenAI Chat or fine-tuning lines ({"messages": [...]}), not Claude Code lines (first: line ${at + 1}); they are kept for export but not shown or counted.`);
+    expect(w?.line).toBe(at + 1);
+    const untyped = [...lines.slice(0, at), '{"prompt": "p", "completion": "c"}', ...lines.slice(at)].join('\n');
+    expect(importBytes('u.jsonl', enc(untyped)).transcript.warnings.find((x) => x.code === 'skipped:foreign-lines')?.message).toMatch(new RegExp(`^1 line\\(s\\) are JSON objects without a "type", not Claude Code lines \\(first: line ${at + 1}\\)`));
+  });
+
   it('Claude Code lines in a Codex rollout are named in a warning', () => {
     const claudeLines = claude.split('\n').filter((l) => /"type":\s*"(user|assistant)"/.test(l)).slice(0, 3);
     const mixed = codex.replace(/\n?$/, '\n') + claudeLines.join('\n') + '\n';
