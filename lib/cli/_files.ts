@@ -155,12 +155,22 @@ export function writeOutput(out: string, data: string | Uint8Array, flag = '--ou
 /** V8's longest string (2^29 − 24 UTF-16 units on 64-bit): an export as one string cannot be longer. */
 export const MAX_STRING_CHARS = 2 ** 29 - 24;
 
+const STRING_LIMIT = /Invalid string length|Array buffer allocation failed/i;
+
+/** V8's string-limit RangeError, thrown or wrapped (an error's `cause`, at any depth: convert wraps the writer's errors). */
+function hitStringLimit(e: unknown): boolean {
+  for (let x = e, depth = 0; x !== undefined && x !== null && depth < 10; x = (x as { cause?: unknown }).cause, depth++)
+    if (x instanceof RangeError && STRING_LIMIT.test(x.message)) return true;
+  return false;
+}
+
 /**
  * An export that outgrew one JavaScript string dies with V8's bare "Invalid string length": said
- * with the limit, and what to do, instead.
+ * with the limit, and what to do, instead — also when the RangeError arrives wrapped (issue 30:
+ * `convert` printed "Writing OpenAI Chat failed: Invalid string length").
  */
 export function explainExportError(e: unknown, what: string): unknown {
-  if (e instanceof RangeError && /Invalid string length|Array buffer allocation failed/i.test(e.message)) {
+  if (hitStringLimit(e)) {
     return new ImportError(
       'too-large:export',
       `The ${what} is longer than one string can hold here (V8's limit is ${MAX_STRING_CHARS.toLocaleString('en-US')} characters, about 512 MB of text); nothing was written.`,

@@ -406,6 +406,23 @@ describe('many tiny records on one line', () => {
 });
 
 describe('an export past one string', () => {
+  it('convert: the RangeError wrapped by the writer still names the limit (issue 30: the bare "Invalid string length")', async () => {
+    const { formatById } = await import('../../lib/formats/registry');
+    const chat = formatById('openai-chat')!;
+    // The real RangeError V8 throws when a string would pass its limit, thrown inside the writer.
+    const spy = vi.spyOn(chat, 'fromMessages').mockImplementation(() => ({ text: 'x'.repeat(2 ** 29), fileName: 'x', mimeType: 'application/json', dropped: [] }));
+    try {
+      const out = path.join(tmp, 'huge-convert.json');
+      const r = await capture(() => convert([GEMINI, '--to', 'openai-chat', '--out', out]));
+      expect(r.err).toContain("The converted file is longer than one string can hold here (V8's limit is 536,870,888 characters, about 512 MB of text); nothing was written.");
+      expect(r.err).not.toMatch(/^convert failed: Writing .* failed: Invalid string length/m);
+      expect(r.code).toBe(2);
+      expect(fs.existsSync(out)).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('V8\'s "Invalid string length" becomes a message naming the limit (exit 2, nothing written)', async () => {
     const { formatById } = await import('../../lib/formats/registry');
     const gemini = formatById('gemini-api')!;
