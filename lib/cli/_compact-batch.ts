@@ -17,6 +17,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import type { Worker } from 'node:worker_threads';
 import { startCliWorker } from './_worker';
+import { readInputFile } from './_files';
 import { userMessage } from '../errors';
 import { providerFromEnvOrFlags, type CliProvider } from '../summarize/cli-provider';
 import { compactBytes, parseCompactArgs, type CompactArgs, type CompactRow, type Io } from './compact';
@@ -176,10 +177,24 @@ export function parseStreamLine(line: string, n: number): StreamInput {
   const field = sources[0];
   const value = o[field];
   if (typeof value !== 'string') throw new Error(`stdin line ${n}: "${field}" must be a string (got ${value === null ? 'null' : typeof value}).`);
-  if (field === 'path') return { id, name: name ?? path.basename(value), bytes: new Uint8Array(fs.readFileSync(value)) };
+  // The same checks as FILE (issue 30: /dev/zero, directly or through a symlink, read without
+  // bound; a FIFO hung): a regular file under the size cap, or a message naming the line.
+  if (field === 'path') return { id, name: name ?? path.basename(value), bytes: readInputFile(value, `the "path" of stdin line ${n}`) };
   if (field === 'text') return { id, name: name ?? `line-${n}.jsonl`, bytes: new TextEncoder().encode(value) };
   if (!name) throw new Error(`stdin line ${n}: "base64" needs a "name" (its extension tells .eval archives and .gz apart).`);
   return { id, name, bytes: new Uint8Array(Buffer.from(value, 'base64')) };
+}
+
+/** The id and name a stdin line gave, when it is a JSON object carrying them. */
+function envelopeOf(line: string): { id?: unknown; name?: string } {
+  try {
+    const v: unknown = JSON.parse(line);
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return {};
+    const o = v as Record<string, unknown>;
+    return { ...('id' in o && { id: o.id }), ...(typeof o.name === 'string' && o.name && { name: o.name }) };
+  } catch {
+    return {};
+  }
 }
 
 /** The written file for a JSON line: text when it is UTF-8 text, else base64 (.eval archives, UTF-16). */
@@ -222,7 +237,9 @@ export async function runStream(a: CompactArgs, cli: CliProvider, input: NodeJS.
         ...(row.error !== undefined && { error: row.error }),
       };
     } catch (e) {
-      result = { name: `line-${n}`, ok: false, error: userMessage(e) };
+      // A line refused before it was compacted keeps the id (and name) it gave, so the caller can match it.
+      const { id, name } = envelopeOf(line);
+      result = { ...(id !== undefined && { id }), name: name ?? `line-${n}`, ok: false, error: userMessage(e) };
     }
     if (result.ok !== true) failed++;
     io.out(JSON.stringify(result) + '\n');

@@ -118,6 +118,36 @@ describe('what the CLI reads', () => {
     }
   });
 
+  it('compact --stream: a "path" to /dev/zero, a symlink to it or a FIFO is refused at once like FILE; failed rows keep their id (issue 30)', async () => {
+    const { runStream } = await import('../../lib/cli/_compact-batch');
+    const { parseCompactArgs } = await import('../../lib/cli/compact');
+    const { providerFromEnvOrFlags } = await import('../../lib/summarize/cli-provider');
+    const { Readable } = await import('node:stream');
+    const fifo = path.join(tmp, 'stream-pipe');
+    execFileSync('mkfifo', [fifo]);
+    const link = path.join(tmp, 'zero-link');
+    fs.symlinkSync('/dev/zero', link);
+    const lines = [
+      { id: 'zero', path: '/dev/zero' },
+      { id: 'link', path: link },
+      { id: 'fifo', path: fifo },
+      { id: 42, name: 'n.json', text: 5 },
+      { id: 'ok', path: GEMINI },
+    ].map((l) => JSON.stringify(l));
+    const out: string[] = [];
+    const args = ['--stream', '--budget', '10000000'];
+    const t0 = threadCpuMs();
+    const code = await runStream(parseCompactArgs(args), providerFromEnvOrFlags(args, {}, { modelFlag: '--summary-model' }), Readable.from([lines.join('\n') + '\n']), { out: (x) => void out.push(x), err: () => {} }, args);
+    expect(threadCpuMs() - t0).toBeLessThan(30_000); // before: /dev/zero read without bound, the FIFO never returned
+    const rows = out.join('').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((r) => [r.id, r.ok])).toEqual([['zero', false], ['link', false], ['fifo', false], [42, false], ['ok', true]]);
+    expect(rows[0].error).toContain('/dev/zero: the "path" of stdin line 1 is a character device: only regular files are read');
+    expect(rows[1].error).toContain('zero-link: the "path" of stdin line 2 is a character device');
+    expect(rows[2].error).toContain('stream-pipe: the "path" of stdin line 3 is a FIFO (named pipe)');
+    expect(rows[3]).toMatchObject({ id: 42, name: 'n.json', error: 'stdin line 4: "text" must be a string (got number).' });
+    expect(code).toBe(1);
+  });
+
   it('a file over the read cap is refused with the cap named', async () => {
     const r = await withCliLimits({ maxInputBytes: 1000 }, () => capture(() => inspect([SWE])));
     expect(r.code).toBe(2);
