@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
+import { gzipSync } from 'fflate';
 import { ImportError } from '../errors';
 import { formatBytes, sourceFromBytes, type SourceFile } from '../read/source';
 
@@ -140,12 +141,23 @@ export function checkOutPath(out: string, flag = '--out'): void {
   if (!dst.isDirectory()) throw fileError(out, `${flag}: ${dir} is not a folder.`, 'a path inside an existing folder', 'unwritable:out');
 }
 
-/** Write a file, with the reason in words when it cannot be written. */
+/**
+ * Write a file, with the reason in words when it cannot be written. A name ending in .gz is
+ * written gzipped (issue 30: a .jsonl.gz input came out as plain JSONL under the .gz name). The
+ * bytes go to a temporary name beside OUT, renamed onto OUT once complete: a run killed mid-write
+ * leaves no part of a file under OUT's name (it left a 2 MB remnant of 150 MB that re-imported with
+ * only an "incomplete last line" warning).
+ */
 export function writeOutput(out: string, data: string | Uint8Array, flag = '--out'): void {
   checkOutPath(out, flag);
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  const gz = /\.gz$/i.test(out) && !(bytes[0] === 0x1f && bytes[1] === 0x8b) ? gzipSync(bytes, { level: 6 }) : bytes;
+  const tmp = path.join(path.dirname(out), `.${path.basename(out)}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.partial`);
   try {
-    fs.writeFileSync(out, data);
+    fs.writeFileSync(tmp, gz);
+    fs.renameSync(tmp, out);
   } catch (e) {
+    fs.rmSync(tmp, { force: true });
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOSPC' ? 'the disk is full' : code === 'EROFS' ? 'a read-only file system' : (code ?? (e as Error).message);
     throw fileError(out, `${flag} cannot be written (${why}).`, 'a writable path', 'unwritable:out');

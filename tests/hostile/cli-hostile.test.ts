@@ -184,6 +184,55 @@ describe('what the CLI writes', () => {
   });
 });
 
+describe('compact DIR (issue 30)', () => {
+  it('--jobs past 256 is refused with a message; more jobs than cores are capped at the cores', async () => {
+    const r = await capture(() => compact([tmp, '--out', path.join(os.tmpdir(), 'never'), '--jobs', '1e9', '--budget', '10']));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--jobs 1,000,000,000 is more than 256: each job is a worker thread with its own memory');
+  });
+
+  it('names the symlinks and FIFOs it skips, writes a .jsonl.gz output gzipped, and leaves no partial file behind', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-batch-in-'));
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-batch-out-'));
+    try {
+      const session = fs.readFileSync(path.join(CORPUS_DIR, 'claude-code', 'simonw_sample_session.jsonl'));
+      fs.writeFileSync(path.join(dir, 'a.jsonl.gz'), gzipSync(new Uint8Array(session)));
+      fs.symlinkSync('/dev/zero', path.join(dir, 'zero.jsonl'));
+      execFileSync('mkfifo', [path.join(dir, 'pipe.jsonl')]);
+      const r = await capture(() => compact([dir, '--out', outDir, '--jobs', '1', '--budget', '10000000']));
+      expect(r.err).toContain('skipped 2 entries that are not a regular file (only regular files are read; a symlink may lead outside');
+      expect(r.err).toContain('pipe.jsonl (a FIFO), zero.jsonl (a symlink)');
+      expect(r.code).toBe(0);
+      const written = new Uint8Array(fs.readFileSync(path.join(outDir, 'a.jsonl.gz')));
+      expect([written[0], written[1]]).toEqual([0x1f, 0x8b]); // before: plain JSONL under the .gz name
+      expect(importBytes('a.jsonl.gz', written).transcript.messages.length).toBe(importBytes('a.jsonl', new Uint8Array(session)).transcript.messages.length);
+      expect(fs.readdirSync(outDir)).toEqual(['a.jsonl.gz']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(outDir, { recursive: true, force: true });
+    }
+  });
+
+  it('an output is written under a temporary name and renamed: a write cut short leaves nothing under the final name', async () => {
+    const out = path.join(tmp, 'atomic.json');
+    const real = fs.writeFileSync;
+    // A run killed mid-write: half the bytes reach the disk, then the process stops.
+    const spy = vi.spyOn(fs, 'writeFileSync').mockImplementation(((file: fs.PathOrFileDescriptor, data: string | NodeJS.ArrayBufferView) => {
+      const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from((data as Uint8Array).buffer, (data as Uint8Array).byteOffset, (data as Uint8Array).byteLength);
+      real(file, bytes.subarray(0, bytes.length >> 1));
+      throw Object.assign(new Error('killed'), { code: 'EINTR' });
+    }) as typeof fs.writeFileSync);
+    try {
+      const r = await capture(() => compact([GEMINI, '--budget', '10000000', '--out', out]));
+      expect(r.code).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.existsSync(out)).toBe(false); // before: half a file under the final name
+    expect(fs.readdirSync(tmp).filter((f) => f.includes('atomic'))).toEqual([]);
+  });
+});
+
 describe('gzip', () => {
   const claude = fs.readFileSync(path.join(CORPUS_DIR, 'claude-code', fs.readdirSync(path.join(CORPUS_DIR, 'claude-code')).find((f) => f.endsWith('.jsonl'))!));
   const lines = claude.toString('utf8').split('\n');
