@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync, zipSync } from 'fflate';
 import { CORPUS_DIR } from '../corpus';
+import { dedupShape } from '../compaction/reused-shapes';
 
 export type Expectation =
   /** A specific ImportError: code, and where it points. */
@@ -426,6 +427,14 @@ export function makeCases(): HostileCase[] {
       return gz;
     },
     expect: { kind: 'error', code: 'malformed:gzip-truncated' },
+  });
+  add({
+    name: 'Claude Code: two calls sharing one tool_use id in one message, one result (issue 30)',
+    fileName: 'reused-id.jsonl',
+    what: 'each occurrence gets its own id (call_1, call_1#2); the unanswered one is named',
+    bytes: () => enc(dedupShape()),
+    expect: { kind: 'import', format: 'claude-code', warnings: ['pairing:missing-result'] },
+    roundtrip: true,
   });
   add({
     name: 'gzip cut just before its trailer (issue 30)',
