@@ -17,6 +17,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import type { Worker } from 'node:worker_threads';
 import { startCliWorker } from './_worker';
+import { readInputFile } from './_files';
 import { userMessage } from '../errors';
 import { providerFromEnvOrFlags, type CliProvider } from '../summarize/cli-provider';
 import { compactBytes, parseCompactArgs, type CompactArgs, type CompactRow, type Io } from './compact';
@@ -40,15 +41,19 @@ export async function runJob(job: WorkerJob, io: Io = quiet): Promise<CompactRow
     const cli = providerFromEnvOrFlags(job.args, process.env, { modelFlag: '--summary-model' });
     const a: CompactArgs = { ...parseCompactArgs(cli.rest), file: job.file, out: job.out, jobs: undefined };
     fs.mkdirSync(path.dirname(job.out), { recursive: true });
-    const bytes = new Uint8Array(fs.readFileSync(job.file));
+    const bytes = readInputFile(job.file);
     return { ...(await compactBytes(a, job.file, bytes, cli, io, undefined, job.args)), file: job.label };
   } catch (e) {
     return { file: job.label, code: 1, ms: 0, error: userMessage(e) };
   }
 }
 
-/** Every file under dir (recursively; dot files and dot directories skipped), sorted. */
-export function listFiles(dir: string): string[] {
+/**
+ * Every file under dir (recursively; dot files and dot directories skipped), sorted. Entries that
+ * are not regular files or folders (symlinks, which could lead out of DIR or to a device; FIFOs,
+ * sockets, devices, which may never end) are not read: each goes to `skipped` with what it is.
+ */
+export function listFiles(dir: string, skipped: string[] = []): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : 1))) {
@@ -56,6 +61,10 @@ export function listFiles(dir: string): string[] {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
       else if (e.isFile()) out.push(p);
+      else {
+        const kind = e.isSymbolicLink() ? 'a symlink' : e.isFIFO() ? 'a FIFO' : e.isSocket() ? 'a socket' : e.isCharacterDevice() || e.isBlockDevice() ? 'a device' : 'not a regular file';
+        skipped.push(`${path.relative(dir, p)} (${kind})`);
+      }
     }
   };
   walk(dir);
@@ -90,7 +99,10 @@ export async function runBatch(args: string[], a: CompactArgs, io: Io): Promise<
     io.err(`--out ${outDir} is inside ${dir}: the compacted files would be read as inputs. Pick a directory outside it.\n`);
     return 2;
   }
-  const files = listFiles(dir);
+  const skipped: string[] = [];
+  const files = listFiles(dir, skipped);
+  // Said, not skipped in silence (issue 30): only regular files are compacted.
+  if (skipped.length) io.err(`skipped ${skipped.length} entr${skipped.length === 1 ? 'y' : 'ies'} that ${skipped.length === 1 ? 'is' : 'are'} not a regular file (only regular files are read; a symlink may lead outside ${dir} or to a device): ${skipped.slice(0, 20).join(', ')}${skipped.length > 20 ? `, … and ${skipped.length - 20} more` : ''}\n`);
   if (files.length === 0) {
     io.err(`${dir} holds no files.\n`);
     return 2;
@@ -99,7 +111,10 @@ export async function runBatch(args: string[], a: CompactArgs, io: Io): Promise<
     const label = path.relative(dir, f);
     return { args, file: f, out: path.join(outDir, label), label };
   });
-  const threads = Math.min(a.jobs ?? os.availableParallelism(), jobs.length);
+  // At most one worker thread per core: more only share the cores, each with a heap of its own.
+  const cores = os.availableParallelism();
+  if (a.jobs !== undefined && a.jobs > cores) io.err(`note: --jobs ${a.jobs} capped at ${cores}, the cores here.\n`);
+  const threads = Math.min(a.jobs ?? cores, cores, jobs.length);
   const t0 = performance.now();
   const rows: CompactRow[] = new Array(jobs.length);
   let done = 0;
@@ -176,10 +191,24 @@ export function parseStreamLine(line: string, n: number): StreamInput {
   const field = sources[0];
   const value = o[field];
   if (typeof value !== 'string') throw new Error(`stdin line ${n}: "${field}" must be a string (got ${value === null ? 'null' : typeof value}).`);
-  if (field === 'path') return { id, name: name ?? path.basename(value), bytes: new Uint8Array(fs.readFileSync(value)) };
+  // The same checks as FILE (issue 30: /dev/zero, directly or through a symlink, read without
+  // bound; a FIFO hung): a regular file under the size cap, or a message naming the line.
+  if (field === 'path') return { id, name: name ?? path.basename(value), bytes: readInputFile(value, `the "path" of stdin line ${n}`) };
   if (field === 'text') return { id, name: name ?? `line-${n}.jsonl`, bytes: new TextEncoder().encode(value) };
   if (!name) throw new Error(`stdin line ${n}: "base64" needs a "name" (its extension tells .eval archives and .gz apart).`);
   return { id, name, bytes: new Uint8Array(Buffer.from(value, 'base64')) };
+}
+
+/** The id and name a stdin line gave, when it is a JSON object carrying them. */
+function envelopeOf(line: string): { id?: unknown; name?: string } {
+  try {
+    const v: unknown = JSON.parse(line);
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return {};
+    const o = v as Record<string, unknown>;
+    return { ...('id' in o && { id: o.id }), ...(typeof o.name === 'string' && o.name && { name: o.name }) };
+  } catch {
+    return {};
+  }
 }
 
 /** The written file for a JSON line: text when it is UTF-8 text, else base64 (.eval archives, UTF-16). */
@@ -222,7 +251,9 @@ export async function runStream(a: CompactArgs, cli: CliProvider, input: NodeJS.
         ...(row.error !== undefined && { error: row.error }),
       };
     } catch (e) {
-      result = { name: `line-${n}`, ok: false, error: userMessage(e) };
+      // A line refused before it was compacted keeps the id (and name) it gave, so the caller can match it.
+      const { id, name } = envelopeOf(line);
+      result = { ...(id !== undefined && { id }), name: name ?? `line-${n}`, ok: false, error: userMessage(e) };
     }
     if (result.ok !== true) failed++;
     io.out(JSON.stringify(result) + '\n');

@@ -9,6 +9,7 @@
  * count can differ a little from the projection's; auto then re-aims below N and tries again.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ImportError, userMessage } from '../errors';
 import { importFile } from '../formats/import';
@@ -45,7 +46,7 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]â€
 
   DIR               compacts every file under DIR (recursively, dot files skipped) into DIR2 at the
                     same relative path; progress on stderr, a summary table on stdout; exit 1 if any failed
-  --jobs N          worker threads for DIR (default: os.availableParallelism())
+  --jobs N          worker threads for DIR (default and most: os.availableParallelism(); over 256 refused)
   --stream          each stdin line is a JSON object {"path": F} or {"text": T, "name"?: N} or
                     {"base64": B, "name": N} (any may carry "id"), or the transcript itself (one JSON
                     document, e.g. an OpenAI Chat request); each stdout line is {id, name, ok, format,
@@ -125,6 +126,9 @@ export interface CompactArgs {
   retention?: { mode: 'age' | 'count'; n: number };
   help: boolean;
 }
+
+/** The most --jobs accepted (a batch runs at most one worker thread per core anyway). */
+export const MAX_JOBS = 256;
 
 export function parseCompactArgs(args: string[]): CompactArgs {
   const out: CompactArgs = { strategies: [], dryRun: false, stream: false, help: false };
@@ -214,6 +218,9 @@ export function parseCompactArgs(args: string[]): CompactArgs {
       case '--jobs':
       case '-j':
         out.jobs = int(next(), '--jobs', 1);
+        // One worker thread per job, each with its own heap: --jobs 1e9 started one per file (200
+        // tiny files reached 12 GiB). Past MAX_JOBS it is a mistake; runBatch caps at the cores.
+        if (out.jobs > MAX_JOBS) throw new Error(`--jobs ${out.jobs.toLocaleString('en-US')} is more than ${MAX_JOBS}: each job is a worker thread with its own memory (the batch uses at most one per core, ${os.availableParallelism()} here).`);
         break;
       case '--stream':
         out.stream = true;

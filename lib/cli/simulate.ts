@@ -84,6 +84,7 @@ export function renderSimulation(sim: Simulation): string {
     );
   out.push('', line(head), ...cells.map(line));
   for (const r of sim.results) if (r.note) out.push(`  ${r.label}: ${r.note}`);
+  for (const w of sim.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
 }
 
@@ -107,7 +108,7 @@ export async function run(args: string[]): Promise<number> {
     const sim = simulate(transcript, policies, { ...(parsed.model && { model: parsed.model }), ...(parsed.cacheTtl && { cacheTtl: parsed.cacheTtl }) });
     if (parsed.json) {
       const err = recordedError(sim);
-      process.stdout.write(JSON.stringify({ file, model: sim.model, cache: sim.cache, cacheFit: sim.cacheFit ?? null, calibration: sim.calibration, recorded: sim.recorded ?? null, recordedError: err ?? null, rows: replayRows(sim), results: sim.results }, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ file, model: sim.model, cache: sim.cache, cacheFit: sim.cacheFit ?? null, calibration: sim.calibration, recorded: sim.recorded ?? null, recordedError: err ?? null, warnings: sim.warnings, rows: replayRows(sim), results: sim.results }, null, 2) + '\n');
     } else if (parsed.csv) process.stdout.write(replayCsv(replayRows(sim)));
     else process.stdout.write(renderSimulation(sim) + '\n');
     return 0;

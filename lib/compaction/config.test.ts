@@ -69,6 +69,21 @@ describe('config import', () => {
     expect(parseCompactionConfig('sven.yaml', SVEN).source).toBe('sven-yaml');
     expect(parseCompactionConfig('jp.toml', JP).source).toBe('jp-toml');
   });
+  it('honours YAML merge keys (`<<: *base`, one or a list), the section\'s own keys winning (issue 30: ignored in silence)', () => {
+    const plan = parseSvenYaml(`
+defaults: &base
+  compaction_threshold: 0.5
+  compaction_keep_recent: 9
+more: &more
+  compaction_overhead_reserve: 0.2
+agent:
+  <<: [*base, *more]
+  compaction_keep_recent: 4
+`);
+    expect(plan.auto).toMatchObject({ threshold: 0.5, keepN: 4, overheadReserve: 0.2 });
+    expect(plan.warnings).toEqual([]);
+    expect(parseSvenYaml('base: &b\n  compaction_threshold: 0.4\nagent:\n  <<: *b\n').auto).toMatchObject({ threshold: 0.4 });
+  });
   it('rejects wrong values with the key and what was expected', () => {
     expect(() => parseJpToml('[conversation.tools.x.compaction]\nresponse = "shred"')).toThrow(/conversation\.tools\.x\.compaction\.response/);
     expect(() => parseSvenYaml('agent:\n  compaction_threshold: 3')).toThrow(ConfigError);

@@ -196,7 +196,7 @@ export function parseJpToml(text: string): CompactionPlan {
 export function parseSvenYaml(text: string): CompactionPlan {
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = parseYaml(text, { merge: true }); // YAML 1.1 merge keys (`<<: *base`), which sven configs use: ignored in silence before (issue 30)
   } catch (e) {
     throw new ConfigError(`Not valid YAML: ${e instanceof Error ? e.message : String(e)}`, '$', 'a YAML document');
   }

@@ -17,10 +17,11 @@
 import type { ProjectedMessage, Projection } from '../model/projection';
 import { ImportError } from '../errors';
 import { TranscriptBuilder, type DraftBlock, type DraftMessage } from '../model/builder';
+import { CallOccurrences } from '../model/pairing';
 import type { ImportWarning, JsonStyle, Marker, Message, SourceRecord, Transcript, UsageRecord } from '../model/types';
 import { stringifyLike } from '../read/json-doc';
 import { isJsonlFile } from '../read/head';
-import { foreignLinesWarning, isCodexLine, readJsonl, type RecordSet } from '../read/jsonl';
+import { foreignLinesWarning, isChatMessagesLine, isCodexLine, isUntypedLine, readJsonl, type RecordSet } from '../read/jsonl';
 import type { SourceFile } from '../read/source';
 import {
   addedBlocks,
@@ -211,6 +212,15 @@ export class ClaudeSessionReader {
   private readonly usageById = new Map<string, UsageRecord>();
   private readonly usageInOrder: Array<UsageRecord | string> = [];
   private pendingBoundary: Omit<Marker, 'id'> | null = null;
+  /**
+   * A tool_use id used by more than one call (a model that repeats an id in one message, or a
+   * session that re-issues a call): each occurrence gets its own id ("x#2"), and each result answers
+   * its occurrence (lib/model/pairing.ts CallOccurrences), as the OpenAI Chat importer does. With
+   * one id for two calls, the compaction could not tell which call a result answers: removing one
+   * pair took the other's result (issue 30). The lines, and so the exports, keep the source ids.
+   * One table per chain: a sub-agent's calls are not the main line's.
+   */
+  private readonly calls = new Map<boolean, CallOccurrences>();
   private lastBoundaryAt = 0;
   private markerCount = 0;
   private customTitle?: string;
@@ -236,6 +246,9 @@ export class ClaudeSessionReader {
       this.add(r.value, i, r.line);
     });
     this.warnings.push(...foreignLinesWarning(records, isCodexLine, 'Codex rollout lines', 'Claude Code lines'));
+    // Any other format's line was skipped in silence (issue 30: an OpenAI fine-tuning line).
+    this.warnings.push(...foreignLinesWarning(records, isChatMessagesLine, 'OpenAI Chat or fine-tuning lines ({"messages": [...]})', 'Claude Code lines'));
+    this.warnings.push(...foreignLinesWarning(records, isUntypedLine, 'JSON objects without a "type"', 'Claude Code lines'));
   }
 
   /** Read one record (line / logline / SDK message). */
@@ -323,6 +336,7 @@ export class ClaudeSessionReader {
         this.lastAdded = draft;
         if (id !== undefined) this.groups.set(id, { draft, index, lastUuid: uuid, sidechain });
       }
+      this.occurrences(blocks, index, sidechain);
       if (uuid !== undefined && !sidechain) {
         this.draftOfLine.set(uuid, continues ? open.draft : (this.lastAdded as DraftMessage));
         this.lastMainLine = uuid;
@@ -357,6 +371,7 @@ export class ClaudeSessionReader {
       for (const b of blocks) if (b.kind === 'summary') b.markerId = markerId;
     }
     const index = this.builder.addMessage(draft);
+    this.occurrences(blocks, index, sidechain);
     this.drafts.push(draft);
     this.lastAdded = draft;
     this.lastUserAt.set(sidechain, index);
@@ -393,6 +408,16 @@ export class ClaudeSessionReader {
       ...(duration && { durationMs: duration }),
       recordRef: recordIndex,
     };
+  }
+
+  /** Give each call occurrence its own id and each result the id of the call it answers (see `calls`). */
+  private occurrences(blocks: DraftBlock[], index: number, sidechain: boolean): void {
+    let calls = this.calls.get(sidechain);
+    for (const b of blocks) {
+      if ((b.kind !== 'tool_call' && b.kind !== 'tool_result') || b.callId === '') continue;
+      if (!calls) this.calls.set(sidechain, (calls = new CallOccurrences()));
+      b.callId = b.kind === 'tool_call' ? calls.call(b.callId, index) : calls.result(b.callId);
+    }
   }
 
   private compactSummary(draft: DraftMessage, index: number, recordIndex: number): void {

@@ -156,5 +156,9 @@ export function foreignLinesWarning(records: readonly SourceRecord[], isForeign:
 const CODEX_LINE_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 /** A Codex rollout line: {timestamp, type: session_meta|response_item|…, payload}. */
 export const isCodexLine = (v: Record<string, unknown>) => typeof v.type === 'string' && CODEX_LINE_TYPES.has(v.type) && 'payload' in v;
+/** An OpenAI Chat request or fine-tuning line: {messages: [...]} (no `type`, which every Claude Code and Codex line has). */
+export const isChatMessagesLine = (v: Record<string, unknown>) => !('type' in v) && Array.isArray(v.messages);
+/** A line of no format we read as lines: an object without a string `type` (and not a chat line). */
+export const isUntypedLine = (v: Record<string, unknown>) => typeof v.type !== 'string' && !isChatMessagesLine(v);
 /** A Claude Code transcript line: {type: user|assistant, message, uuid?}. */
 export const isClaudeCodeLine = (v: Record<string, unknown>) => (v.type === 'user' || v.type === 'assistant') && typeof v.message === 'object' && v.message !== null && !('payload' in v);

@@ -33,6 +33,7 @@
  */
 import { assignTurns } from '../model/turns';
 import type { Message, Transcript, UsageRecord } from '../model/types';
+import { ImportError } from '../errors';
 import { lostIdentifiers } from '../compaction/lost';
 import { projectTranscript } from '../compaction/project';
 import { wrapMessage } from '../compaction/context';
@@ -259,6 +260,41 @@ export interface Simulation {
   /** The recorded bill (catalog prices over the recorded usage), when the source has per-call usage. */
   recorded?: { usd: number; input: number; cacheRead: number; cacheWrite: number; output: number };
   results: ReplayResult[];
+  /** What the replay could not take as recorded (timestamps that go backwards). */
+  warnings: string[];
+}
+
+/** More tokens than any call, or any batch of calls one usage record sums, has ever used. */
+export const MAX_USAGE_COUNT = 1e12;
+
+/**
+ * A usage record the bill cannot be computed from is refused, naming it: a negative count (it
+ * billed "input −999,879"), one past MAX_USAGE_COUNT or not finite (it billed "$Infinity" and
+ * "NaN %"). Issue 30.
+ */
+export function checkUsage(log: Transcript): void {
+  for (const u of log.usage)
+    for (const key of ['input', 'cacheRead', 'cacheWrite', 'output'] as const) {
+      const n = u[key];
+      if (Number.isFinite(n) && n >= 0 && n <= MAX_USAGE_COUNT) continue;
+      const what = !Number.isFinite(n) ? `is not a number (${n})` : n < 0 ? `is negative (${n.toLocaleString('en-US')})` : `is ${n.toLocaleString('en-US')}, more than any call uses (the limit here is ${MAX_USAGE_COUNT.toLocaleString('en-US')})`;
+      throw new ImportError('malformed:usage', `The usage recorded for message ${u.messageIndex + 1}: its ${key} token count ${what}. The bill cannot be computed from it.`, { file: log.fileName }, 'token counts from 0 up');
+    }
+}
+
+/** Calls whose timestamp is earlier than one before them: the replay's clock does not go back (a gap from a wrong time would expire every cache). */
+function backwardsTimes(calls: readonly CallPoint[], log: Transcript): string[] {
+  let latest = -Infinity;
+  let n = 0;
+  let first = -1;
+  for (const c of calls) {
+    if (c.time === undefined || c.sidechain) continue;
+    if (c.time < latest) {
+      if (n++ === 0) first = c.messageIndex;
+    } else latest = c.time;
+  }
+  if (n === 0) return [];
+  return [`${n} call(s) have a timestamp earlier than a call before them (first: message ${first + 1}${log.messages[first]?.time ? `, ${log.messages[first].time}` : ''}); the replay keeps its clock at the latest time seen, so a cache's life is not measured from a wrong time.`];
 }
 
 interface Item {
@@ -315,6 +351,7 @@ const RECORDED_POLICY: ReplayPolicy = { id: 'recorded', label: 'As recorded', ki
 
 /** Replay every given policy on the transcript. */
 export function simulate(log: Transcript, policies: readonly ReplayPolicy[], options: SimulationOptions = {}): Simulation {
+  checkUsage(log);
   const { model: limits, assumed } = resolveModel(log, options.model);
   const info: ModelInfo | undefined = typeof options.model === 'object' ? options.model : lookupModel(typeof options.model === 'string' ? options.model : log.model);
   const rules = cacheRules(info, { ttl: options.cacheTtl });
@@ -386,6 +423,7 @@ export function simulate(log: Transcript, policies: readonly ReplayPolicy[], opt
     calibration: { factor, overhead, fromUsage: !!cal },
     ...(recorded && { recorded }),
     results,
+    warnings: backwardsTimes(calls, log),
   };
 }
 
@@ -583,7 +621,10 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     // The first recorded call: what the provider held before it is outside anything the file records
     // (the calls before it, if any, carry no usage), so its recorded cache read is taken as the start.
     const anchor = !!c.recorded && !seenRecorded;
-    let alive = anchor || (first ? false : sinceTime === undefined || c.time === undefined || c.time - sinceTime <= rules.ttlMs);
+    // The replay's clock never goes back: a call stamped before the one it follows is taken at the
+    // latest time seen (measured from its wrong time, the next gap expired every cache: +37 %, issue 30).
+    const at = c.time === undefined ? undefined : Math.max(c.time, prevTime ?? -Infinity);
+    let alive = anchor || (first ? false : sinceTime === undefined || at === undefined || at - sinceTime <= rules.ttlMs);
     if (switched && !own) alive = false;
     if (switched && own) prefix = Math.min(prefix, own.prompt);
     // The first call: the cache state at the session's start is outside the file; where recorded, take it as recorded.
@@ -608,12 +649,12 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     });
     mainCallsSoFar++;
     prevPrompt = prompt;
-    prevTime = c.time ?? prevTime;
+    prevTime = at ?? prevTime;
     first = false;
     if (c.recorded) seenRecorded = true;
     if (model !== undefined) {
       prevModel = model;
-      lastOfModel.set(model, { prompt, ...(c.time !== undefined && { time: c.time }) });
+      lastOfModel.set(model, { prompt, ...(at !== undefined && { time: at }) });
     }
   }
 

@@ -14,7 +14,7 @@ import { withThreadCpu } from '../cpu';
 const cases = makeCases();
 
 /** Errors about the file as a whole carry no line or path. */
-const FILE_LEVEL = /^(empty:file|unsupported:format|malformed:zip|malformed:gzip|too-large:text)$/;
+const FILE_LEVEL = /^(empty:file|unsupported:format|malformed:zip|malformed:gzip|malformed:gzip-truncated|too-large:text)$/;
 
 function isDeepFrozen(t: Transcript): boolean {
   if (!Object.isFrozen(t) || !Object.isFrozen(t.messages) || !Object.isFrozen(t.records)) return false;

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync, zipSync } from 'fflate';
 import { CORPUS_DIR } from '../corpus';
+import { dedupShape } from '../compaction/reused-shapes';
 
 export type Expectation =
   /** A specific ImportError: code, and where it points. */
@@ -419,13 +420,31 @@ export function makeCases(): HostileCase[] {
   add({
     name: 'gzip with a wrong ISIZE trailer',
     fileName: 'session.jsonl.gz',
-    what: 'the last 4 bytes claim 7 bytes uncompressed',
+    what: 'the last 4 bytes claim 7 bytes uncompressed: damage, refused like gzip -t (issue 30)',
     bytes: () => {
       const gz = gzipSync(claudeSession());
       gz.set([7, 0, 0, 0], gz.length - 4);
       return gz;
     },
-    expect: { kind: 'import', format: 'claude-code' },
+    expect: { kind: 'error', code: 'malformed:gzip-truncated' },
+  });
+  add({
+    name: 'Claude Code: two calls sharing one tool_use id in one message, one result (issue 30)',
+    fileName: 'reused-id.jsonl',
+    what: 'each occurrence gets its own id (call_1, call_1#2); the unanswered one is named',
+    bytes: () => enc(dedupShape()),
+    expect: { kind: 'import', format: 'claude-code', warnings: ['pairing:missing-result'] },
+    roundtrip: true,
+  });
+  add({
+    name: 'gzip cut just before its trailer (issue 30)',
+    fileName: 'session.jsonl.gz',
+    what: 'every line decompresses; only the 8-byte trailer is missing (gzip -t: unexpected end of file)',
+    bytes: () => {
+      const gz = gzipSync(claudeSession());
+      return gz.subarray(0, gz.length - 8);
+    },
+    expect: { kind: 'error', code: 'malformed:gzip-truncated' },
   });
   add({
     name: 'tool-call arguments: JSON nested 50,000 deep in a string',
