@@ -55,7 +55,7 @@
  * No model, no clock, no randomness; transcript text is untrusted and never evaluated; every
  * extracted string is bounded. Below lib/compaction and lib/summarize: imports neither.
  */
-import { errorLinesOf, formatRecordsErrors, type OutputCategory } from './signal';
+import { errorLinesOf, formatRecordsErrors, resultCategory, type OutputCategory } from './signal';
 import { callArguments, callSubject, defaultOutputCategory, fileEffectsOfCall, isHarnessText, isShellTool } from './tools';
 
 export type Category = 'instructions' | 'paths' | 'commands' | 'errors' | 'figures';
@@ -249,7 +249,7 @@ export function extractCategories(messages: readonly SpanMessage[], options: Ext
       } else if (b.kind === 'tool_result') {
         const name = calls.get(b.callId)?.name ?? b.name;
         const content = b.content ?? '';
-        const category = b.isError ? 'generic' : categoryOf(name);
+        const category = resultCategory(b, categoryOf(name));
         for (const line of errorLinesOf(content, category)) add('errors', line, { ...where, tool: name }, b.isError ? { flagged: true } : {});
         if (category === 'head-tail' || category === 'generic') for (const f of figuresOf(content)) add('figures', f, { ...where, tool: name });
         const command = calls.get(b.callId)?.command;

@@ -6,7 +6,7 @@
  * Transcript text is untrusted: nothing here evaluates it, and every extracted string is bounded.
  */
 import { extractIdentifiers } from '../categories/identifiers';
-import { errorLinesOf } from '../categories/signal';
+import { errorLinesOf, resultCategory } from '../categories/signal';
 import {
   callArguments,
   callSubject,
@@ -434,7 +434,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
           }
           const line = errorLine(content);
           noteErrorLines(content, failed);
-          for (const text of errorLinesOf(content, defaultOutputCategory(name))) {
+          for (const text of errorLinesOf(content, resultCategory(block, defaultOutputCategory(name)))) {
             const e = errorMessages.get(text);
             if (!e) errorMessages.set(text, { text, tool: name, turns: [turn] });
             else if (e.turns.at(-1) !== turn) e.turns.push(turn);

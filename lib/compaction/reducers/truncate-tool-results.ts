@@ -6,6 +6,7 @@
  */
 import { ContextEditor, fates, isBool, isNum, opt, type Reducer } from '../context';
 import { NO_HINTS, outputCategoryFor, type ToolHints } from '../hints';
+import { resultCategory } from '../signal';
 import { truncateToCap } from '../truncate-text';
 import { editableBlocks, fitsNow, isStub } from './util';
 
@@ -23,7 +24,7 @@ export function truncateToolResults(options: Record<string, unknown> = {}): Redu
       for (const { mi, bi, block } of editableBlocks(ctx, 'tool_result')) {
         if (fitsNow(editor, budget, untilFits)) break;
         if (block.tokens <= cap || isStub(block.content)) continue;
-        const category = outputCategoryFor(block.name, hints);
+        const category = resultCategory(block, outputCategoryFor(block.name, hints));
         const cut = truncateToCap(block.content, category, cap, budget.count);
         if (!cut) continue;
         if (editor.replaceBlock(mi, bi, { content: cut.text }, fates.truncated('truncate-tool-results', ctx.step.id, cut.keptHead, cut.keptTail))) omittedLines += cut.omittedLines;

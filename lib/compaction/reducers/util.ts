@@ -4,7 +4,7 @@ import { ContextEditor, indexPairs, isEditable, isMessageGranular, type Compacti
 import { callOfMessage, sourceIndex } from '../calls';
 import type { Budget } from '../budget';
 import type { Fate, ProjectedBlock, ProjectedMessage } from '../types';
-import { resultStatus, stubSignal } from '../signal';
+import { resultCategory, resultStatus, stubSignal } from '../signal';
 import type { OutputCategory } from '../truncate-text';
 
 export interface BlockRef<B = ProjectedBlock> {
@@ -75,7 +75,7 @@ export function isStub(content: string): boolean {
 export function resultStub(r: Pick<ToolResultBlock, 'name' | 'isError' | 'content'>, format?: string, category: OutputCategory = 'generic'): string {
   const status = resultStatus(r, format);
   const head = `[compacted] ${r.name ?? 'tool'}${status ? `: ${status}` : ''}`;
-  const picked = stubSignal(r.content, category);
+  const picked = stubSignal(r.content, resultCategory(r, category));
   if (picked.length > 1) return [head, ...picked].join('\n');
   const line = picked[0] ?? firstLine(r.content);
   return `${head}${line ? ` — ${line}` : ''}`;
