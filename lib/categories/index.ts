@@ -45,8 +45,8 @@
  *  - instructions: every word of the message, in order (all its 4-word runs);
  *  - paths: the file's name (its last path segment) appears as a word or as a path's last segment:
  *    a file name counts as kept (a summary may shorten `/repo/src/a.ts` to `src/a.ts` or `a.ts`);
- *  - commands: the command's first line, up to its first 150 characters (a long heredoc's body is
- *    content, and stubs clip long lines);
+ *  - commands: the command in compact form: its first 100 characters, whitespace collapsed (a long
+ *    command's tail is a heredoc body or an argument list; the offline summary quotes that head);
  *  - errors: the line's first 150 characters (stubs clip a line at 200);
  *  - figures: the figure as printed ("17 passed").
  * `survivalIndex(modelText)` builds the lookup once when several item lists are checked against one
@@ -273,8 +273,9 @@ export function presenceWords(s: string): string[] {
 }
 
 const SHINGLE = 4;
-/** Commands and error lines are matched on their first this many characters (see the file comment). */
+/** Error lines are matched on their first this many characters, commands on COMMAND_CHARS (see the file comment). */
 const MATCH_CHARS = 150;
+const COMMAND_CHARS = 100;
 
 /** A text indexed for survivalOf: word runs of 1–4 words, and file names. */
 export interface SurvivalIndex {
@@ -289,8 +290,9 @@ export function survivalIndex(modelText: string): SurvivalIndex {
   const w = presenceWords(modelText);
   for (let i = 0; i < w.length; i++) {
     const word = w[i];
-    const slash = word.lastIndexOf('/');
-    names.add(slash >= 0 ? word.slice(slash + 1) : word);
+    const bare = word.endsWith('/') ? word.replace(/\/+$/, '') : word;
+    const slash = bare.lastIndexOf('/');
+    names.add(slash >= 0 ? bare.slice(slash + 1) : bare);
     let run = word;
     runs[1].add(run);
     for (let n = 2; n <= SHINGLE && i + n <= w.length; n++) {
@@ -327,6 +329,7 @@ export function isPresent(item: CategoryItem, index: SurvivalIndex): boolean {
       return name === '' || index.names.has(name) || hasWords(index, name);
     }
     case 'commands':
+      return hasWords(index, head(item.text, COMMAND_CHARS));
     case 'errors':
       return hasWords(index, head(item.text, MATCH_CHARS));
     default:
