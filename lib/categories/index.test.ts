@@ -135,3 +135,14 @@ describe('errors are errors whatever the tool (issue 27, item 1)', () => {
     expect(errorLinesOf('Error: the first line of a log file\nline 2', 'file-content')).toEqual([]);
   });
 });
+
+describe('a stubbed or expired shell result keeps how it ended (issue 27 item 2)', () => {
+  it('a passing run keeps its tally line beside its first line', async () => {
+    const { resultStub, withSignal } = await import('../compaction/reducers/util');
+    const r = { name: 'Bash', isError: false, content: '============ test session starts ============\ncollected 17 items\n...\n============ 17 passed in 0.67s ============' };
+    expect(resultStub(r, 'claude-code', 'head-tail')).toBe('[compacted] Bash: ok — ============ test session starts ============\n============ 17 passed in 0.67s ============');
+    expect(withSignal('[result expired]', r.content, 'head-tail')).toBe('[result expired]\n============ 17 passed in 0.67s ============');
+    // File text is not a run.
+    expect(withSignal('[result expired]', '  1→17 passed in 0.67s', 'file-content')).toBe('[result expired]');
+  });
+});

@@ -165,6 +165,20 @@ export function figuresOf(content: string): string[] {
   return [...out].slice(0, FIGURES_PER_RESULT);
 }
 
+/** The last line of an output that reports a tally (`==== 17 passed in 0.67s ====`), trimmed and clipped to 200, when one does. */
+export function tallyLineOf(content: string): string | undefined {
+  const lines = content.length > 40_000 ? content.slice(-40_000).split('\n') : content.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i].trim();
+    if (l && l.length <= FIGURE_LINE_MAX && TALLY_LINE_RE.test(l) && COUNT_RE.test(l)) {
+      COUNT_RE.lastIndex = 0;
+      return clipText(l, 200);
+    }
+    COUNT_RE.lastIndex = 0;
+  }
+  return undefined;
+}
+
 /** The pass/fail tally of an output ("3 failed, 12 passed"), from its last tally line. */
 export function tallyOf(content: string): string | undefined {
   const lines = content.length > 40_000 ? content.slice(-40_000).split('\n') : content.split('\n');

@@ -156,10 +156,13 @@ export interface LostByCategory {
  * The items (lib/categories extractCategories) of every log message a projection changed (a block
  * whose fate is not `kept`), and which of them the text the model is sent (the projection's
  * messages, summaries and notices included) no longer holds (survivalOf). An item of a changed
- * message that a kept message also holds counts as kept.
+ * message that a kept message also holds counts as kept. `ownOnly`: leave out what the source's own
+ * compaction took out (the Lost tab, like its identifier lists).
  */
-export function lostByCategory(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>): LostByCategory {
-  const changed = log.messages.filter((m) => !m.sidechain && m.blocks.some((b) => projection.fates[b.id] && projection.fates[b.id].kind !== 'kept'));
+export function lostByCategory(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>, options: { ownOnly?: boolean } = {}): LostByCategory {
+  // ownOnly: what the source's own compaction took out (`source-marker:` fates) is not this compaction's loss (the Lost tab).
+  const counts = (f: Projection['fates'][string] | undefined) => f !== undefined && f.kind !== 'kept' && !(options.ownOnly && f.stepId.startsWith('source-marker:'));
+  const changed = log.messages.filter((m) => !m.sidechain && m.blocks.some((b) => counts(projection.fates[b.id])));
   const items = extractCategories(changed, { format: log.format });
   const s = survivalOf(items, modelTextOf(projection.messages));
   const categories = Object.fromEntries(
