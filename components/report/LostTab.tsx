@@ -4,50 +4,6 @@ import type { PreviewSummary } from '@/lib/engine/preview';
 import { LOST_KINDS } from '@/lib/engine/preview-kinds';
 import type { LostKind } from '@/lib/compaction/lost';
 import { EmptyState } from './EmptyState';
-import { CATEGORIES, type Category } from '@/lib/categories';
-
-const CATEGORY_LABEL: Record<Category, string> = { instructions: 'Instructions', paths: 'Paths', commands: 'Commands', errors: 'Errors', figures: 'Figures' };
-
-/**
- * The five categories of the compacted messages (lib/categories): how many the model is still sent,
- * per category (the counts `compact` prints and the audit record holds), and the lost commands and
- * figures, which no identifier list below names.
- */
-function ByCategory({ categories, onJump }: { categories: NonNullable<PreviewSummary['lostByCategory']>; onJump: (turn: number) => void }) {
-  return (
-    <section data-testid="lost-categories" className="space-y-1">
-      <h2 className="text-[11px] font-semibold uppercase tracking-wide text-neutral-600 dark:text-neutral-300">By category</h2>
-      <p className="text-neutral-600 dark:text-neutral-400">Of what the compacted messages held, lost (no longer in what the model is sent) / all:</p>
-      <ul className="flex flex-wrap gap-x-4 gap-y-0.5">
-        {CATEGORIES.map((c) => (
-          <li key={c} data-testid="lost-category" data-category={c} data-lost={categories[c].lost.length} data-of={categories[c].of} className={categories[c].lost.length ? 'text-red-700 dark:text-red-400' : ''}>
-            {CATEGORY_LABEL[c]} <span className="tabular-nums">{categories[c].lost.length}/{categories[c].of}</span>
-          </li>
-        ))}
-      </ul>
-      {(['commands', 'figures'] as const).map((c) =>
-        categories[c].lost.length ? (
-          <section key={c} data-testid="lost-group" data-kind={c}>
-            <h3 className="mb-1 mt-2 text-[11px] font-semibold uppercase tracking-wide text-neutral-500">
-              Lost {CATEGORY_LABEL[c].toLowerCase()} <span className="font-normal">({categories[c].lost.length})</span>
-            </h3>
-            <ul className="space-y-0.5">
-              {categories[c].lost.slice(0, SHOWN).map((l, i) => (
-                <li key={`${l.text}-${i}`}>
-                  <button type="button" onClick={() => onJump(l.turn ?? 0)} className="flex w-full items-baseline gap-2 rounded px-1 py-0.5 text-left hover:bg-neutral-100 dark:hover:bg-neutral-800" title={`Show turn ${(l.turn ?? 0) + 1}`}>
-                    <span className="shrink-0 tabular-nums text-neutral-500">t{(l.turn ?? 0) + 1}</span>
-                    <span className="min-w-0 truncate font-mono">{l.text}</span>
-                  </button>
-                </li>
-              ))}
-              {categories[c].lost.length > SHOWN && <li className="pl-1 text-neutral-500">… {categories[c].lost.length - SHOWN} more (in the audit record)</li>}
-            </ul>
-          </section>
-        ) : null,
-      )}
-    </section>
-  );
-}
 
 const LABEL: Record<LostKind, string> = { instruction: 'User instructions', path: 'Paths', url: 'URLs', id: 'Ids and hashes', error: 'Error lines' };
 /** Items listed per kind before "n more" (the full list is in the audit record). */
@@ -56,9 +12,7 @@ const SHOWN = 100;
 /** Identifiers compacted out of the context, by kind; each jumps to the turn it came from. Lost errors come first, apart. */
 export function LostTab({ preview, onJump }: { preview: PreviewSummary | null; onJump: (turn: number) => void }) {
   if (!preview) return <EmptyState title="Nothing compacted, nothing lost">The lost identifiers of a preview show here.</EmptyState>;
-  const byCategory = preview.lostByCategory;
-  const categoryLost = byCategory ? CATEGORIES.reduce((n, c) => n + byCategory[c].lost.length, 0) : 0;
-  if (preview.lostTotal === 0 && categoryLost === 0)
+  if (preview.lostTotal === 0)
     return (
       <EmptyState title="Nothing lost" testId="lost-empty">
         Every path, URL, id, error line and user instruction of the compacted blocks is still somewhere in the context.
@@ -68,7 +22,6 @@ export function LostTab({ preview, onJump }: { preview: PreviewSummary | null; o
   const others = preview.lostTotal - errors;
   return (
     <div className="space-y-4 text-xs" data-testid="lost">
-      {byCategory && <ByCategory categories={byCategory} onJump={onJump} />}
       <section data-testid="lost-errors" className="space-y-1">
         <h2 className="text-[11px] font-semibold uppercase tracking-wide text-red-700 dark:text-red-400">Errors</h2>
         {errors > 0 ? (
