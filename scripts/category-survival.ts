@@ -66,6 +66,7 @@ function share(s: Survival): Record<string, string> {
   return Object.fromEntries(CATEGORIES.map((c) => [c, `${s[c].kept}/${s[c].of}`]));
 }
 
+function main(): void {
 const list = files.length ? files : corpus();
 for (const f of list) {
   let log: Transcript;
@@ -94,3 +95,6 @@ for (const f of list) {
   if (json) console.log(JSON.stringify(row));
   else console.log(`${row.file}: ${row.messages} messages, ${row.spanTokens} tokens → ${row.ourTokens} (bound ${row.target}${source ? ', the source summary' : `, ${ratio} of the span`})\n  ours:   ${JSON.stringify(row.ours)}${row.theirs ? `\n  theirs: ${JSON.stringify(row.theirs)}` : ''}`);
 }
+}
+
+if (process.argv[1] && /category-survival\.ts$/.test(process.argv[1])) main();

@@ -115,3 +115,34 @@ describe('on a real session', () => {
     expect(items.filter((i) => i.category === 'commands').every((i) => i.outcome && i.outcome.status !== 'unknown')).toBe(true);
   });
 });
+
+describe('errors are errors whatever the tool (issue 27, item 1)', () => {
+  it('a failed Read keeps its error line in a stub and in an expiry placeholder', async () => {
+    const { resultStub, withSignal } = await import('../compaction/reducers/util');
+    const { resultCategory } = await import('./signal');
+    const r = { name: 'Read', isError: true, content: "TypeError: handler_3 is not a function\n     1→const a = 1;\n     2→const b = 2;" };
+    expect(resultStub(r, 'claude-code', outputCategoryFor('Read'))).toBe('[compacted] Read: error — TypeError: handler_3 is not a function');
+    expect(withSignal('[result expired]', r.content, resultCategory(r, outputCategoryFor('Read')))).toBe('[result expired]\nTypeError: handler_3 is not a function');
+  });
+
+  it('file text is no error; the lines a viewer adds to it, and a short failure message, are', async () => {
+    const { errorLinesOf } = await import('./signal');
+    const numbered = '     1→class ParseError extends Error {}\n     2→throw new Error("bad"): never\n     3→// error: not here';
+    expect(errorLinesOf(numbered, 'file-content')).toEqual([]);
+    expect(errorLinesOf(numbered.replace('\n     2', '\nTypeError: x is not a function\n     2'), 'file-content')).toEqual(['TypeError: x is not a function']);
+    expect(errorLinesOf('Error: cannot read src/a.ts: is a directory', 'file-content')).toEqual(['Error: cannot read src/a.ts: is a directory']);
+    // A raw (unnumbered) file of several lines: its text, whatever it says.
+    expect(errorLinesOf('Error: the first line of a log file\nline 2', 'file-content')).toEqual([]);
+  });
+});
+
+describe('a stubbed or expired shell result keeps how it ended (issue 27 item 2)', () => {
+  it('a passing run keeps its tally line beside its first line', async () => {
+    const { resultStub, withSignal } = await import('../compaction/reducers/util');
+    const r = { name: 'Bash', isError: false, content: '============ test session starts ============\ncollected 17 items\n...\n============ 17 passed in 0.67s ============' };
+    expect(resultStub(r, 'claude-code', 'head-tail')).toBe('[compacted] Bash: ok — ============ test session starts ============\n============ 17 passed in 0.67s ============');
+    expect(withSignal('[result expired]', r.content, 'head-tail')).toBe('[result expired]\n============ 17 passed in 0.67s ============');
+    // File text is not a run.
+    expect(withSignal('[result expired]', '  1→17 passed in 0.67s', 'file-content')).toBe('[result expired]');
+  });
+});

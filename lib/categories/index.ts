@@ -45,8 +45,8 @@
  *  - instructions: every word of the message, in order (all its 4-word runs);
  *  - paths: the file's name (its last path segment) appears as a word or as a path's last segment:
  *    a file name counts as kept (a summary may shorten `/repo/src/a.ts` to `src/a.ts` or `a.ts`);
- *  - commands: the command's first line, up to its first 150 characters (a long heredoc's body is
- *    content, and stubs clip long lines);
+ *  - commands: the command in compact form: its first 100 characters, whitespace collapsed (a long
+ *    command's tail is a heredoc body or an argument list; the offline summary quotes that head);
  *  - errors: the line's first 150 characters (stubs clip a line at 200);
  *  - figures: the figure as printed ("17 passed").
  * `survivalIndex(modelText)` builds the lookup once when several item lists are checked against one
@@ -55,7 +55,7 @@
  * No model, no clock, no randomness; transcript text is untrusted and never evaluated; every
  * extracted string is bounded. Below lib/compaction and lib/summarize: imports neither.
  */
-import { errorLinesOf, formatRecordsErrors, type OutputCategory } from './signal';
+import { errorLinesOf, formatRecordsErrors, resultCategory, type OutputCategory } from './signal';
 import { callArguments, callSubject, defaultOutputCategory, fileEffectsOfCall, isHarnessText, isShellTool } from './tools';
 
 export type Category = 'instructions' | 'paths' | 'commands' | 'errors' | 'figures';
@@ -165,6 +165,20 @@ export function figuresOf(content: string): string[] {
   return [...out].slice(0, FIGURES_PER_RESULT);
 }
 
+/** The last line of an output that reports a tally (`==== 17 passed in 0.67s ====`), trimmed and clipped to 200, when one does. */
+export function tallyLineOf(content: string): string | undefined {
+  const lines = content.length > 40_000 ? content.slice(-40_000).split('\n') : content.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i].trim();
+    if (l && l.length <= FIGURE_LINE_MAX && TALLY_LINE_RE.test(l) && COUNT_RE.test(l)) {
+      COUNT_RE.lastIndex = 0;
+      return clipText(l, 200);
+    }
+    COUNT_RE.lastIndex = 0;
+  }
+  return undefined;
+}
+
 /** The pass/fail tally of an output ("3 failed, 12 passed"), from its last tally line. */
 export function tallyOf(content: string): string | undefined {
   const lines = content.length > 40_000 ? content.slice(-40_000).split('\n') : content.split('\n');
@@ -249,7 +263,7 @@ export function extractCategories(messages: readonly SpanMessage[], options: Ext
       } else if (b.kind === 'tool_result') {
         const name = calls.get(b.callId)?.name ?? b.name;
         const content = b.content ?? '';
-        const category = b.isError ? 'generic' : categoryOf(name);
+        const category = resultCategory(b, categoryOf(name));
         for (const line of errorLinesOf(content, category)) add('errors', line, { ...where, tool: name }, b.isError ? { flagged: true } : {});
         if (category === 'head-tail' || category === 'generic') for (const f of figuresOf(content)) add('figures', f, { ...where, tool: name });
         const command = calls.get(b.callId)?.command;
@@ -273,8 +287,9 @@ export function presenceWords(s: string): string[] {
 }
 
 const SHINGLE = 4;
-/** Commands and error lines are matched on their first this many characters (see the file comment). */
+/** Error lines are matched on their first this many characters, commands on COMMAND_CHARS (see the file comment). */
 const MATCH_CHARS = 150;
+const COMMAND_CHARS = 100;
 
 /** A text indexed for survivalOf: word runs of 1–4 words, and file names. */
 export interface SurvivalIndex {
@@ -289,8 +304,9 @@ export function survivalIndex(modelText: string): SurvivalIndex {
   const w = presenceWords(modelText);
   for (let i = 0; i < w.length; i++) {
     const word = w[i];
-    const slash = word.lastIndexOf('/');
-    names.add(slash >= 0 ? word.slice(slash + 1) : word);
+    const bare = word.endsWith('/') ? word.replace(/\/+$/, '') : word;
+    const slash = bare.lastIndexOf('/');
+    names.add(slash >= 0 ? bare.slice(slash + 1) : bare);
     let run = word;
     runs[1].add(run);
     for (let n = 2; n <= SHINGLE && i + n <= w.length; n++) {
@@ -327,6 +343,7 @@ export function isPresent(item: CategoryItem, index: SurvivalIndex): boolean {
       return name === '' || index.names.has(name) || hasWords(index, name);
     }
     case 'commands':
+      return hasWords(index, head(item.text, COMMAND_CHARS));
     case 'errors':
       return hasWords(index, head(item.text, MATCH_CHARS));
     default:

@@ -222,6 +222,48 @@ function remembered(content: string, category: OutputCategory): Remembered {
 }
 
 function signalLinesUncached(content: string, category: OutputCategory): SignalLine[] {
+  if (category !== 'file-content') return scanBounded(content, category);
+  // A file read: only the tool's own failures count in a file's text (it may say anything). But
+  // the lines of a viewer that numbers the file's lines (`  12→…`, `12\t…`) are told apart: every
+  // other line is the tool's own, read with every pattern (a numbered line never is a signal). And
+  // a result of one line that reads as an error (`Error: …`, `TypeError: …`) is the tool's message:
+  // a tool whose format has no error flag says it failed so, instead of the file (issue 27).
+  if (NUMBERED_RE.test(content.length > 4_000 ? content.slice(0, 4_000) : content)) return scanBounded(content, 'generic');
+  const lines = scanBounded(content, category);
+  if (content.trim().includes('\n')) return lines;
+  const head = firstLineOf(content);
+  if (!head || lines.some((l) => l.line === head.line)) return lines;
+  const k = lineKind(head.text, 'generic');
+  if (!k || k.kind !== 'error') return lines;
+  return [{ kind: k.kind, line: head.line, text: k.text }, ...lines];
+}
+
+/** A numbered file line (a viewer showing a file), at any line start. */
+const NUMBERED_RE = /(?:^|\n)\s*\d+(?:[→\t|]|:\s)/;
+
+function firstLineOf(content: string): { line: number; text: string } | undefined {
+  let start = 0;
+  for (let line = 0; start < content.length && line < 20; line++) {
+    const nl = content.indexOf('\n', start);
+    const end = nl === -1 ? content.length : nl;
+    const text = content.slice(start, Math.min(end, start + MAX_LINE + 1)).trim();
+    if (text) return { line, text };
+    if (nl === -1) return undefined;
+    start = nl + 1;
+  }
+  return undefined;
+}
+
+/**
+ * The category a result is read in: a result the format flags as failed (`isError`) is read as
+ * plain output whatever its tool, so its error lines count even where the tool's output is file
+ * text or search matches (an expired failed `Read` kept no error line: issue 27).
+ */
+export function resultCategory(r: { isError?: boolean }, category: OutputCategory): OutputCategory {
+  return r.isError ? 'generic' : category;
+}
+
+function scanBounded(content: string, category: OutputCategory): SignalLine[] {
   if (content.length > 2 * SCAN_CHARS) {
     // Huge output: scan the head and the tail (where failures and tallies print).
     const head = content.slice(0, SCAN_CHARS);

@@ -4,7 +4,7 @@
  * Plain JSON, versioned; no transcript content except the lost identifiers and summary texts.
  */
 import type { Transcript } from '../model/types';
-import type { LostIdentifier } from './lost';
+import { lostByCategory, type LostByCategory, type LostIdentifier } from './lost';
 import { summarizeProjection, type CompactionSummary } from './report';
 import type { Projection, Step } from './types';
 
@@ -35,6 +35,8 @@ export interface AuditRecord {
   summaries: Array<{ id: string; span: [number, number]; producer: string; tokens: number; text: string }>;
   summaryRequests: Array<{ key: string; span: [number, number] }>;
   lost: LostIdentifier[];
+  /** What the compacted blocks held, by category (instructions, paths, commands, errors, figures), and what the model is no longer sent: lib/compaction/lost.ts lostByCategory. */
+  lostByCategory: LostByCategory['categories'];
   /** Block ids by fate (not kept), so a viewer can map the audit back onto the log. */
   changedBlocks: Record<string, string>;
 }
@@ -58,6 +60,7 @@ export function buildAudit(input: { log: Transcript; steps: readonly Step[]; pro
     summaries: projection.summaries.map((x) => ({ id: x.id, span: x.span, producer: x.producer, tokens: x.tokens, text: x.text })),
     summaryRequests: (projection.summaryRequests ?? []).map((r) => ({ key: r.key.id, span: r.span })),
     lost: [...input.lost],
+    lostByCategory: lostByCategory(log, projection).categories,
     changedBlocks,
   };
 }

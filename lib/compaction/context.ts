@@ -54,6 +54,15 @@ export function flattenFates(layer: FateLayer | null): Record<string, Fate> {
   return out;
 }
 
+/** The fate of one log block in a layer and its parents (absent = kept). */
+export function fateIn(layer: FateLayer | null, id: string): Fate | undefined {
+  for (let l = layer; l; l = l.parent) {
+    const f = l.own.get(id);
+    if (f) return f.kind === 'kept' ? undefined : f;
+  }
+  return undefined;
+}
+
 export interface CompactionContext {
   readonly log: Transcript;
   readonly messages: readonly ProjectedMessage[];
@@ -352,6 +361,15 @@ export class ContextEditor {
   removeMessage(mi: number, fate: Fate): void {
     const n = this.ctx.messages[mi].blocks.length;
     for (let bi = 0; bi < n; bi++) this.removeBlock(mi, bi, fate);
+  }
+
+  /**
+   * Set the fate of log blocks no message of the context holds any more: the span of a summary
+   * this editor drops is removed, no longer summarized (issue 30: they were badged "summarized").
+   */
+  setFates(blockIds: Iterable<string>, fate: Fate): void {
+    this.newFates ??= new Map();
+    for (const id of blockIds) this.newFates.set(id, fate);
   }
 
   /** Insert a synthetic message before message `mi` (messages.length = at the end). */

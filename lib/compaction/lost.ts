@@ -13,6 +13,7 @@ import type { Block, Transcript } from '../model/types';
 import { blockText } from '../tokens/count';
 import type { Projection } from './types';
 import { extractIdentifiers, type Identifier, type LostKind } from '../categories/identifiers';
+import { CATEGORIES, extractCategories, modelTextOf, survivalOf, type Category, type CategoryItem } from '../categories';
 
 export { extractIdentifiers, type Identifier, type LostKind };
 
@@ -143,4 +144,29 @@ export function countByKind(lost: readonly LostIdentifier[]): Record<LostKind, n
   const out: Record<LostKind, number> = { path: 0, url: 0, id: 0, error: 0, instruction: 0 };
   for (const l of lost) out[l.kind]++;
   return out;
+}
+
+/** What a compaction lost, by the five categories of lib/categories (issue 27): the same counts the ledger and the summaries use. */
+export interface LostByCategory {
+  /** Per category: of the items of the compacted blocks, how many the model is still sent, and the lost ones. */
+  categories: Record<Category, { kept: number; of: number; lost: Array<Pick<CategoryItem, 'text' | 'turn' | 'messageId' | 'tool'>> }>;
+}
+
+/**
+ * The items (lib/categories extractCategories) of every log message a projection changed (a block
+ * whose fate is not `kept`), and which of them the text the model is sent (the projection's
+ * messages, summaries and notices included) no longer holds (survivalOf). An item of a changed
+ * message that a kept message also holds counts as kept. `ownOnly`: leave out what the source's own
+ * compaction took out (the Lost tab, like its identifier lists).
+ */
+export function lostByCategory(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>, options: { ownOnly?: boolean } = {}): LostByCategory {
+  // ownOnly: what the source's own compaction took out (`source-marker:` fates) is not this compaction's loss (the Lost tab).
+  const counts = (f: Projection['fates'][string] | undefined) => f !== undefined && f.kind !== 'kept' && !(options.ownOnly && f.stepId.startsWith('source-marker:'));
+  const changed = log.messages.filter((m) => !m.sidechain && m.blocks.some((b) => counts(projection.fates[b.id])));
+  const items = extractCategories(changed, { format: log.format });
+  const s = survivalOf(items, modelTextOf(projection.messages));
+  const categories = Object.fromEntries(
+    CATEGORIES.map((c) => [c, { kept: s[c].kept, of: s[c].of, lost: s[c].lost.map((i) => ({ text: i.text, ...(i.turn !== undefined && { turn: i.turn }), ...(i.messageId && { messageId: i.messageId }), ...(i.tool && { tool: i.tool }) })) }]),
+  ) as LostByCategory['categories'];
+  return { categories };
 }

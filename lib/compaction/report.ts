@@ -3,7 +3,7 @@
  * the cache-stable prefix, summaries and what was lost — as data (UI, audit) and as text (CLI).
  */
 import type { Transcript } from '../model/types';
-import { countByKind, type LostIdentifier } from './lost';
+import { countByKind, lostByCategory, type LostIdentifier } from './lost';
 import type { FateKind, Projection, ReducerReport, Step } from './types';
 
 export interface CompactionSummary {
@@ -57,5 +57,13 @@ export function formatReport(log: Transcript, steps: readonly Step[], projection
   );
   for (const l of lost.slice(0, options.maxLost ?? 20)) lines.push(`  turn ${l.turn + 1} ${l.kind}: ${l.value.length > 100 ? l.value.slice(0, 99) + '…' : l.value}`);
   if (lostTotal > (options.maxLost ?? 20)) lines.push(`  … ${lostTotal - (options.maxLost ?? 20)} more`);
+  // The five categories (lib/categories): of what the compacted blocks held, what the model is no longer sent.
+  const byCategory = lostByCategory(log, projection).categories;
+  lines.push(`lost by category (of what the compacted blocks held): ${Object.entries(byCategory).map(([c, v]) => `${c} ${v.of - v.kept}/${v.of}`).join(', ')}`);
+  for (const [c, v] of Object.entries(byCategory)) {
+    const max = options.maxLost ?? 20;
+    for (const l of v.lost.slice(0, max)) lines.push(`  ${l.turn !== undefined ? `turn ${l.turn + 1} ` : ''}${c}: ${l.text.length > 100 ? l.text.slice(0, 99) + '…' : l.text.replace(/\s+/g, ' ')}`);
+    if (v.lost.length > max) lines.push(`  … ${v.lost.length - max} more ${c}`);
+  }
   return lines.join('\n');
 }

@@ -6,7 +6,8 @@
  * Transcript text is untrusted: nothing here evaluates it, and every extracted string is bounded.
  */
 import { extractIdentifiers } from '../categories/identifiers';
-import { errorLinesOf } from '../categories/signal';
+import { errorLinesOf, resultCategory } from '../categories/signal';
+import { commandOutcome, figuresOf } from '../categories';
 import {
   callArguments,
   callSubject,
@@ -43,6 +44,16 @@ export interface CommandRun {
   command: string;
   outcome: Outcome;
   exitCode?: number;
+  /** The pass/fail counts its output reports ("1 failed, 12 passed"). */
+  tally?: string;
+  /** The one line that says how it ended (lib/categories commandOutcome). */
+  endLine?: string;
+}
+
+/** A measured figure of the span's tool output (lib/categories figuresOf): counts, durations, sizes, coverage. */
+export interface Figure {
+  text: string;
+  turn: number;
 }
 
 export interface ErrorEvent {
@@ -85,6 +96,8 @@ export interface SpanFacts {
   errors: ErrorEvent[];
   /** Every distinct error line of the span's tool results (failing tests, assertions, errors, exit codes), first seen first. */
   errorMessages: ErrorMessage[];
+  /** Every distinct measured figure of the span's shell and generic tool output, first seen first. */
+  figures: Figure[];
   /** Sentences of assistant text that state a decision or its reason. */
   decisions: { turn: number; text: string }[];
   /** The latest plan / todo list the agent wrote (TodoWrite, update_plan, ExitPlanMode). */
@@ -282,6 +295,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
   const commands: CommandRun[] = [];
   const errors: ErrorEvent[] = [];
   const errorMessages = new Map<string, ErrorMessage>();
+  const figures = new Map<string, Figure>();
   const decisions: { turn: number; text: string }[] = [];
   const urls = new Set<string>();
   const conceptCounts = new Map<string, number>();
@@ -431,10 +445,15 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
           if (call?.command) {
             call.command.outcome = failed ? 'error' : 'ok';
             if (exitCode !== undefined) call.command.exitCode = exitCode;
+            const o = commandOutcome(content, block.isError);
+            if (o.tally) call.command.tally = o.tally;
+            if (o.line) call.command.endLine = o.line;
           }
+          const outputCategory = resultCategory(block, defaultOutputCategory(name));
+          if (outputCategory === 'head-tail' || outputCategory === 'generic') for (const f of figuresOf(content)) if (!figures.has(f)) figures.set(f, { text: f, turn });
           const line = errorLine(content);
           noteErrorLines(content, failed);
-          for (const text of errorLinesOf(content, defaultOutputCategory(name))) {
+          for (const text of errorLinesOf(content, resultCategory(block, defaultOutputCategory(name)))) {
             const e = errorMessages.get(text);
             if (!e) errorMessages.set(text, { text, tool: name, turns: [turn] });
             else if (e.turns.at(-1) !== turn) e.turns.push(turn);
@@ -488,6 +507,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
     commands,
     errors,
     errorMessages: [...errorMessages.values()],
+    figures: [...figures.values()],
     decisions,
     plan,
     planText,

@@ -45,7 +45,12 @@ export interface OfflineLimits {
   /** Harness-injected user text (system reminders, command echoes) is noise: shortened harder. */
   harnessChars: number;
   commandChars: number;
+  /** The line a command's run ended with is quoted up to this (0: not quoted). */
+  commandEndChars: number;
+  /** Distinct commands listed (ranked: see rankedCommands). */
   maxCommands: number;
+  /** Distinct measured figures listed (the latest when cut). */
+  maxFigures: number;
   errorLineChars: number;
   maxErrors: number;
   /** A distinct error line is quoted up to this many characters (every one is listed). */
@@ -76,11 +81,13 @@ export const DEFAULT_OFFLINE_LIMITS: OfflineLimits = {
   instructionChars: 2000,
   harnessChars: 240,
   commandChars: 240,
-  maxCommands: 40,
+  commandEndChars: 160,
+  maxCommands: 60,
+  maxFigures: 80,
   errorLineChars: 300,
   maxErrors: 25,
   errorMessageChars: 240,
-  maxReadFiles: 50,
+  maxReadFiles: 120,
   decisionChars: 300,
   maxDecisions: 12,
   maxConstraints: 15,
@@ -155,14 +162,60 @@ function fileLine(f: FileTouch): string {
   return `- \`${f.path}\` — ${f.actions.join(', ')} (${turns})`;
 }
 
+/** One distinct command of the span: its latest run, and the turns of every run. */
+interface DistinctCommand {
+  latest: SpanFacts['commands'][number];
+  turns: number[];
+}
+
+/**
+ * Each distinct command run in the span (whitespace collapsed), once, with how its latest run
+ * ended. Ranked for a tight size (what a cap keeps first): commands whose latest run failed, then
+ * those whose output reports a tally (test runs), then the rest; within each, the most recently run
+ * first (the latest run of a command is the one listed; its earlier runs are its turns).
+ */
+export function rankedCommands(facts: SpanFacts): DistinctCommand[] {
+  const byText = new Map<string, DistinctCommand>();
+  for (const c of facts.commands) {
+    const key = c.command.replace(/\s+/g, ' ').trim();
+    const d = byText.get(key);
+    if (!d) byText.set(key, { latest: c, turns: [c.turn] });
+    else {
+      d.latest = c;
+      if (d.turns.at(-1) !== c.turn) d.turns.push(c.turn);
+    }
+  }
+  const rank = (d: DistinctCommand) => (d.latest.outcome === 'error' ? 0 : d.latest.tally ? 1 : 2);
+  return [...byText.values()].sort((x, y) => rank(x) - rank(y) || y.latest.turn - x.latest.turn);
+}
+
+/** A command in compact form: whitespace collapsed, its head verbatim up to `cap` characters, then "…" (the tail of a long command is its heredoc body or its argument list). */
+function commandHead(command: string, cap: number): string {
+  const one = command.replace(/\s+/g, ' ').trim();
+  return one.length <= cap ? one : one.slice(0, cap) + '…';
+}
+
 function commandLines(facts: SpanFacts, limits: OfflineLimits): string[] {
-  const { items, omitted } = headAndTail(facts.commands, limits.maxCommands);
-  const lines = items.map((c) => {
+  const ranked = rankedCommands(facts);
+  const shown = ranked.slice(0, limits.maxCommands);
+  const lines = shown.map(({ latest: c, turns }) => {
     const outcome = c.outcome === 'ok' ? 'ok' : c.outcome === 'error' ? (c.exitCode !== undefined ? `failed, exit ${c.exitCode}` : 'failed') : 'no result in span';
-    return `- \`${oneLine(c.command, limits.commandChars)}\` → ${outcome} (turn ${c.turn + 1})`;
+    const tally = c.tally ? `; ${c.tally}` : '';
+    // The line it ended with, unless it says little more than the tally it gave.
+    const end = c.endLine?.replace(/^[=\-_*\s]+|[=\-_*\s]+$/g, '');
+    const ended = end && limits.commandEndChars > 0 && !(c.tally && end.includes(c.tally.split(', ')[0]) && end.length <= c.tally.length + 16) ? `; "${oneLine(end, limits.commandEndChars)}"` : '';
+    const when = turns.length === 1 ? `turn ${turns[0] + 1}` : `turns ${turns.map((t) => t + 1).join(', ')}`;
+    return `- \`${commandHead(c.command, limits.commandChars)}\` → ${outcome}${tally}${ended} (${when})`;
   });
-  if (omitted) lines.splice(Math.ceil(limits.maxCommands / 2), 0, `- [… ${formatCount(omitted)} more commands not listed]`);
+  lines.push(...moreMarker(shown.length, ranked.length, 'commands'));
   return lines;
+}
+
+/** Every distinct figure the span's tool output measured (counts, durations, sizes, coverage), in one line. */
+function figureLines(facts: SpanFacts, limits: OfflineLimits): string[] {
+  if (!facts.figures.length) return [];
+  const shown = facts.figures.slice(Math.max(0, facts.figures.length - limits.maxFigures));
+  return [`- ${shown.map((f) => f.text).join(', ')}${facts.figures.length > shown.length ? ` [… ${formatCount(facts.figures.length - shown.length)} earlier figures not listed]` : ''}`];
 }
 
 function errorLines(facts: SpanFacts, limits: OfflineLimits): string[] {
@@ -239,7 +292,8 @@ function fileList(files: readonly FileTouch[], limits: OfflineLimits): string[] 
 /** Commands, URLs, identifiers and error lines seen in tool output: the rest of Files & Artifacts. */
 function fileExtras(facts: SpanFacts, limits: OfflineLimits): string[] {
   const lines: string[] = [];
-  if (facts.commands.length) lines.push('', 'Commands run:', ...commandLines(facts, limits));
+  if (facts.commands.length) lines.push('', 'Commands run (each once: how its latest run ended, the turns it ran):', ...commandLines(facts, limits));
+  if (facts.figures.length) lines.push('', 'Figures measured:', ...figureLines(facts, limits));
   if (facts.urls.length) {
     lines.push('', 'URLs:', ...facts.urls.slice(0, limits.maxUrls).map((u) => `- ${clip(u, IDENTIFIER_CHARS)}`), ...moreMarker(Math.min(facts.urls.length, limits.maxUrls), facts.urls.length, 'URLs'));
   }
@@ -571,12 +625,14 @@ export function scaleLimits(limits: OfflineLimits, f: number): OfflineLimits {
   return {
     instructionChars: s(limits.instructionChars, 200),
     harnessChars: s(limits.harnessChars, 60),
-    commandChars: s(limits.commandChars, 60),
-    maxCommands: s(limits.maxCommands, 4),
+    commandChars: s(limits.commandChars, 100),
+    commandEndChars: f >= 0.25 ? s(limits.commandEndChars, 80) : 0,
+    maxCommands: s(limits.maxCommands, 30),
+    maxFigures: s(limits.maxFigures, 40),
     errorLineChars: s(limits.errorLineChars, 80),
     maxErrors: s(limits.maxErrors, 4),
     errorMessageChars: s(limits.errorMessageChars, 160),
-    maxReadFiles: s(limits.maxReadFiles, 10),
+    maxReadFiles: s(limits.maxReadFiles, 60),
     decisionChars: s(limits.decisionChars, 80),
     maxDecisions: s(limits.maxDecisions, 2),
     maxConstraints: s(limits.maxConstraints, 2),

@@ -10,7 +10,7 @@ import type { ProjectedMessage } from '../model/projection';
 import { callArguments, clip, extractSpanFacts, formatCount } from './facts';
 import { DEFAULT_PROMPTS, type PromptTemplate } from './templates';
 import { defaultOutputCategory as outputCategoryFor } from '../categories/tools';
-import { clipLine, pickSignal, resultStatus, signalLines } from '../categories/signal';
+import { clipLine, pickSignal, resultCategory, resultStatus, signalLines } from '../categories/signal';
 
 export { CLAUDE_CODE_PROMPT, DEFAULT_PROMPTS, NARRATIVE_PROMPT, STRUCTURED_PROMPT, fnv1a, templateHash, type PromptTemplate } from './templates';
 
@@ -53,7 +53,7 @@ function renderMessage(m: ProjectedMessage, resultCap: number, textCap: number):
         // The error lines a cut dropped (a failure between a test run's preamble and its tally).
         const cutSignal =
           shown.length < b.content.length
-            ? pickSignal(signalLines(b.content, outputCategoryFor(b.name)), { maxLines: 10, maxChars: 1500, lineChars: 200 })
+            ? pickSignal(signalLines(b.content, resultCategory(b, outputCategoryFor(b.name))), { maxLines: 10, maxChars: 1500, lineChars: 200 })
                 .map((x) => clipLine(x.text, 200))
                 .filter((l) => !shown.includes(l))
             : [];

@@ -13,7 +13,7 @@
 import type { ToolCallBlock, ToolResultBlock, Transcript } from '../../model/types';
 import { ContextEditor, fates, indexPairs, isBool, isEditable, oneOf, opt, type CompactionContext, type Reducer } from '../context';
 import { NO_HINTS, canonicalArgs, canonicalArgsOnce, dedupAllowed, dedupOffByUser, hintFor, lineRangeOf, outputCategoryFor, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
-import { errorLinesOf } from '../signal';
+import { errorLinesOf, resultCategory } from '../signal';
 import { fitsNow, isStub, removePair, resultOf, resultStub } from './util';
 
 export function dedupTools(options: Record<string, unknown> = {}): Reducer {
@@ -74,7 +74,7 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
         // fix) is not a duplicate of what failed: the earlier result keeps its signal as a stub.
         const olderResult = resultOf(ctx, pairs, f.older.block.callId);
         const newerResult = resultOf(ctx, pairs, f.newer.block.callId);
-        const category = outputCategoryFor(f.older.block.name, hints);
+        const category = resultCategory(olderResult?.block ?? {}, outputCategoryFor(f.older.block.name, hints));
         const failedDifferently =
           olderResult !== undefined && errorLinesOf(olderResult.block.content, category).some((l) => !newerResult?.block.content.includes(l));
         if (mode === 'remove' && failedDifferently) {

@@ -8,11 +8,11 @@
  * every message the user typed that was dropped.
  */
 import type { ProjectedMessage } from '../types';
-import { ContextEditor, contextTokens, fates, isBool, isEditable, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState, type ReduceResult } from '../context';
+import { ContextEditor, contextTokens, fateIn, fates, isBool, isEditable, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState, type ReduceResult } from '../context';
 import type { Budget } from '../budget';
 import { removeMessagesSafely } from './util';
 import { outputCategoryFor } from '../hints';
-import { errorLinesOf } from '../signal';
+import { errorLinesOf, resultCategory } from '../signal';
 import { isHarnessText } from '../../categories/tools';
 
 /** The notice when the full one would not fit the target (a few tokens: the floor of an agent run can sit just under it). */
@@ -33,7 +33,7 @@ export function droppedErrorLines(ctx: CompactionContext, indices: readonly numb
   const out = new Set<string>();
   for (const mi of indices) {
     for (const b of ctx.messages[mi].blocks) {
-      if (b.kind === 'tool_result') for (const l of errorLinesOf(b.content, outputCategoryFor(b.name))) out.add(l);
+      if (b.kind === 'tool_result') for (const l of errorLinesOf(b.content, resultCategory(b, outputCategoryFor(b.name)))) out.add(l);
       else if (b.kind === 'summary' || (b.kind === 'text' && ctx.messages[mi].synthetic)) {
         let inList = false;
         for (const line of b.text.split('\n')) {
@@ -76,6 +76,41 @@ function droppedUserMessages(ctx: CompactionContext, indices: readonly number[])
   return out;
 }
 
+/**
+ * The turns and the log messages a drop takes out of the context: raw messages, and the span of
+ * each dropped summary, whose log blocks (summarized until now) are given the drop's fate.
+ */
+function droppedSpan(ctx: CompactionContext, editor: ContextEditor, drop: readonly number[]): { first: number; last: number; messages: number } {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  let messages = 0;
+  const summaries: [number, number][] = [];
+  for (const mi of drop) {
+    const m = ctx.messages[mi];
+    first = Math.min(first, m.span?.[0] ?? m.turn);
+    last = Math.max(last, m.span?.[1] ?? m.turn);
+    if (m.synthetic === 'summary' && m.span) summaries.push(m.span);
+    else if (!m.synthetic) messages++;
+  }
+  if (summaries.length) {
+    const present = new Set<string>();
+    for (const m of ctx.messages) if (m.sourceId) present.add(m.sourceId);
+    const removed: string[] = [];
+    for (const lm of ctx.log.messages) {
+      if (lm.sidechain || present.has(lm.id) || !summaries.some(([a, b]) => lm.turn >= a && lm.turn <= b)) continue;
+      let summarized = false;
+      for (const b of lm.blocks)
+        if (fateIn(ctx.fates, b.id)?.kind === 'summarized') {
+          summarized = true;
+          removed.push(b.id);
+        }
+      if (summarized) messages++;
+    }
+    editor.setFates(removed, fates.removed('emergency', ctx.step.id));
+  }
+  return { first, last, messages };
+}
+
 function noticeMessage(ctx: CompactionContext, what: string, turn: number, template: string, errors: readonly string[] = [], of = errors.length): ProjectedMessage {
   const shown = errors.slice(-NOTICE_ERRORS.maxLines).map((l) => (l.length > NOTICE_ERRORS.lineChars ? l.slice(0, NOTICE_ERRORS.lineChars - 1) + '…' : l));
   const heading = template === TERSE_EMERGENCY_NOTICE ? 'Errors' : `Errors seen in it${of > shown.length ? ` (${shown.length} of ${of})` : ''}`;
@@ -110,9 +145,10 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     if (drop.length === 0) return undefined;
     const editor = new ContextEditor(ctx, 'emergency');
     removeMessagesSafely(editor, drop, fates.removed('emergency', ctx.step.id));
-    const first = ctx.messages[drop[0]].span?.[0] ?? ctx.messages[drop[0]].turn;
-    const last = ctx.messages[drop[drop.length - 1]].turn;
-    const what = `turns ${first + 1}–${last + 1}, ${drop.length} messages`;
+    // A dropped summary takes its span with it: those log messages are removed now, not summarized,
+    // and the notice counts them (it said "turns 60–60, 1 messages" for a summary of 152 turns).
+    const { first, last, messages: covered } = droppedSpan(ctx, editor, drop);
+    const what = `turns ${first + 1}–${last + 1}, ${covered} messages`;
     const lines = errors === 'none' ? [] : droppedErrorLines(ctx, drop);
     let shown = errors === 'all' ? lines.slice(-NOTICE_ERRORS.maxLines) : errors === 'none' ? [] : lines.filter((l) => errors.has(l));
     let message = noticeMessage(ctx, what, first, notice, shown, lines.length);

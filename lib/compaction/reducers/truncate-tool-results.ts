@@ -6,6 +6,7 @@
  */
 import { ContextEditor, fates, indexPairs, isBool, isNum, opt, type Reducer } from '../context';
 import { NO_HINTS, isFileRead, outputCategoryFor, type ToolHints } from '../hints';
+import { resultCategory } from '../signal';
 import { truncateToCap } from '../truncate-text';
 import { callOf, editableBlocks, fitsNow, isStub } from './util';
 
@@ -24,7 +25,7 @@ export function truncateToolResults(options: Record<string, unknown> = {}): Redu
       for (const { mi, bi, block } of editableBlocks(ctx, 'tool_result')) {
         if (fitsNow(editor, budget, untilFits)) break;
         if (block.tokens <= cap || isStub(block.content)) continue;
-        const category = outputCategoryFor(block.name, hints);
+        const category = resultCategory(block, outputCategoryFor(block.name, hints));
         // The re-read hint only on a file read (not an editor's edit, not `fs` writing).
         const call = category === 'file-content' ? callOf(ctx, (pairs ??= indexPairs(ctx.messages)), block.callId) : undefined;
         const cut = truncateToCap(block.content, category, cap, budget.count, category === 'file-content' && isFileRead(block.name, call?.block.input, hints));

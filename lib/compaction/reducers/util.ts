@@ -4,7 +4,8 @@ import { ContextEditor, indexPairs, isEditable, isMessageGranular, type Compacti
 import { callOfMessage, sourceIndex } from '../calls';
 import type { Budget } from '../budget';
 import type { Fate, ProjectedBlock, ProjectedMessage } from '../types';
-import { resultStatus, stubSignal } from '../signal';
+import { resultCategory, resultStatus, stubSignal } from '../signal';
+import { tallyLineOf } from '../../categories';
 import type { OutputCategory } from '../truncate-text';
 
 export interface BlockRef<B = ProjectedBlock> {
@@ -86,16 +87,20 @@ export function isStub(content: string): boolean {
 export function resultStub(r: Pick<ToolResultBlock, 'name' | 'isError' | 'content'>, format?: string, category: OutputCategory = 'generic'): string {
   const status = resultStatus(r, format);
   const head = `[compacted] ${r.name ?? 'tool'}${status ? `: ${status}` : ''}`;
-  const picked = stubSignal(r.content, category);
+  const picked = stubSignal(r.content, resultCategory(r, category));
   if (picked.length > 1) return [head, ...picked].join('\n');
   const line = picked[0] ?? firstLine(r.content);
-  return `${head}${line ? ` — ${line}` : ''}`;
+  // A run that passed has no signal line: its tally line says how it ended (issue 27: the figures survive).
+  const tally = picked.length === 0 && category !== 'file-content' ? tallyLineOf(r.content) : undefined;
+  return `${head}${line ? ` — ${line}` : ''}${tally && tally !== line ? `\n${tally}` : ''}`;
 }
 
 /** A stub's signal lines appended to a fixed placeholder (tool-retention's `[result expired]`). */
 export function withSignal(placeholder: string, content: string, category: OutputCategory = 'generic'): string {
   const picked = stubSignal(content, category);
-  return picked.length ? [placeholder, ...picked].join('\n') : placeholder;
+  if (picked.length) return [placeholder, ...picked].join('\n');
+  const tally = category !== 'file-content' ? tallyLineOf(content) : undefined;
+  return tally ? `${placeholder}\n${tally}` : placeholder;
 }
 
 // (Literals, not spreads of `at`: a spread object gets a hidden class of its own; dedup asks for

@@ -1,0 +1,65 @@
+/**
+ * Issue 27 "Done when": at the size Claude Code's own summary took on slopometry (the first 397
+ * records: 217 messages, 95,308 tokens → 3,016), the offline summary keeps, measured with
+ * lib/categories on the text the model is sent, every user message, path and error line and ≥ 90 %
+ * of the commands and figures (scripts/category-survival.ts prints the same for every session).
+ * And the ranking of commands when the size is tight: a failing run first, the latest run listed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusFiles } from '../corpus';
+import { importFile } from '../../lib/formats/import';
+import { sourceFromBytes } from '../../lib/read/source';
+import { extractCategories, survivalOf } from '../../lib/categories';
+import { counterFor } from '../../lib/compaction/budget';
+import { offlineAt } from '../../scripts/category-survival';
+import { extractSpanFacts } from '../../lib/summarize/facts';
+import { rankedCommands, summarizeOffline } from '../../lib/summarize/offline';
+import { makeTranscript } from '../../lib/compaction/testing/make';
+import type { ProjectedMessage } from '../../lib/model/projection';
+
+describe('slopometry at the size of Claude Code’s own summary', () => {
+  it('keeps every user message, path and error line, and ≥ 90 % of commands and figures', () => {
+    const f = corpusFiles('claude-code').find((x) => x.includes('slopometry'))!;
+    const log = importFile(sourceFromBytes(path.basename(f), new Uint8Array(fs.readFileSync(f)))).transcript;
+    const marker = log.markers.find((m) => m.atMessage > 0)!;
+    const span = log.messages.slice(0, marker.atMessage) as unknown as ProjectedMessage[];
+    const theirs = log.messages[marker.atMessage].blocks.map((b) => ('text' in b ? b.text : '')).join('\n');
+    const counter = counterFor(log);
+    const bound = counter.count(theirs);
+    expect(bound).toBe(3016);
+    const ours = offlineAt(span, bound, (t) => counter.count(t));
+    expect(counter.count(ours)).toBeLessThanOrEqual(bound);
+    const s = survivalOf(extractCategories(span, { format: log.format }), ours);
+    const share = (c: keyof typeof s) => s[c].kept / s[c].of;
+    console.log(`[survival] slopometry at ${bound} tokens: ${Object.entries(s).map(([c, v]) => `${c} ${v.kept}/${v.of}`).join(', ')}`);
+    expect(s.instructions.lost).toEqual([]);
+    expect(s.paths.lost).toEqual([]);
+    expect(s.errors.lost).toEqual([]);
+    expect(share('commands')).toBeGreaterThanOrEqual(0.9);
+    expect(share('figures')).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('commands in the offline summary', () => {
+  const log = makeTranscript([
+    { user: 'Run the tests.', tools: [{ name: 'Bash', input: { command: 'npm test' }, output: 'Tests: 2 failed, 10 passed\nExit code 1', isError: true }] },
+    { user: 'List.', tools: [{ name: 'Bash', input: { command: 'ls' }, output: 'a\nb' }] },
+    { user: 'Again.', tools: [{ name: 'Bash', input: { command: 'npm test' }, output: 'Tests: 12 passed\nDuration 1.5s' }] },
+    { user: 'Lint.', tools: [{ name: 'Bash', input: { command: 'npm run lint' }, output: 'src/a.ts:3:1 error no-unused-vars\n1 error\nExit code 1', isError: true }] },
+  ], { format: 'claude-code' });
+  const messages = log.messages as unknown as ProjectedMessage[];
+
+  it('lists each distinct command once, its latest run’s outcome and tally, every turn it ran, and the figures', () => {
+    const s = summarizeOffline({ messages, span: [0, 3] });
+    expect(s).toContain('- `npm test` → ok; 12 passed (turns 1, 3)');
+    expect(s).toContain('- `npm run lint` → failed, exit 1; 1 error (turn 4)');
+    expect(s).toContain('- `ls` → ok; "b" (turn 2)');
+    expect(s).toMatch(/Figures measured:\n- 2 failed, 10 passed, 12 passed, 1.5s, 1 error/);
+  });
+
+  it('ranks a failing command first, then test runs, then the rest, the most recent first', () => {
+    expect(rankedCommands(extractSpanFacts(messages)).map((d) => d.latest.command)).toEqual(['npm run lint', 'npm test', 'ls']);
+  });
+});
