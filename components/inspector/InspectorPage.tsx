@@ -28,6 +28,9 @@ import type { ReplayView } from '@/lib/engine/replay';
 import { policyColor } from '../replay/colors';
 import { REPLAY_POLICY_LIST } from '../replay/policy-list';
 import { TopBar } from './TopBar';
+import { LiveStrip } from '../sessions/LiveStrip';
+import { useLiveSession } from '../sessions/useLiveSession';
+import { ORIGINAL_VERSION } from '@/lib/engine/versions';
 import { useDebounced, useUrlParam, useWorkbench, type Workbench } from './useWorkbench';
 
 const SEARCH_DEBOUNCE_MS = 150;
@@ -95,6 +98,14 @@ export function InspectorPage() {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const stableSelection = useMemo(() => selection, [selKey]);
   const wb = useWorkbench(id, data.data, stableSelection, axis);
+
+  // A session opened from the local API follows its file; a selection, a preview or a compacted
+  // version holds the page on this snapshot (their steps are of this log).
+  const live = useLiveSession(id, selection !== null || wb.planActive || wb.versionId !== ORIGINAL_VERSION);
+  const followLive = useCallback(() => {
+    wb.setPlanActive(false);
+    setParams({ sel: null, v: null });
+  }, [wb, setParams]);
 
   const addedPrefix = useMemo(() => prefixOfAdded(bars), [bars]);
   const selectedTokens = selection ? tokensInRange(bars, addedPrefix, selection) : 0;
@@ -286,7 +297,7 @@ export function InspectorPage() {
 
   const preview = wb.compaction.preview;
   return (
-    <div className="flex h-screen flex-col" data-testid="inspector" data-version={wb.versionId}>
+    <div className="flex h-screen flex-col" data-testid="inspector" data-version={wb.versionId} data-messages={data.data?.meta.messages}>
       <TopBar
         meta={data.data?.meta}
         model={wb.model}
@@ -298,6 +309,7 @@ export function InspectorPage() {
         onHelp={() => setHelpOpen(true)}
         search={data.data && <SearchBar ref={searchInput} value={query} onChange={setQuery} hits={hits.length} active={hitIndex} onStep={stepHit} pending={query.trim() !== deferredQuery || search.isFetching} capped={hits.length >= SEARCH_LIMIT} />}
       />
+      <LiveStrip live={live} onFollow={followLive} />
       {data.data?.meta.dataLoss && <DataLossBanner loss={data.data.meta.dataLoss} />}
       <section className="shrink-0 border-b border-neutral-200 px-3 pb-1 pt-2 dark:border-neutral-800" aria-label="Timeline">
         {data.data && timeline ? (

@@ -10,7 +10,7 @@ import { formatTokens } from '../ui/format';
 import { formatDelta, formatUsd } from '../plan/numbers';
 import type { Workbench } from '../inspector/useWorkbench';
 
-function stepLabel(v: Version['steps'][number]): string {
+export function stepLabel(v: Version['steps'][number]): string {
   const range = v.range.kind === 'turns' ? `turns ${v.range.from + 1}–${v.range.to + 1}` : v.range.kind === 'all-but-last' ? (v.range.n > 0 ? `all but last ${v.range.n}` : 'whole context') : 'after last compaction';
   return `${v.label ?? v.reducers.map((r) => r.id).join(' + ')} · ${range}${v.keepLast ? ` · keep ${v.keepLast}` : ''}`;
 }

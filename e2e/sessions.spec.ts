@@ -1,0 +1,212 @@
+/**
+ * Issue 25, the app's half: the agents' sessions listed by the local server (`contextscope open`
+ * on a temporary HOME holding real corpus sessions of Claude Code, Codex and Gemini CLI), opened
+ * without an upload, compacted and resumed as a new session from the export dialog, and followed
+ * live while the agent appends to the file. The static build (the config's own server) shows none
+ * of it and says nothing broken.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, SCREENSHOTS, test } from './fixtures';
+import { Workbench } from './pages/Workbench';
+import { placeClaude, placeCodex, placeGemini, sha256, startServer, tempHome, type PlacedSession, type RunningServer } from './sessions-home';
+
+test.beforeAll(() => fs.mkdirSync(SCREENSHOTS, { recursive: true }));
+
+const CLAUDE = 'vibecodingtracker_claude_code_v1.0.95.jsonl';
+const CLAUDE_2 = 'claude-code-viewer_5c0375b4.jsonl';
+const CODEX = 'codex-session-view_rollout-2025-11-17_cli0.58.0.jsonl';
+const GEMINI = 'vibecodingtracker_gemini_session.jsonl';
+
+let home: string;
+let server: RunningServer;
+let placed: PlacedSession[];
+
+test.describe('with the local server', () => {
+  test.describe.configure({ mode: 'serial' });
+
+  test.beforeAll(async () => {
+    home = tempHome();
+    placed = [placeClaude(home, 'claude-code', CLAUDE), placeClaude(home, 'claude-code', CLAUDE_2), placeCodex(home, CODEX), placeGemini(home, GEMINI)];
+    server = await startServer(home);
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    if (home) fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  const session = (p: Page, s: PlacedSession) => p.locator(`[data-testid="session-row"][data-path="${s.path}"]`);
+
+  test('the library lists the sessions of all three agents, without an upload', async ({ page }) => {
+    await page.goto(server.url);
+    const section = page.getByTestId('sessions');
+    await expect(section).toBeVisible();
+    // The secret leaves the address bar once read.
+    await expect.poll(() => page.url()).not.toContain('token=');
+    for (const s of placed) await expect(session(page, s)).toBeVisible();
+    await expect(page.getByTestId('sessions-count')).toHaveText(`(${placed.length})`);
+    for (const agent of ['claude-code', 'codex-cli', 'gemini-cli']) await expect(section.locator(`[data-testid="session-row"][data-agent="${agent}"]`).first()).toBeVisible();
+    // The Claude Code session's first prompt and project folder, as its file records them.
+    const claude = session(page, placed[0]);
+    await expect(claude.getByTestId('session-prompt')).toContainText('go.mod');
+    await expect(claude).toContainText(path.basename(placed[0].cwd));
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'library-sessions.png') });
+
+    // Filters: by agent, and by text over prompt, folder, id and model.
+    await page.getByTestId('sessions-agent').selectOption('codex-cli');
+    await expect(section.getByTestId('session-row')).toHaveCount(1);
+    await expect(session(page, placed[2])).toBeVisible();
+    await page.getByTestId('sessions-agent').selectOption('');
+    await page.getByTestId('sessions-filter').fill(placed[1].sessionId);
+    await expect(section.getByTestId('session-row')).toHaveCount(1);
+    await expect(session(page, placed[1])).toBeVisible();
+    await page.getByTestId('sessions-filter').fill('no session says this');
+    await expect(page.getByTestId('sessions-none-match')).toBeVisible();
+    // Nothing was imported by listing.
+    await expect(page.getByTestId('library-empty')).toBeVisible();
+  });
+
+  test('opening a session imports it and shows the inspector; the file is not changed', async ({ page, inspector }) => {
+    const before = sha256(placed[2].path);
+    await page.goto(server.url);
+    await session(page, placed[2]).getByTestId('open-session').click();
+    await inspector.waitLoaded();
+    await expect(inspector.title).toBeVisible();
+    await expect(page.getByTestId('live-strip')).toHaveAttribute('data-live', 'following');
+    expect(sha256(placed[2].path)).toBe(before);
+    await inspector.backToLibrary();
+    await expect(page.getByTestId('transcript-row')).toHaveCount(1);
+  });
+
+  for (const c of [
+    { label: 'Claude Code', index: 0, agent: 'claude-code', command: /^claude --resume ([0-9a-f-]{36})$/ },
+    { label: 'Codex', index: 2, agent: 'codex-cli', command: /^codex resume ([0-9a-f-]{36})$/ },
+  ] as const) {
+    test(`${c.label}: compact, then "Resume as a new session" writes a new session into the agent's store`, async ({ page, inspector }) => {
+      test.setTimeout(150_000);
+      const s = placed[c.index];
+      const original = sha256(s.path);
+      await page.goto(server.url);
+      await session(page, s).getByTestId('open-session').click();
+      await inspector.waitLoaded();
+      const wb = new Workbench(page);
+      await wb.autoHalf();
+      if (c.agent === 'codex-cli') await wb.keepLast(0);
+      await expect.poll(async () => { const p = await wb.contextTokens(); return p.before - p.after; }, { timeout: 30_000 }).toBeGreaterThan(0);
+      // A preview works on a fixed snapshot, and says so.
+      await expect(page.getByTestId('live-strip')).toHaveAttribute('data-live', 'paused');
+      await wb.apply();
+      await expect(page.getByTestId('inspector')).not.toHaveAttribute('data-version', 'original');
+
+      await page.getByTestId('export').click();
+      await expect(page.getByTestId('export-format')).toHaveValue(c.agent);
+      const panel = page.getByTestId('resume-panel');
+      await expect(panel).toBeVisible();
+      await expect(page.getByTestId('resume-cwd')).toHaveValue(s.cwd);
+      await page.getByTestId('resume-run').click();
+      await expect(page.getByTestId('resume-done')).toBeVisible({ timeout: 30_000 });
+      const command = (await page.getByTestId('resume-command').textContent()) ?? '';
+      const m = c.command.exec(command);
+      expect(m, command).not.toBeNull();
+      const newId = m![1];
+      expect(newId).not.toBe(s.sessionId);
+      expect(await page.getByTestId('resume-id').textContent()).toBe(newId);
+      const written = (await page.getByTestId('resume-path').textContent()) ?? '';
+      // In the agent's own store, under a name carrying the new id, next to nothing it replaced.
+      const store = c.agent === 'claude-code' ? path.join(home, '.claude', 'projects') : path.join(home, '.codex', 'sessions');
+      expect(written.startsWith(store + path.sep)).toBe(true);
+      expect(path.basename(written)).toContain(newId);
+      expect(written).not.toBe(s.path);
+      const text = fs.readFileSync(written, 'utf8');
+      expect(text).toContain(newId);
+      if (c.agent === 'claude-code') {
+        // Every record that carries a session id carries the new one.
+        const ids = new Set(text.split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as { sessionId?: string }).sessionId).filter(Boolean));
+        expect([...ids]).toEqual([newId]);
+      } else {
+        const meta = JSON.parse(text.split('\n')[0]) as { type: string; payload: { id: string } };
+        expect(meta.payload.id).toBe(newId);
+      }
+      // The source session is byte-identical.
+      expect(sha256(s.path)).toBe(original);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `export-resume-${c.agent}.png`) });
+      await page.getByTestId('resume-copy').click();
+      await expect(page.getByTestId('resume-copy')).toHaveText(/Copied|Copy/);
+
+      // The library lists the fork under the session it came from.
+      await page.keyboard.press('Escape');
+      await inspector.backToLibrary();
+      const source = session(page, s);
+      await expect(source).toBeVisible();
+      await source.getByTestId('session-children').click();
+      const fork = page.locator(`[data-testid="session-row"][data-path="${written}"]`);
+      await expect(fork).toHaveAttribute('data-kind', 'fork');
+    });
+  }
+
+  test('live: records appended while the inspector is open appear on the timeline', async ({ page, inspector }) => {
+    test.setTimeout(120_000);
+    // A session caught mid-run: its first 40 lines now, the rest written while we watch.
+    const full = fs.readFileSync(placed[1].source, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const dir = path.join(home, '.claude', 'projects', '-work-live');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${placed[1].sessionId.slice(0, 8)}-live.jsonl`);
+    fs.writeFileSync(file, full.slice(0, 40).join('\n') + '\n');
+    const live = { ...placed[1], path: file };
+
+    await page.goto(server.url);
+    await session(page, live).getByTestId('open-session').click();
+    await inspector.waitLoaded();
+    const strip = page.getByTestId('live-strip');
+    await expect(strip).toHaveAttribute('data-live', 'following');
+    const bars = async () => Number(await inspector.timeline.getAttribute('data-turns'));
+    const messages = async () => Number(await page.getByTestId('inspector').getAttribute('data-messages'));
+    const before = await messages();
+    const barsBefore = await bars();
+
+    // Half a line: nothing happens until its newline comes.
+    const next = full.slice(40);
+    fs.appendFileSync(file, next[0].slice(0, 30));
+    await page.waitForTimeout(1_500);
+    expect(await messages()).toBe(before);
+    await expect(strip).toHaveAttribute('data-live', 'following');
+
+    // The rest of the session arrives: the timeline grows within 2 s.
+    fs.appendFileSync(file, next[0].slice(30) + '\n' + next.slice(1).join('\n') + '\n');
+    const appendedAt = Date.now();
+    await expect.poll(messages, { timeout: 2_000, intervals: [100] }).toBeGreaterThan(before);
+    const seenAfter = Date.now() - appendedAt;
+    test.info().annotations.push({ type: 'live', description: `new records on screen ${seenAfter} ms after the append` });
+    await expect.poll(bars).toBeGreaterThanOrEqual(barsBefore);
+
+    // A selection holds the page on its snapshot; what is written meanwhile is counted, not applied.
+    const held = await messages();
+    await page.getByTestId('axis-toggle').waitFor();
+    const box = (await inspector.timeline.boundingBox())!;
+    await page.mouse.move(box.x + 70, box.y + 150);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y + 150, { steps: 5 });
+    await page.mouse.up();
+    await expect(strip).toHaveAttribute('data-live', 'paused');
+    fs.appendFileSync(file, full[full.length - 1] + '\n');
+    await expect(page.getByTestId('live-waiting')).toContainText('1 new record');
+    expect(await messages()).toBe(held);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-live-paused.png') });
+    await page.getByTestId('live-follow').click();
+    await expect(strip).toHaveAttribute('data-live', 'following');
+    await expect.poll(messages, { timeout: 5_000 }).toBeGreaterThan(held);
+
+    // One library row for the followed session: superseded snapshots without steps are dropped.
+    await inspector.backToLibrary();
+    await expect.poll(() => page.getByTestId('transcript-row').count(), { timeout: 10_000 }).toBe(1);
+  });
+});
+
+test('without the local server the library works as before and mentions no sessions', async ({ page, library }) => {
+  await library.goto();
+  await expect(page.getByTestId('drop-zone')).toBeVisible();
+  await expect(page.getByTestId('library-empty')).toBeVisible();
+  await expect(page.getByTestId('sessions')).toHaveCount(0);
+  await expect(page.getByTestId('sessions-unavailable')).toHaveCount(0);
+});
