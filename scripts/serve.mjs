@@ -6,6 +6,11 @@
  *
  * Usage: node scripts/serve.mjs [--port N] [--dir out]   (PORT env works too; 0 = a free port)
  * Prints "Serving out/ at http://127.0.0.1:PORT" once listening.
+ *
+ * With --api [DIR…]: the same server as `contextscope open --no-open` (lib/sessions/server.ts): the
+ * app plus the local sessions API over the stores found from HOME (CLAUDE_CONFIG_DIR, CODEX_HOME,
+ * GEMINI_CLI_HOME honoured) and the folders named; the per-run secret is CONTEXTSCOPE_TOKEN when
+ * set (an e2e test opens http://127.0.0.1:PORT/#token=<it>), else random and printed.
  */
 import http from 'node:http';
 import fs from 'node:fs';
@@ -13,6 +18,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
+
+if (args.includes('--api')) {
+  // Delegate to the CLI's `open` verb (built from lib/ on demand by scripts/cli.mjs).
+  const rest = args.filter((a) => a !== '--api');
+  process.argv = [process.argv[0], process.argv[1], 'open', '--no-open', ...rest];
+  await import('./cli.mjs');
+} else {
+  await serveStatic();
+}
+
+async function serveStatic() {
 const arg = (name) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
@@ -96,3 +112,4 @@ server.listen(port, host, () => {
 });
 
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.close(() => process.exit(0)));
+}

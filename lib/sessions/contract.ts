@@ -57,6 +57,13 @@ export interface SessionEntry {
   parent?: string;
   /** A fork written by resume: where it came from. */
   derivedFrom?: Lineage;
+  /**
+   * (Extension.) How much of the file the list read: 'whole', or 'head-tail' (its first 64–256 KiB
+   * and last 64 KiB: `compactions` then counts only those, a lower bound).
+   */
+  scanned?: 'whole' | 'head-tail';
+  /** (Extension.) For `agent: 'folder'`: the agent format the file was recognised as, when it is one. */
+  format?: ResumeAgent;
 }
 
 export interface SessionRoot {
@@ -91,4 +98,8 @@ export interface ResumeResult {
   path: string;
   /** The one command that resumes it, e.g. `claude --resume <id>`, `codex resume <id>`, `gemini --resume <id>`. */
   command: string;
+  /** (Extension.) The project folder the command runs in (Claude Code and Gemini CLI find a session by it; the command starts with `cd` to it). */
+  cwd?: string;
+  /** (Extension.) Where the lineage was written: the session file itself, or its sidecar `<path>.contextscope.json`. */
+  lineagePath?: string;
 }
