@@ -80,7 +80,7 @@ test.describe('with the local server', () => {
   });
 
   for (const c of [
-    { label: 'Claude Code', index: 0, agent: 'claude-code', command: /^claude --resume ([0-9a-f-]{36})$/ },
+    { label: 'Claude Code', index: 0, agent: 'claude-code', command: /^cd \S+ && claude --resume ([0-9a-f-]{36})$/ },
     { label: 'Codex', index: 2, agent: 'codex-cli', command: /^codex resume ([0-9a-f-]{36})$/ },
   ] as const) {
     test(`${c.label}: compact, then "Resume as a new session" writes a new session into the agent's store`, async ({ page, inspector }) => {

@@ -215,7 +215,7 @@ function SessionRowView({ row, top, onOpen, onToggle, busy }: { row: SessionRow;
       style={{ top, height: ROW_HEIGHT }}
     >
       <span role="cell" className="min-w-0 text-xs">
-        <FormatBadge format={e.agent === 'folder' ? 'folder' : e.agent} label={AGENT_LABEL[e.agent]} />
+        <FormatBadge format={e.agent === 'folder' ? (e.format ?? 'folder') : e.agent} label={AGENT_LABEL[e.agent]} />
       </span>
       <span role="cell" className="min-w-0" style={{ paddingLeft: row.depth * 12 }} title={e.cwd ?? e.path}>
         <span className="block truncate font-medium">
@@ -260,7 +260,13 @@ function SessionRowView({ row, top, onOpen, onToggle, busy }: { row: SessionRow;
       <span role="cell" className="whitespace-nowrap text-right text-xs tabular-nums">
         {formatBytes(e.bytes)}
       </span>
-      <span role="cell" className={`text-right tabular-nums ${e.compactions ? '' : 'text-neutral-400'}`} data-testid="session-compactions">
+      <span
+        role="cell"
+        className={`text-right tabular-nums ${e.compactions ? '' : 'text-neutral-400'}`}
+        data-testid="session-compactions"
+        title={e.scanned === 'head-tail' ? 'Counted in the first and last part of this large file: at least this many' : 'Compactions the agent itself made'}
+      >
+        {e.scanned === 'head-tail' && e.compactions > 0 ? '≥' : ''}
         {e.compactions}
       </span>
       <span role="cell" className="text-right">
