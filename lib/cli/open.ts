@@ -39,8 +39,9 @@ function openBrowser(url: string): void {
 }
 
 export async function run(args: string[]): Promise<number> {
-  let port = Number(process.env.PORT ?? 3000);
-  let portGiven = process.env.PORT !== undefined;
+  const envPort = process.env.PORT?.trim();
+  let port = envPort ? Number(envPort) : 3000;
+  let portGiven = Boolean(envPort);
   let open = true;
   let out: string | undefined;
   const dirs: string[] = [];

@@ -441,10 +441,34 @@ function readLineage(file: string, stats?: ListStats): Lineage | undefined {
 }
 
 /** A Gemini CLI fork carries its lineage in the header (`contextscope`), since a sidecar named session-*.json would pass for a session. */
-function inFileLineage(w: Window): Lineage | undefined {
-  const first = w.head.length ? parse(w.head[0]) : w.whole ? parse(w.headText) : undefined;
-  const l = first && isObj(first.contextscope) ? first.contextscope : undefined;
-  return l && l.tool === 'contextscope' ? (l as unknown as Lineage) : undefined;
+function inFileLineage(w: Window, file: string): Lineage | undefined {
+  let l: unknown;
+  if (file.endsWith('.json')) l = parse(jsonObjectAfter(w.headText, '"contextscope"') ?? '');
+  else {
+    const first = w.head.length ? parse(w.head[0]) : undefined;
+    l = first?.contextscope;
+  }
+  return isObj(l) && l.tool === 'contextscope' ? (l as unknown as Lineage) : undefined;
+}
+
+/** The JSON object text that follows `key` in a document's text (strings skipped when matching braces). */
+function jsonObjectAfter(text: string, key: string): string | undefined {
+  const k = text.indexOf(key);
+  if (k < 0) return undefined;
+  const start = text.indexOf('{', k);
+  if (start < 0) return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) return text.slice(start, i + 1);
+  }
+  return undefined;
 }
 
 /** Describe one file (exported for the server's single-file answers and for tests). */
@@ -461,7 +485,7 @@ export function describeSession(f: Found, geminiCwd: (slug: string) => string | 
   const base = path.basename(f.file);
   // The id each agent resumes by: Claude Code's file name; Codex's session_meta id; Gemini CLI's header.
   const sessionId = (format === 'claude-code' ? base.replace(/\.jsonl$/, '') : d.sessionId) ?? (/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i.exec(base)?.[0] ?? base.replace(/\.[^.]+$/, ''));
-  const derivedFrom = f.siblings.has(base + SIDECAR_SUFFIX) ? readLineage(f.file, stats) : format === 'gemini-cli' ? inFileLineage(w) : undefined;
+  const derivedFrom = f.siblings.has(base + SIDECAR_SUFFIX) ? readLineage(f.file, stats) : format === 'gemini-cli' ? inFileLineage(w, f.file) : undefined;
   const cwd = format === 'gemini-cli' && f.slug ? geminiCwd(f.slug) : d.cwd;
   return {
     agent: f.agent,

@@ -131,7 +131,7 @@ function planCodex(content: string, cwdArg: string | undefined, now: Date): Plan
   const y = String(now.getFullYear());
   const stamp = `${y}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}-${pad(now.getMinutes())}-${pad(now.getSeconds())}`;
   const cwd = cwdArg ?? (typeof meta.cwd === 'string' ? meta.cwd : undefined);
-  return { sessionId, sourceSessionId: source, ...(cwd && { cwd }), dirs: [y, pad(now.getMonth() + 1), pad(now.getDate())], name: `rollout-${stamp}-${sessionId}.jsonl`, text: lines.join('\n') + '\n', sidecar: false, command: `codex resume ${sessionId}` };
+  return { sessionId, sourceSessionId: source, ...(cwd && { cwd }), dirs: [y, pad(now.getMonth() + 1), pad(now.getDate())], name: `rollout-${stamp}-${sessionId}.jsonl`, text: lines.join('\n') + '\n', sidecar: true, command: `codex resume ${sessionId}` };
 }
 
 function readRegistry(stores: Stores): Record<string, string> {
@@ -213,7 +213,8 @@ function planGemini(content: string, cwdArg: string | undefined, lineage: Lineag
   const projectHash = sha256(cwd);
   const stamp = now.toISOString().slice(0, 16).replace(/:/g, '-');
   let text: string;
-  if (legacy) text = JSON.stringify({ ...legacy, sessionId, projectHash, contextscope: lineage }, null, 2);
+  // Legacy: the lineage first, so a list that reads only the head finds it.
+  if (legacy) text = JSON.stringify({ contextscope: lineage, ...legacy, sessionId, projectHash }, null, 2);
   else
     text =
       recs!
