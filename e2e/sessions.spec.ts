@@ -82,6 +82,7 @@ test.describe('with the local server', () => {
   for (const c of [
     { label: 'Claude Code', index: 0, agent: 'claude-code', command: /^cd \S+ && claude --resume ([0-9a-f-]{36})$/ },
     { label: 'Codex', index: 2, agent: 'codex-cli', command: /^codex resume ([0-9a-f-]{36})$/ },
+    { label: 'Gemini CLI', index: 3, agent: 'gemini-cli', command: /^cd \S+ && gemini --resume ([0-9a-f-]{36})$/ },
   ] as const) {
     test(`${c.label}: compact, then "Resume as a new session" writes a new session into the agent's store`, async ({ page, inspector }) => {
       test.setTimeout(150_000);
@@ -92,7 +93,7 @@ test.describe('with the local server', () => {
       await inspector.waitLoaded();
       const wb = new Workbench(page);
       await wb.autoHalf();
-      if (c.agent === 'codex-cli') await wb.keepLast(0);
+      if (c.agent !== 'claude-code') await wb.keepLast(0);
       await expect.poll(async () => { const p = await wb.contextTokens(); return p.before - p.after; }, { timeout: 30_000 }).toBeGreaterThan(0);
       // A preview works on a fixed snapshot, and says so.
       await expect(page.getByTestId('live-strip')).toHaveAttribute('data-live', 'paused');
@@ -114,9 +115,9 @@ test.describe('with the local server', () => {
       expect(await page.getByTestId('resume-id').textContent()).toBe(newId);
       const written = (await page.getByTestId('resume-path').textContent()) ?? '';
       // In the agent's own store, under a name carrying the new id, next to nothing it replaced.
-      const store = c.agent === 'claude-code' ? path.join(home, '.claude', 'projects') : path.join(home, '.codex', 'sessions');
+      const store = { 'claude-code': path.join(home, '.claude', 'projects'), 'codex-cli': path.join(home, '.codex', 'sessions'), 'gemini-cli': path.join(home, '.gemini', 'tmp') }[c.agent];
       expect(written.startsWith(store + path.sep)).toBe(true);
-      expect(path.basename(written)).toContain(newId);
+      expect(path.basename(written)).toContain(c.agent === 'gemini-cli' ? newId.slice(0, 8) : newId);
       expect(written).not.toBe(s.path);
       const text = fs.readFileSync(written, 'utf8');
       expect(text).toContain(newId);
@@ -124,9 +125,12 @@ test.describe('with the local server', () => {
         // Every record that carries a session id carries the new one.
         const ids = new Set(text.split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as { sessionId?: string }).sessionId).filter(Boolean));
         expect([...ids]).toEqual([newId]);
-      } else {
+      } else if (c.agent === 'codex-cli') {
         const meta = JSON.parse(text.split('\n')[0]) as { type: string; payload: { id: string } };
         expect(meta.payload.id).toBe(newId);
+      } else {
+        const header = JSON.parse(text.split('\n')[0]) as { sessionId: string };
+        expect(header.sessionId).toBe(newId);
       }
       // The source session is byte-identical.
       expect(sha256(s.path)).toBe(original);

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Version } from '@/lib/compaction/types';
 import { getBridge } from '@/lib/engine/client';
 import { ORIGINAL_VERSION } from '@/lib/engine/versions';
@@ -39,6 +39,11 @@ export function ResumePanel({ id, format, version }: { id: string; format: strin
   const [cwd, setCwd] = useState(link?.cwd ?? '');
   const [state, setState] = useState<{ kind: 'idle' } | { kind: 'working' } | { kind: 'done'; result: ResumeResult } | { kind: 'error'; message: string }>({ kind: 'idle' });
   const [copied, setCopied] = useState(false);
+  const doneBox = useRef<HTMLDivElement>(null);
+  // The dialog scrolls: bring the path and the command into view once written.
+  useEffect(() => {
+    if (state.kind === 'done') doneBox.current?.scrollIntoView({ block: 'nearest' });
+  }, [state.kind]);
   const versionId = version?.id ?? ORIGINAL_VERSION;
   useEffect(() => {
     setState({ kind: 'idle' });
@@ -96,20 +101,20 @@ export function ResumePanel({ id, format, version }: { id: string; format: strin
           <p className="text-xs text-neutral-600 dark:text-neutral-400">
             Writes {version && version.id !== ORIGINAL_VERSION ? <>“{version.name}”</> : 'the original'} into {label}&apos;s own store as a <strong>new</strong> session, with a new id; the session it came from is not changed.
           </p>
-          <label className="block">
-            <span className="text-xs font-medium text-neutral-600 dark:text-neutral-400">Project folder to resume in</span>
-            <input
-              value={cwd}
-              onChange={(e) => setCwd(e.target.value)}
-              placeholder="the session's own folder"
-              spellCheck={false}
-              className="mt-1 block w-full rounded-md border border-neutral-300 bg-white px-2 py-1.5 font-mono text-xs dark:border-neutral-700 dark:bg-neutral-900"
-              aria-label="Project folder to resume in"
-              data-testid="resume-cwd"
-            />
-          </label>
-          <div className="flex justify-end">
-            <Button variant="primary" onClick={() => void run()} disabled={state.kind === 'working'} data-testid="resume-run">
+          <div className="flex items-end gap-2">
+            <label className="block min-w-0 flex-1">
+              <span className="text-xs font-medium text-neutral-600 dark:text-neutral-400">Project folder to resume in</span>
+              <input
+                value={cwd}
+                onChange={(e) => setCwd(e.target.value)}
+                placeholder="the session's own folder"
+                spellCheck={false}
+                className="mt-1 block w-full rounded-md border border-neutral-300 bg-white px-2 py-1.5 font-mono text-xs dark:border-neutral-700 dark:bg-neutral-900"
+                aria-label="Project folder to resume in"
+                data-testid="resume-cwd"
+              />
+            </label>
+            <Button variant="primary" className="shrink-0" onClick={() => void run()} disabled={state.kind === 'working'} data-testid="resume-run">
               {state.kind === 'working' ? 'Writing…' : `Resume in ${label}`}
             </Button>
           </div>
@@ -120,7 +125,7 @@ export function ResumePanel({ id, format, version }: { id: string; format: strin
             </div>
           )}
           {state.kind === 'done' && (
-            <div role="status" className="space-y-1.5 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-950 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-100" data-testid="resume-done">
+            <div ref={doneBox} role="status" className="space-y-1.5 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-950 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-100" data-testid="resume-done">
               <p>
                 New session <span className="font-mono" data-testid="resume-id">{state.result.sessionId}</span>, written to
               </p>

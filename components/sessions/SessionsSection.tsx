@@ -12,8 +12,8 @@ import { AGENT_LABEL, projectsOf, sessionRows, type SessionFilter, type SessionR
 
 const ROW_HEIGHT = 56;
 const MAX_LIST_HEIGHT = ROW_HEIGHT * 9;
-/** Agent, project, first prompt, when, model, tokens, size, compactions, open. */
-const GRID = 'grid grid-cols-[7rem_11rem_minmax(10rem,1fr)_8.5rem_8rem_5rem_4.5rem_3rem_4.5rem] items-center gap-x-3';
+/** Agent (and model), project, first prompt, when, tokens, size, compactions, open. */
+const GRID = 'grid grid-cols-[10.5rem_11rem_minmax(10rem,1fr)_8.5rem_4.5rem_4.5rem_6rem_4rem] items-center gap-x-3';
 
 const input = 'rounded-md border border-neutral-300 bg-white px-2 py-1 text-sm dark:border-neutral-700 dark:bg-neutral-900';
 
@@ -132,11 +132,10 @@ function SessionsTable({ data, onOpen, busy }: { data: SessionList; onOpen: (ent
         </span>
       </div>
       <div className={`${GRID} border-b border-neutral-200 bg-neutral-50 px-3 py-1.5 text-xs uppercase tracking-wide text-neutral-500 dark:border-neutral-800 dark:bg-neutral-900 dark:text-neutral-400`} role="row">
-        <span role="columnheader">Agent</span>
+        <span role="columnheader">Agent · model</span>
         <span role="columnheader">Project</span>
         <span role="columnheader">First prompt</span>
         <span role="columnheader">Updated · started</span>
-        <span role="columnheader">Model</span>
         <span role="columnheader" className="text-right" title="The context at the last recorded model call (input + cache read + cache write)">
           Tokens
         </span>
@@ -144,7 +143,7 @@ function SessionsTable({ data, onOpen, busy }: { data: SessionList; onOpen: (ent
           Size
         </span>
         <span role="columnheader" className="text-right" title="Compactions the agent itself made in this session">
-          Cmp
+          Compactions
         </span>
         <span role="columnheader">
           <span className="sr-only">Open</span>
@@ -216,6 +215,9 @@ function SessionRowView({ row, top, onOpen, onToggle, busy }: { row: SessionRow;
     >
       <span role="cell" className="min-w-0 text-xs">
         <FormatBadge format={e.agent === 'folder' ? (e.format ?? 'folder') : e.agent} label={AGENT_LABEL[e.agent]} />
+        <span className="mt-0.5 block truncate font-mono text-[11px] text-neutral-500" title={e.model} data-testid="session-model">
+          {e.model ?? '—'}
+        </span>
       </span>
       <span role="cell" className="min-w-0" style={{ paddingLeft: row.depth * 12 }} title={e.cwd ?? e.path}>
         <span className="block truncate font-medium">
@@ -250,9 +252,6 @@ function SessionRowView({ row, top, onOpen, onToggle, busy }: { row: SessionRow;
         <span className="block text-neutral-500" title={e.startedAt}>
           {e.startedAt ? formatShortDate(e.startedAt) : '—'}
         </span>
-      </span>
-      <span role="cell" className="min-w-0 truncate font-mono text-xs" title={e.model}>
-        {e.model ?? <span className="text-neutral-400">—</span>}
       </span>
       <span role="cell" className="text-right tabular-nums" data-testid="session-tokens">
         {e.tokens !== undefined ? formatTokens(e.tokens) : <span className="text-neutral-400">—</span>}
