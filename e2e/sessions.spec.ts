@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, SCREENSHOTS, test } from './fixtures';
+import { corpusFile, expect, SCREENSHOTS, test } from './fixtures';
 import { Workbench } from './pages/Workbench';
 import { placeClaude, placeCodex, placeGemini, sha256, startServer, tempHome, type PlacedSession, type RunningServer } from './sessions-home';
 
@@ -37,6 +37,11 @@ test.describe('with the local server', () => {
   });
 
   const session = (p: Page, s: PlacedSession) => p.locator(`[data-testid="session-row"][data-path="${s.path}"]`);
+  /** Open a listed session: its bytes come through the API and are imported (slow on a busy machine). */
+  const open = async (p: Page, s: PlacedSession) => {
+    await session(p, s).getByTestId('open-session').click();
+    await expect(p).toHaveURL(/\/inspect\?id=/, { timeout: 90_000 });
+  };
 
   test('the library lists the sessions of all three agents, without an upload', async ({ page }) => {
     await page.goto(server.url);
@@ -70,7 +75,7 @@ test.describe('with the local server', () => {
   test('opening a session imports it and shows the inspector; the file is not changed', async ({ page, inspector }) => {
     const before = sha256(placed[2].path);
     await page.goto(server.url);
-    await session(page, placed[2]).getByTestId('open-session').click();
+    await open(page, placed[2]);
     await inspector.waitLoaded();
     await expect(inspector.title).toBeVisible();
     await expect(page.getByTestId('live-strip')).toHaveAttribute('data-live', 'following');
@@ -89,7 +94,7 @@ test.describe('with the local server', () => {
       const s = placed[c.index];
       const original = sha256(s.path);
       await page.goto(server.url);
-      await session(page, s).getByTestId('open-session').click();
+      await open(page, s);
       await inspector.waitLoaded();
       const wb = new Workbench(page);
       await wb.autoHalf();
@@ -160,7 +165,7 @@ test.describe('with the local server', () => {
     const live = { ...placed[1], path: file };
 
     await page.goto(server.url);
-    await session(page, live).getByTestId('open-session').click();
+    await open(page, live);
     await inspector.waitLoaded();
     const strip = page.getByTestId('live-strip');
     await expect(strip).toHaveAttribute('data-live', 'following');
@@ -204,6 +209,45 @@ test.describe('with the local server', () => {
     // One library row for the followed session: superseded snapshots without steps are dropped.
     await inspector.backToLibrary();
     await expect.poll(() => page.getByTestId('transcript-row').count(), { timeout: 10_000 }).toBe(1);
+  });
+});
+
+test.describe('a store of thousands of sessions', () => {
+  let bigHome: string;
+  let bigServer: RunningServer;
+  const COUNT = 2_000;
+  test.beforeAll(async () => {
+    // 2,000 copies of a real Claude Code session, each under its own id (the file name), in 20 projects.
+    bigHome = tempHome();
+    const bytes = fs.readFileSync(corpusFile('claude-code', 'simonw_sample_session.jsonl'));
+    for (let i = 0; i < COUNT; i++) {
+      const dir = path.join(bigHome, '.claude', 'projects', `-work-project-${i % 20}`);
+      if (i < 20) fs.mkdirSync(dir, { recursive: true });
+      const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      fs.writeFileSync(path.join(dir, `${id}.jsonl`), bytes);
+    }
+    bigServer = await startServer(bigHome);
+  });
+  test.afterAll(async () => {
+    await bigServer?.stop();
+    if (bigHome) fs.rmSync(bigHome, { recursive: true, force: true });
+  });
+
+  test('2,000 sessions list, draw a screenful of rows and filter', async ({ page }) => {
+    await page.goto(bigServer.url);
+    await expect(page.getByTestId('sessions-count')).toHaveText('(2,000)', { timeout: 30_000 });
+    const rows = page.getByTestId('sessions').getByTestId('session-row');
+    // Virtualized: a screenful (and its overscan) is in the page, not 2,000 rows.
+    expect(await rows.count()).toBeLessThan(40);
+    expect(await rows.count()).toBeGreaterThan(5);
+    await page.getByTestId('sessions-filter').fill('000000001234');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toHaveAttribute('data-path', /00000000-0000-4000-8000-000000001234\.jsonl$/);
+    await page.getByTestId('sessions-filter').fill('');
+    // Scrolled to the end, the last rows are drawn.
+    await page.getByTestId('sessions-scroller').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await expect.poll(() => rows.count()).toBeGreaterThan(5);
+    expect(await rows.count()).toBeLessThan(40);
   });
 });
 

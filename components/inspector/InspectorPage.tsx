@@ -1,6 +1,6 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -70,6 +70,9 @@ export function InspectorPage() {
     queryFn: ({ signal }) => getBridge().getInspectorData(signal, id),
     enabled: id !== '',
     retry: false,
+    // A live session moves the page to its next snapshot (a new id sharing this one's prefix):
+    // the page keeps drawing this one until the next is read, rather than blanking.
+    placeholderData: keepPreviousData,
   });
   const turns = useMemo(() => data.data?.timeline.turns ?? [], [data.data]);
   // The list's layout (typed arrays); its rows stay in the worker and come a window at a time.
@@ -77,8 +80,9 @@ export function InspectorPage() {
   const rowIndex = useQuery({
     queryKey: ['row-index', id],
     queryFn: ({ signal }) => getBridge().getRowIndex(signal, id),
-    enabled: data.isSuccess,
+    enabled: data.isSuccess && !data.isPlaceholderData,
     staleTime: Infinity,
+    placeholderData: keepPreviousData,
   });
   const turnCount = data.data?.meta.turns ?? turns.length;
   // The x-axis: one bar per turn, or per model call (chosen by itself for agent runs; `axis=` overrides).
