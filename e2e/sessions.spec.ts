@@ -251,10 +251,21 @@ test.describe('a store of thousands of sessions', () => {
   });
 });
 
-test('without the local server the library works as before and mentions no sessions', async ({ page, library }) => {
+test('without the local server: the library works as before and mentions no sessions; the export dialog gives the CLI command to resume', async ({ page, library, inspector }) => {
   await library.goto();
   await expect(page.getByTestId('drop-zone')).toBeVisible();
   await expect(page.getByTestId('library-empty')).toBeVisible();
   await expect(page.getByTestId('sessions')).toHaveCount(0);
   await expect(page.getByTestId('sessions-unavailable')).toHaveCount(0);
+
+  // The export dialog then says how to resume from the CLI.
+  const file = corpusFile('claude-code', CLAUDE);
+  await library.importFile(file);
+  await library.open(await library.waitForRow(path.basename(file)));
+  await inspector.waitLoaded();
+  await expect(page.getByTestId('live-strip')).toHaveCount(0);
+  await page.getByTestId('export').click();
+  await expect(page.getByTestId('resume-cli')).toContainText('contextscope resume FILE --agent claude-code');
+  await expect(page.getByTestId('resume-run')).toHaveCount(0);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'export-resume-no-api.png') });
 });
