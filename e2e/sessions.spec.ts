@@ -268,4 +268,8 @@ test('without the local server: the library works as before and mentions no sess
   await expect(page.getByTestId('resume-cli')).toContainText('contextscope resume FILE --agent claude-code');
   await expect(page.getByTestId('resume-run')).toHaveCount(0);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'export-resume-no-api.png') });
+  // A conversion is no agent's session: the dialog says to pick the agent's own format.
+  await page.getByTestId('export-format').selectOption('openai-chat');
+  await expect(page.getByTestId('resume-elsewhere')).toContainText('choose its own format (Claude Code)');
+  await expect(page.getByTestId('resume-panel')).toHaveCount(0);
 });

@@ -109,7 +109,7 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
             )}
           </div>
         )}
-        {chosenFormat && <ResumePanel id={id} format={chosenFormat} version={versions.find((v) => v.id === which)} />}
+        {chosenFormat && <ResumePanel id={id} format={chosenFormat} sourceFormat={source?.id} version={versions.find((v) => v.id === which)} />}
       </div>
       <div className="flex justify-end gap-2 border-t border-neutral-200 px-5 py-3 dark:border-neutral-800">
         <Button onClick={onClose}>Close</Button>

@@ -32,7 +32,7 @@ function decodeExport(bytes: Uint8Array): string {
  * API into that agent's store as a new session (a new id; the original is never touched), and
  * the one command that resumes it. Without the API: the CLI command that does the same.
  */
-export function ResumePanel({ id, format, version }: { id: string; format: string; version: Version | undefined }) {
+export function ResumePanel({ id, format, sourceFormat, version }: { id: string; format: string; sourceFormat?: string; version: Version | undefined }) {
   const agent = RESUME_AGENT[format];
   const health = useQuery({ queryKey: ['api-health'], queryFn: ({ signal }) => probeApi(signal), retry: false, staleTime: Infinity });
   const link = liveLinkOf(id);
@@ -49,7 +49,15 @@ export function ResumePanel({ id, format, version }: { id: string; format: strin
     setState({ kind: 'idle' });
     setCopied(false);
   }, [versionId, format]);
-  if (!agent) return null;
+  if (!agent) {
+    // A conversion is no agent's session: say where resuming is.
+    const sourceAgent = sourceFormat ? RESUME_AGENT[sourceFormat] : undefined;
+    return sourceAgent ? (
+      <p className="text-xs text-neutral-500" data-testid="resume-elsewhere">
+        To resume this in {AGENT_LABEL[sourceAgent]} as a new session, choose its own format ({AGENT_LABEL[sourceAgent]}) above.
+      </p>
+    ) : null;
+  }
   const label = AGENT_LABEL[agent];
   const flag = `--agent ${agent}`;
 
