@@ -15,11 +15,19 @@
  * `--strategy summarize --budget ⌊T/4⌋` (T = the tokens the model sees when the session resumes),
  * each produced by our CLI (`npm run -s cli -- compact …`). Prints a table and `N passed, N failed`.
  *
+ * `fork` (the first session of each client, full runs): the user's way back. The original session
+ * sits in the client's store (HOME), `compact --strategy summarize --budget ⌊T/4⌋` compacts it, our
+ * `resume FILE --agent A --cwd WORK --json` writes the result into the store as a new session,
+ * and the client resumes THAT id (the command `resume` printed). Checked as the summarize case,
+ * and: the fork has a new id, and the original file in the store is byte-identical afterwards.
+ *
  * Options: --subset (one session per client, original + half: what `npm test` runs),
+ * --cases K[,K] (only these cases: original, half, quarter, summarize, fork),
  * --only CLIENT[,CLIENT], --session TEXT (sessions whose path contains it), --timeout SECONDS (per client run, default 120), --keep (keep the temp
  * folders), --json FILE (the table as JSON). All traffic stays on 127.0.0.1.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,8 +49,8 @@ const SESSIONS: Record<ClientId, string[]> = {
   'gemini-cli': ['gemini-cli/vibecodingtracker_gemini_session.jsonl', 'gemini-cli/vibecodingtracker_gemini_session_legacy.json'],
 };
 
-type CaseId = 'original' | 'half' | 'quarter' | 'summarize';
-const CASES: CaseId[] = ['original', 'half', 'quarter', 'summarize'];
+type CaseId = 'original' | 'half' | 'quarter' | 'summarize' | 'fork';
+const CASES: CaseId[] = ['original', 'half', 'quarter', 'summarize', 'fork'];
 const PROMPT = 'Continue where we left off.';
 
 interface Options {
@@ -53,6 +61,7 @@ interface Options {
   json?: string;
   /** Only sessions whose corpus path contains this. */
   session?: string;
+  cases?: CaseId[];
 }
 
 function parseArgs(argv: string[]): Options {
@@ -65,9 +74,11 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--timeout') o.timeout = Number(argv[++i]);
     else if (a === '--json') o.json = argv[++i];
     else if (a === '--session') o.session = argv[++i];
+    else if (a === '--cases') o.cases = argv[++i].split(',') as CaseId[];
     else throw new Error(`Unknown option ${a}. Options: --subset, --only CLIENT[,CLIENT], --timeout S, --keep, --json FILE`);
   }
   for (const c of o.only ?? []) if (!(c in CLIENTS)) throw new Error(`Unknown client "${c}" (one of ${Object.keys(CLIENTS).join(', ')}).`);
+  for (const c of o.cases ?? []) if (!CASES.includes(c)) throw new Error(`Unknown case "${c}" (one of ${CASES.join(', ')}).`);
   return o;
 }
 
@@ -141,7 +152,7 @@ function makeCase(source: string, kind: CaseId, budget: number, dir: string): Ca
   if (kind === 'original') return { file: source, summaries: [], tokens: ourConversationTokens(load(source)) };
   const out = path.join(dir, `${kind}-${path.basename(source)}`);
   const report = path.join(dir, `${kind}-report.json`);
-  const args = ['lib/cli/main.ts', 'compact', source, '--budget', String(budget), '--out', out, '--report-json', report, ...(kind === 'summarize' ? ['--strategy', 'summarize'] : [])];
+  const args = ['lib/cli/main.ts', 'compact', source, '--budget', String(budget), '--out', out, '--report-json', report, ...(kind === 'summarize' || kind === 'fork' ? ['--strategy', 'summarize'] : [])];
   const r = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), args, { cwd: root, encoding: 'utf8', timeout: 300_000 });
   const audit = fs.existsSync(report) ? (JSON.parse(fs.readFileSync(report, 'utf8')) as { summaries?: Array<{ text: string }> }) : {};
   const message = `${r.stderr ?? ''}`.trim().split('\n').slice(-1)[0];
@@ -152,11 +163,15 @@ function makeCase(source: string, kind: CaseId, budget: number, dir: string): Ca
 // ---------------------------------------------------------------------------------------------
 // Running a client
 
-async function runClient(id: ClientId, file: string | undefined, mock: MockServer, timeoutS: number): Promise<{ exit: number | string; requests: RecordedRequest[]; seconds: number; log: string; dir: string }> {
+/** After the client's session is placed: change how it is run (the fork case resumes another id). */
+type Customize = (dirs: { home: string; work: string }, inv: { args: string[]; env: Record<string, string> }) => { args: string[]; env: Record<string, string> };
+
+async function runClient(id: ClientId, file: string | undefined, mock: MockServer, timeoutS: number, customize?: Customize): Promise<{ exit: number | string; requests: RecordedRequest[]; seconds: number; log: string; dir: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `cs-${id}-`));
   const dirs = { home: path.join(dir, 'home'), work: path.join(dir, 'work') };
   for (const d of [dirs.home, dirs.work, path.join(dirs.home, 'tmp')]) fs.mkdirSync(d, { recursive: true });
-  const inv = CLIENTS[id].place(file, dirs, mock.url, PROMPT);
+  const placed = CLIENTS[id].place(file, dirs, mock.url, PROMPT);
+  const inv = customize ? customize(dirs, placed) : placed;
   const bin = path.join(installDir, 'node_modules', '.bin', CLIENT_PACKAGES[id].bin);
   mock.reset();
   const t0 = Date.now();
@@ -184,6 +199,73 @@ async function runClient(id: ClientId, file: string | undefined, mock: MockServe
   });
   fs.closeSync(log);
   return { exit, requests: [...mock.requests], seconds: (Date.now() - t0) / 1000, log: fs.readFileSync(logFile, 'utf8'), dir };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fork case: our `resume` verb writes the compacted session into the client's store
+
+const RESUME_ARGS: Record<ClientId, (id: string) => string[]> = {
+  'claude-code': (sid) => ['-p', '--resume', sid, PROMPT, '--output-format', 'json'],
+  codex: (sid) => ['exec', '--skip-git-repo-check', 'resume', sid, PROMPT],
+  'gemini-cli': (sid) => ['-p', PROMPT, '--resume', sid],
+};
+const RESUME_AGENT: Record<ClientId, string> = { 'claude-code': 'claude-code', codex: 'codex-cli', 'gemini-cli': 'gemini-cli' };
+
+function sha256(file: string): string {
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
+/** Every session file under a HOME's stores (the original the client's `place` put there). */
+function storeFiles(home: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }) : []) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(jsonl|json)$/.test(e.name) && !e.name.endsWith('.contextscope.json')) out.push(p);
+    }
+  };
+  for (const d of [path.join(home, '.claude', 'projects'), path.join(home, '.codex', 'sessions'), path.join(home, '.gemini', 'tmp')]) walk(d);
+  return out;
+}
+
+function forkCase(id: ClientId, compacted: string, why: string[]): { customize: Customize; check: (why: string[]) => void } {
+  let original: { file: string; hash: string } | undefined;
+  let fork: { sessionId: string; path: string; command: string } | undefined;
+  return {
+    customize(dirs, inv) {
+      const files = storeFiles(dirs.home);
+      if (files.length !== 1) why.push(`expected the original alone in the store, found ${files.length} file(s)`);
+      if (files[0]) original = { file: files[0], hash: sha256(files[0]) };
+      if (id === 'gemini-cli') {
+        // Gemini CLI deletes, when it starts, sessions last updated more than 30 days ago (its
+        // general.sessionRetention default): the corpus original is months old and would go, by
+        // the client's own hand. Off here, so the check below sees what our resume did to it.
+        const settings = path.join(dirs.home, '.gemini', 'settings.json');
+        const v = JSON.parse(fs.readFileSync(settings, 'utf8')) as Record<string, Record<string, unknown>>;
+        fs.writeFileSync(settings, JSON.stringify({ ...v, general: { ...v.general, sessionRetention: { enabled: false } } }));
+      }
+      const env = { ...process.env, HOME: dirs.home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '' };
+      const r = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), ['lib/cli/main.ts', 'resume', compacted, '--agent', RESUME_AGENT[id], '--cwd', dirs.work, '--json'], { cwd: root, encoding: 'utf8', env, timeout: 120_000 });
+      try {
+        fork = JSON.parse(r.stdout) as typeof fork;
+      } catch {
+        why.push(`resume exit ${r.status}: ${squash(r.stderr).slice(-300)}`);
+        return inv;
+      }
+      if (!fork!.path.startsWith(dirs.home + path.sep)) why.push(`the fork was written outside the client's HOME: ${fork!.path}`);
+      // The printed command is what the client is run as: in WORK (Claude Code and Gemini CLI look sessions up by folder), by the new id.
+      const expected = id === 'codex' ? `codex resume ${fork!.sessionId}` : `cd ${dirs.work} && ${id === 'claude-code' ? 'claude' : 'gemini'} --resume ${fork!.sessionId}`;
+      if (fork!.command !== expected) why.push(`the printed command is "${fork!.command}", not "${expected}"`);
+      return { ...inv, args: RESUME_ARGS[id](fork!.sessionId) };
+    },
+    check(why) {
+      if (!fork) return;
+      if (original && !fs.existsSync(original.file)) why.push(`the original session file is gone: ${original.file}`);
+      else if (original && sha256(original.file) !== original.hash) why.push(`the original session file changed: ${original.file}`);
+      if (!fs.existsSync(fork.path)) why.push(`the fork file is gone: ${fork.path}`);
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -259,15 +341,19 @@ async function main(): Promise<number> {
         const t = load(source);
         const mv = modelViewTotals(t).total;
         const prompt = latestPrompt(t);
-        const budgets: Record<CaseId, number> = { original: mv, half: Math.floor(mv / 2), quarter: Math.floor(mv / 4), summarize: Math.floor(mv / 4) };
+        const budgets: Record<CaseId, number> = { original: mv, half: Math.floor(mv / 2), quarter: Math.floor(mv / 4), summarize: Math.floor(mv / 4), fork: Math.floor(mv / 4) };
         let reference: { bytes: number; tokens: number; ours: number } | undefined;
-        for (const kind of o.subset ? (['original', 'half'] as CaseId[]) : CASES) {
+        const kinds = (o.subset ? (['original', 'half'] as CaseId[]) : CASES).filter((k) => (!o.cases || o.cases.includes(k)) && (k !== 'fork' || rel === SESSIONS[id][0]));
+        for (const kind of kinds) {
           const dir = fs.mkdtempSync(path.join(work, `${id}-${kind}-`));
           const c = makeCase(source, kind, budgets[kind], dir);
           const why: string[] = [];
           if (c.compactExit !== undefined && c.compactExit !== 0) why.push(`compact exit ${c.compactExit}: ${c.compactMessage}`);
           const spec = CLIENTS[id];
-          const run = fs.existsSync(c.file) ? await runClient(id, c.file, mock, o.timeout) : undefined;
+          const fork = kind === 'fork' && fs.existsSync(c.file) ? forkCase(id, c.file, why) : undefined;
+          // The fork case places the ORIGINAL in the store (as the user has it) and resumes the fork written beside it.
+          const run = fs.existsSync(c.file) ? await runClient(id, fork ? source : c.file, mock, o.timeout, fork?.customize) : undefined;
+          if (fork && run) fork.check(why);
           const req = run ? spec.pick(run.requests) : undefined;
           const body = req && typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : undefined;
           const conv = body ? spec.conversation(body) : [];

@@ -50,6 +50,8 @@ describe('contextscope sessions', () => {
     const table = cli(['sessions', folder]);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/\n {2}└ agent-a1b2c3d4 /);
+    // A count from the head and tail only is a lower bound, and says so.
+    expect(table.stdout).toMatch(/^0f112eb4-a676-476d-8986-d6c78693cd5b {2}claude-code .* 0\+ compaction\(s\)/m);
     expect(table.stdout).toContain(path.join(folder, 'mine.jsonl'));
     expect(table.stdout).toMatch(new RegExp(`^${fake.sessions.length + 1} session\\(s\\)$`, 'm'));
     expect(cli(['sessions', path.join(work, 'missing')]).stderr).toMatch(/is not a folder/);

@@ -20,7 +20,7 @@ function size(n: number): string {
 
 function row(e: SessionEntry, indent: string): string {
   const when = e.updatedAt.slice(0, 16).replace('T', ' ');
-  const bits = [e.agent === 'folder' ? `folder${e.format ? `/${e.format}` : ''}` : e.agent, when, size(e.bytes), e.model ?? '', e.tokens ? `${e.tokens} tokens` : '', e.compactions ? `${e.compactions}${e.scanned === 'head-tail' ? '+' : ''} compaction(s)` : '', e.derivedFrom ? `fork of ${e.derivedFrom.sourceSessionId ?? '?'}` : ''];
+  const bits = [e.agent === 'folder' ? `folder${e.format ? `/${e.format}` : ''}` : e.agent, when, size(e.bytes), e.model ?? '', e.tokens ? `${e.tokens} tokens` : '', e.compactions || e.scanned === 'head-tail' ? `${e.compactions}${e.scanned === 'head-tail' ? '+' : ''} compaction(s)` : '', e.derivedFrom ? `fork of ${e.derivedFrom.sourceSessionId ?? '?'}` : ''];
   return `${indent}${e.sessionId}  ${bits.filter(Boolean).join('  ')}\n${indent}  ${e.cwd ?? '(no project folder recorded)'}  ${JSON.stringify((e.firstPrompt ?? '').slice(0, 100))}\n${indent}  ${e.path}`;
 }
 

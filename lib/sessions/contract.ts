@@ -14,6 +14,10 @@
  * - GET  /api/session?path=ABS&offset=N   → the file's bytes from offset N (default 0), as
  *        application/octet-stream, with header `X-Session-Size: <bytes on disk now>`. Only a file
  *        inside an agent's store or a folder named on the command line; else 403.
+ *        (Server notes:) exactly the bytes from N to the size reported, even while the agent
+ *        appends — the last line may be cut where the writer is: keep it until its newline comes.
+ *        N beyond the size → an empty body: the file was rewritten shorter (Gemini CLI's legacy
+ *        .json is rewritten whole), read it again from 0. Also `X-Session-Mtime` (ISO 8601).
  * - POST /api/resume  (JSON ResumeRequest) → ResumeResult; 409 when the target exists, 403 for a
  *        symlink or a path outside the store, 400 for a bad body (a message naming the field).
  * Errors answer JSON `{ error: string }`.
@@ -58,8 +62,9 @@ export interface SessionEntry {
   /** A fork written by resume: where it came from. */
   derivedFrom?: Lineage;
   /**
-   * (Extension.) How much of the file the list read: 'whole', or 'head-tail' (its first 64–256 KiB
-   * and last 64 KiB: `compactions` then counts only those, a lower bound).
+   * (Extension.) Over how much of the file `compactions` was counted: 'whole', or 'head-tail' (its
+   * first 64–256 KiB and last 64 KiB only: a lower bound). The server counts such files in full in
+   * the background after a list; a later GET /api/sessions has them as 'whole'.
    */
   scanned?: 'whole' | 'head-tail';
   /** (Extension.) For `agent: 'folder'`: the agent format the file was recognised as, when it is one. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threadCpuMs } from '../../tests/cpu';
-import { HEAD_MAX_BYTES, TAIL_BYTES, listSessions, type ListStats } from './list';
+import { HEAD_MAX_BYTES, ListCache, TAIL_BYTES, countCompactionsWhole, listSessions, type ListStats } from './list';
 import { resolveStores } from './stores';
 import { makeFakeHome, type FakeHome } from './testing';
 
@@ -66,6 +66,56 @@ describe('listSessions on a HOME holding corpus sessions of the three agents', (
     expect(small.format).toBe('claude-code');
     expect(small.scanned).toBe('whole');
     expect(small.compactions).toBe(1);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("Gemini CLI: a sub-agent's chats/<parent id>/<id>.jsonl is listed under its parent session", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-gem-sub-'));
+    const gem = fake.sessions.find((s) => s.sessionId === '0ab84937-9fe7-4284-986a-33c832af0b6a')!;
+    const chats = path.join(dir, '.gemini', 'tmp', 'proj', 'chats');
+    fs.mkdirSync(path.join(chats, gem.sessionId), { recursive: true });
+    const parent = path.join(chats, path.basename(gem.path));
+    fs.copyFileSync(gem.path, parent);
+    const sub = path.join(chats, gem.sessionId, 'f00dfeed-0000-4000-8000-000000000001.jsonl');
+    fs.writeFileSync(sub, JSON.stringify({ sessionId: 'f00dfeed-0000-4000-8000-000000000001', projectHash: 'x', startTime: '2026-04-23T12:55:00.000Z', lastUpdated: '2026-04-23T12:56:00.000Z', kind: 'subagent' }) + '\n' + JSON.stringify({ id: 'm1', timestamp: '2026-04-23T12:55:01.000Z', type: 'user', content: [{ text: 'Investigate the tests' }] }) + '\n');
+    const list = listSessions(resolveStores({ HOME: dir }));
+    expect(list.sessions.find((s) => s.path === sub)).toMatchObject({ agent: 'gemini-cli', sessionId: 'f00dfeed-0000-4000-8000-000000000001', parent, firstPrompt: 'Investigate the tests', updatedAt: '2026-04-23T12:56:00.000Z' });
+    expect(list.sessions.find((s) => s.path === parent)?.parent).toBeUndefined();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('with a cache, a second list reads nothing of unchanged files and re-reads a file that grew', () => {
+    const stores = resolveStores({ HOME: fake.home });
+    const cache = new ListCache();
+    const first: ListStats = { files: 0, bytesRead: 0 };
+    const a = listSessions(stores, { cache, stats: first });
+    expect(first.files).toBe(fake.sessions.length);
+    const again: ListStats = { files: 0, bytesRead: 0 };
+    expect(listSessions(stores, { cache, stats: again })).toEqual(a);
+    expect(again.files).toBe(0);
+    const grown = fake.sessions.find((s) => s.agent === 'codex-cli')!;
+    const before = fs.readFileSync(grown.path);
+    fs.appendFileSync(grown.path, '{"timestamp":"2030-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"agent_message","message":"later"}}\n');
+    const third: ListStats = { files: 0, bytesRead: 0 };
+    const c = listSessions(stores, { cache, stats: third });
+    expect(third.files).toBe(1);
+    expect(c.sessions.find((s) => s.path === grown.path)?.updatedAt).toBe('2030-01-01T00:00:00.000Z');
+    fs.writeFileSync(grown.path, before);
+  });
+
+  it("counts the agent's compactions over a whole file by its marker bytes, across chunk boundaries", async () => {
+    const slop = fake.sessions.find((s) => s.sessionId === '0f112eb4-a676-476d-8986-d6c78693cd5b')!;
+    expect(await countCompactionsWhole(slop.path, 'claude-code')).toBe(1);
+    const codex = fake.sessions.find((s) => s.sessionId === '019c8a59-e9dd-71f0-9ae3-4079fe9726a9')!;
+    expect(await countCompactionsWhole(codex.path, 'codex-cli')).toBe(1);
+    // A marker cut by the 1 MiB chunk boundary is still counted once.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-count-'));
+    const marker = '{"type":"system","subtype":"compact_boundary"}\n';
+    const cut = 1024 * 1024 - 10;
+    const file = path.join(dir, 'x.jsonl');
+    fs.writeFileSync(file, ' '.repeat(cut) + marker + ' '.repeat(100) + marker);
+    expect(await countCompactionsWhole(file, 'claude-code')).toBe(2);
+    expect(await countCompactionsWhole(file, undefined)).toBeUndefined();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -25,6 +25,71 @@ export interface ListStats {
 export interface ListOptions {
   /** Counts what the listing read (tests bound it). */
   stats?: ListStats;
+  /** Entries of earlier lists: a file whose size and mtime are unchanged is not read again. */
+  cache?: ListCache;
+}
+
+/** The server's memory of entries, by path, valid while the file's size and mtime stay the same. */
+export class ListCache {
+  private readonly byPath = new Map<string, { size: number; mtimeMs: number; entry: SessionEntry }>();
+  get(file: string, st: fs.Stats): SessionEntry | undefined {
+    const c = this.byPath.get(file);
+    return c && c.size === st.size && c.mtimeMs === st.mtimeMs ? c.entry : undefined;
+  }
+  set(file: string, st: fs.Stats, entry: SessionEntry): void {
+    this.byPath.set(file, { size: st.size, mtimeMs: st.mtimeMs, entry });
+  }
+  /** Keeps only the paths of the last list (deleted sessions leave the cache). */
+  retain(paths: ReadonlySet<string>): void {
+    for (const p of this.byPath.keys()) if (!paths.has(p)) this.byPath.delete(p);
+  }
+  /** Entries whose compactions were counted in the head and tail only. */
+  partial(): Array<{ file: string; size: number; mtimeMs: number; entry: SessionEntry }> {
+    return [...this.byPath.entries()].filter(([, c]) => c.entry.scanned === 'head-tail').map(([file, c]) => ({ file, ...c }));
+  }
+  /** A whole-file count for an entry, if the file is still the one that was counted. */
+  settle(file: string, size: number, mtimeMs: number, compactions: number): boolean {
+    const c = this.byPath.get(file);
+    if (!c || c.size !== size || c.mtimeMs !== mtimeMs) return false;
+    c.entry = { ...c.entry, compactions, scanned: 'whole' };
+    return true;
+  }
+}
+
+/** What marks a compaction the agent made, as the bytes of a record (unescaped: never inside a string). */
+const COMPACTION_MARKERS: Partial<Record<string, Buffer>> = {
+  'claude-code': Buffer.from('"subtype":"compact_boundary"'),
+  'codex-cli': Buffer.from('"type":"compacted"'),
+};
+
+/**
+ * The agent's compactions over the whole file, by a byte search for its marker (no JSON parse),
+ * read in 1 MiB chunks with a yield between them: the server runs it in the background after a
+ * list, so the next list has exact counts.
+ */
+export async function countCompactionsWhole(file: string, format: string | undefined, stats?: ListStats): Promise<number | undefined> {
+  const marker = format ? COMPACTION_MARKERS[format] : undefined;
+  if (!marker) return format === 'gemini-cli' ? 0 : undefined;
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(1024 * 1024);
+    let carry = Buffer.alloc(0);
+    let pos = 0;
+    let n = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(chunk, 0, chunk.length, pos);
+      if (bytesRead === 0) break;
+      if (stats) stats.bytesRead += bytesRead;
+      pos += bytesRead;
+      const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      for (let i = buf.indexOf(marker); i >= 0; i = buf.indexOf(marker, i + marker.length)) n++;
+      carry = Buffer.from(buf.subarray(Math.max(0, buf.length - marker.length + 1)));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return n;
+  } finally {
+    await fh.close();
+  }
 }
 
 type Obj = Record<string, unknown>;
@@ -379,15 +444,18 @@ function findAll(stores: Stores): Found[] {
   for (const p of readdir(stores.claudeProjects)) {
     if (!p.isDirectory()) continue;
     const pdir = path.join(stores.claudeProjects, p.name);
-    walk(
-      pdir,
-      (dir, entries) => {
-        const sub = path.basename(dir) === 'subagents' ? path.dirname(dir) + '.jsonl' : undefined;
-        const sibs = names(entries);
-        for (const e of entries) if (e.isFile() && e.name.endsWith('.jsonl')) found.push({ agent: 'claude-code', format: 'claude-code', file: path.join(dir, e.name), siblings: sibs, ...(sub && { parent: sub }) });
-      },
-      3,
-    );
+    const top = readdir(pdir);
+    const sibs = names(top);
+    for (const e of top) {
+      if (e.isFile() && e.name.endsWith('.jsonl')) found.push({ agent: 'claude-code', format: 'claude-code', file: path.join(pdir, e.name), siblings: sibs });
+      else if (e.isDirectory()) {
+        // <sessionId>/subagents/*.jsonl: a sub-agent's transcript, shown under its parent session.
+        const subDir = path.join(pdir, e.name, 'subagents');
+        const subs = readdir(subDir);
+        const subSibs = names(subs);
+        for (const x of subs) if (x.isFile() && x.name.endsWith('.jsonl')) found.push({ agent: 'claude-code', format: 'claude-code', file: path.join(subDir, x.name), siblings: subSibs, parent: path.join(pdir, `${e.name}.jsonl`) });
+      }
+    }
   }
   // Codex: sessions/**/rollout-*.jsonl, archived_sessions/**/rollout-*.jsonl
   for (const root of [stores.codexSessions, stores.codexArchived])
@@ -517,12 +585,23 @@ export function listSessions(stores: Stores, opts: ListOptions = {}): SessionLis
     if (seen.has(f.file)) continue;
     seen.add(f.file);
     try {
+      const st = opts.cache ? fs.statSync(f.file) : undefined;
+      const cached = st && opts.cache!.get(f.file, st);
+      // A fork's sidecar may come after its file was listed: looked up again (a name in the folder listing).
+      if (cached && (cached.derivedFrom || !f.siblings.has(path.basename(f.file) + SIDECAR_SUFFIX))) {
+        sessions.push(cached);
+        continue;
+      }
       const e = describeSession(f, geminiCwd, opts.stats);
-      if (e) sessions.push(e);
+      if (e) {
+        sessions.push(e);
+        if (st) opts.cache!.set(f.file, st, e);
+      }
     } catch (err) {
       skipped.push({ path: f.file, reason: err instanceof Error ? err.message : String(err) });
     }
   }
   sessions.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.path.localeCompare(b.path)));
+  opts.cache?.retain(seen);
   return { sessions, roots, ...(skipped.length && { skipped }) };
 }

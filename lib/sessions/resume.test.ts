@@ -101,6 +101,10 @@ describe('resumeFork', () => {
       expect(header.sessionId).toBe(r.sessionId);
       expect(header.projectHash).toBe(crypto.createHash('sha256').update(fake.geminiProject).digest('hex'));
       expect(header.contextscope).toMatchObject({ tool: 'contextscope', sourceSessionId: id });
+      // Written now: Gemini CLI's retention (30 days by default) deletes by lastUpdated at start.
+      expect(header.lastUpdated).toBe(NOW.toISOString());
+      if (src.path.endsWith('.jsonl')) expect(lines(text).at(-1)).toEqual({ $set: { lastUpdated: NOW.toISOString() } });
+      expect(listSessions(stores).sessions.find((s) => s.path === r.path)?.updatedAt).toBe(NOW.toISOString());
       // The old id stays only in the lineage.
       expect(text.split(id).length - 1).toBe(1);
       expect(sha256File(src.path)).toBe(before);

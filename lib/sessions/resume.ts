@@ -214,16 +214,23 @@ function planGemini(content: string, cwdArg: string | undefined, lineage: Lineag
   const stamp = now.toISOString().slice(0, 16).replace(/:/g, '-');
   let text: string;
   // Legacy: the lineage first, so a list that reads only the head finds it.
-  if (legacy) text = JSON.stringify({ contextscope: lineage, ...legacy, sessionId, projectHash }, null, 2);
+  // lastUpdated = now: Gemini CLI deletes sessions whose lastUpdated is older than its retention
+  // (30 days by default) when it starts, and a fork is written now.
+  const lastUpdated = now.toISOString();
+  if (legacy) text = JSON.stringify({ contextscope: lineage, ...legacy, sessionId, projectHash, lastUpdated }, null, 2);
   else
     text =
       recs!
         .map(({ raw, value }, i) => {
-          if (i === 0) return JSON.stringify({ ...(value as Obj), sessionId, projectHash, contextscope: lineage });
+          if (i === 0) return JSON.stringify({ ...(value as Obj), sessionId, projectHash, lastUpdated, contextscope: lineage });
           if (isObj(value) && isObj(value.$set) && typeof value.$set.sessionId === 'string') return JSON.stringify({ ...value, $set: { ...value.$set, sessionId } });
           return raw;
         })
-        .join('\n') + '\n';
+        .join('\n') +
+      '\n' +
+      // A later `$set.lastUpdated` of the source would win over the header's: the last word is now.
+      JSON.stringify({ $set: { lastUpdated } }) +
+      '\n';
   return { sessionId, sourceSessionId: source, cwd, dirs: [slug, 'chats'], name: `session-${stamp}-${sessionId.slice(0, 8)}${legacy ? '.json' : '.jsonl'}`, text, sidecar: false, command: `cd ${quote(cwd)} && gemini --resume ${sessionId}`, ...(marker && { marker }) };
 }
 

@@ -74,6 +74,12 @@ describe('the local sessions API', () => {
     const page = await request({ path: '/', auth: false });
     expect(page.status).toBe(200);
     expect(page.body.toString()).toContain('library');
+    // The app's folder is never left: encoded ../ lands on the 404 page.
+    for (const p of ['/..%2f..%2fetc%2fpasswd', '/%2e%2e/%2e%2e/etc/passwd', `/..%2f${path.basename(outside)}%2fsecret.jsonl`]) {
+      const r = await request({ path: p, auth: false });
+      expect(r.status, p).toBe(404);
+      expect(r.body.toString()).not.toContain('secret');
+    }
     const h = await request({ path: '/api/health' });
     expect(h.status).toBe(200);
     expect(h.json()).toEqual({ ok: true, version: 1 });
@@ -121,6 +127,22 @@ describe('the local sessions API', () => {
     const list = r.json() as SessionList;
     expect(list.sessions.map((s) => s.path).sort()).toEqual(fake.sessions.map((s) => s.path).sort());
     expect(new Set(list.sessions.map((s) => s.agent))).toEqual(new Set(['claude-code', 'codex-cli', 'gemini-cli']));
+  });
+
+  it('counts in the background what a list read only the head and tail of: the next list has exact compactions', async () => {
+    const fresh = await startServer({ stores: resolveStores({ HOME: fake.home }) });
+    const list = async () => (await fetch(`http://127.0.0.1:${fresh.port}/api/sessions`, { headers: { Authorization: `Bearer ${fresh.token}` } })).json() as Promise<SessionList>;
+    const first = await list();
+    const slop = (l: SessionList) => l.sessions.find((s) => s.sessionId === '0f112eb4-a676-476d-8986-d6c78693cd5b')!;
+    expect(slop(first)).toMatchObject({ scanned: 'head-tail', compactions: 0 });
+    let later = first;
+    for (let i = 0; i < 100 && later.sessions.some((s) => s.scanned !== 'whole'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      later = await list();
+    }
+    await fresh.close();
+    expect(slop(later)).toMatchObject({ scanned: 'whole', compactions: 1 });
+    expect(later.sessions.find((s) => s.sessionId === '019c8a59-e9dd-71f0-9ae3-4079fe9726a9')).toMatchObject({ scanned: 'whole', compactions: 1 });
   });
 
   it('reads a session inside a store from an offset: only the bytes after it, and the size now', async () => {

@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { SessionList } from './contract';
-import { listSessions } from './list';
+import { ListCache, countCompactionsWhole, listSessions } from './list';
 import { ResumeInputError, resumeFork } from './resume';
-import { PathRefused, checkReadable, storeRoots, type Stores } from './stores';
+import { PathRefused, checkReadable, isInside, storeRoots, type Stores } from './stores';
 
 export const API_VERSION = 1;
 /** Largest resume body (an export of a long session, as JSON text). */
@@ -42,6 +42,8 @@ export interface ServerOptions {
   token?: string;
   /** Test hook: called with each list. */
   onList?: (list: SessionList) => void;
+  /** Entries kept between lists (startServer makes one). */
+  cache?: ListCache;
 }
 
 export interface RunningServer {
@@ -90,7 +92,7 @@ function resolveStatic(root: string, urlPath: string): string | null {
   const candidates = p.endsWith('/') ? [p + 'index.html'] : [p, p + '.html', p + '/index.html'];
   for (const c of candidates) {
     const full = path.join(root, path.normalize(c));
-    if (!full.startsWith(root)) return null;
+    if (!isInside(root, full)) return null;
     try {
       if (fs.statSync(full).isFile()) return full;
     } catch {
@@ -142,6 +144,26 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
+const counting = new WeakMap<ListCache, Promise<void>>();
+
+/** After a list: the compactions of files listed from their head and tail, counted over the whole file, one at a time. */
+export function countInBackground(cache: ListCache): Promise<void> {
+  const running = counting.get(cache);
+  if (running) return running;
+  const run = (async () => {
+    for (const p of cache.partial()) {
+      try {
+        const n = await countCompactionsWhole(p.file, p.entry.agent === 'folder' ? p.entry.format : p.entry.agent);
+        if (n !== undefined) cache.settle(p.file, p.size, p.mtimeMs, Math.max(n, p.entry.compactions));
+      } catch {
+        /* gone or unreadable: the next list says so */
+      }
+    }
+  })().finally(() => counting.delete(cache));
+  counting.set(cache, run);
+  return run;
+}
+
 /** GET /api/session?path&offset: the bytes from offset to the size the file has now. */
 function serveSession(stores: Stores, url: URL, req: http.IncomingMessage, res: http.ServerResponse): void {
   const file = url.searchParams.get('path');
@@ -181,9 +203,11 @@ async function handleApi(o: ServerOptions, url: URL, req: http.IncomingMessage, 
   const route = url.pathname;
   if (route === '/api/health' && (req.method === 'GET' || req.method === 'HEAD')) return json(res, 200, { ok: true, version: API_VERSION });
   if (route === '/api/sessions' && req.method === 'GET') {
-    const list = listSessions(o.stores);
+    const list = listSessions(o.stores, { cache: o.cache });
     o.onList?.(list);
-    return json(res, 200, list);
+    json(res, 200, list);
+    if (o.cache) countInBackground(o.cache);
+    return;
   }
   if (route === '/api/session' && (req.method === 'GET' || req.method === 'HEAD')) return serveSession(o.stores, url, req, res);
   if (route === '/api/resume' && req.method === 'POST') {
@@ -246,7 +270,7 @@ export function handler(o: ServerOptions & { token: string; port: () => number }
 export async function startServer(o: ServerOptions & { port?: number; fallback?: boolean }): Promise<RunningServer> {
   const token = o.token ?? newToken();
   let bound = 0;
-  const server = http.createServer(handler({ ...o, token, port: () => bound }));
+  const server = http.createServer(handler({ ...o, cache: o.cache ?? new ListCache(), token, port: () => bound }));
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
       const onError = (e: Error) => {
