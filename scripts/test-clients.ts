@@ -244,6 +244,10 @@ function forkCase(id: ClientId, compacted: string, why: string[]): { customize: 
         const settings = path.join(dirs.home, '.gemini', 'settings.json');
         const v = JSON.parse(fs.readFileSync(settings, 'utf8')) as Record<string, Record<string, unknown>>;
         fs.writeFileSync(settings, JSON.stringify({ ...v, general: { ...v.general, sessionRetention: { enabled: false } } }));
+        // A project Gemini CLI's registry does not know (no projects.json): resume claims a slug
+        // folder with a .project_root marker, the way the client claims one, and the client must
+        // find the fork there by scanning the markers (projectRegistry.ts findExistingSlugForPath).
+        fs.rmSync(path.join(dirs.home, '.gemini', 'projects.json'));
       }
       const env = { ...process.env, HOME: dirs.home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '' };
       const r = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), ['lib/cli/main.ts', 'resume', compacted, '--agent', RESUME_AGENT[id], '--cwd', dirs.work, '--json'], { cwd: root, encoding: 'utf8', env, timeout: 120_000 });
@@ -254,6 +258,7 @@ function forkCase(id: ClientId, compacted: string, why: string[]): { customize: 
         return inv;
       }
       if (!fork!.path.startsWith(dirs.home + path.sep)) why.push(`the fork was written outside the client's HOME: ${fork!.path}`);
+      if (id === 'gemini-cli' && path.basename(path.dirname(path.dirname(fork!.path))) !== 'work-1') why.push(`the fork is not in a newly claimed slug folder (work-1): ${fork!.path}`);
       // The printed command is what the client is run as: in WORK (Claude Code and Gemini CLI look sessions up by folder), by the new id.
       const expected = id === 'codex' ? `codex resume ${fork!.sessionId}` : `cd ${dirs.work} && ${id === 'claude-code' ? 'claude' : 'gemini'} --resume ${fork!.sessionId}`;
       if (fork!.command !== expected) why.push(`the printed command is "${fork!.command}", not "${expected}"`);

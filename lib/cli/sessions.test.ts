@@ -98,7 +98,8 @@ describe('contextscope resume', () => {
       const list = JSON.parse(cli(['sessions', '--json']).stdout) as SessionEntry[];
       const entry = list.find((s) => s.path === res.path)!;
       expect(entry.sessionId).toBe(res.sessionId);
-      expect(entry.derivedFrom).toMatchObject({ tool: 'contextscope', sourcePath: out });
+      // Under its source session in the store (found by the id the export keeps), with the export named.
+      expect(entry.derivedFrom).toMatchObject({ tool: 'contextscope', sourcePath: src.path, exportPath: out });
       // A second resume of the same export is another new session, never the first one's file.
       const again = JSON.parse(cli(['resume', out, '--agent', c.agent, '--json', ...(c.agent === 'gemini-cli' ? ['--cwd', fake.geminiProject] : [])]).stdout) as { path: string; sessionId: string };
       expect(again.sessionId).not.toBe(res.sessionId);

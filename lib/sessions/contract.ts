@@ -31,6 +31,8 @@ export interface Lineage {
   /** The source session's id and path. */
   sourceSessionId?: string;
   sourcePath?: string;
+  /** (Extension.) The exported file that was resumed (`contextscope resume FILE`), when it is not the source itself. */
+  exportPath?: string;
   /** The inspector's version name and the steps applied (their labels), and the budget. */
   version?: string;
   steps?: string[];

@@ -82,9 +82,17 @@ describe('resumeFork', () => {
     const recs = lines(fs.readFileSync(r.path, 'utf8'));
     expect(recs[0]).toMatchObject({ type: 'session_meta', payload: { id: r.sessionId, cwd: '/proj/ds906659/gai/claude-code' } });
     expect(recs.length).toBe(lines(content).length);
-    expect(JSON.parse(fs.readFileSync(r.path + SIDECAR_SUFFIX, 'utf8'))).toMatchObject({ sourceSessionId: '01996135-afde-7911-97f0-d863511eca56', tool: 'contextscope' });
+    // No lineage given: the source is found in the store by the id the export carries.
+    expect(JSON.parse(fs.readFileSync(r.path + SIDECAR_SUFFIX, 'utf8'))).toMatchObject({ sourceSessionId: '01996135-afde-7911-97f0-d863511eca56', sourcePath: src.path, tool: 'contextscope' });
     expect(sha256File(src.path)).toBe(before);
     expect(listSessions(stores).sessions.find((s) => s.path === r.path)?.derivedFrom?.sourceSessionId).toBe('01996135-afde-7911-97f0-d863511eca56');
+  });
+
+  it('Codex: --cwd becomes the session_meta cwd', () => {
+    const content = fs.readFileSync(placed('01996135-afde-7911-97f0-d863511eca56').path, 'utf8');
+    const r = resumeFork(stores, { agent: 'codex-cli', content, cwd: '/srv/elsewhere' }, { now: NOW });
+    expect(lines(fs.readFileSync(r.path, 'utf8'))[0]).toMatchObject({ type: 'session_meta', payload: { id: r.sessionId, cwd: '/srv/elsewhere' } });
+    expect(r.cwd).toBe('/srv/elsewhere');
   });
 
   it("Gemini CLI: the project's chats folder, a new header id and projectHash, lineage in the header; the legacy JSON kept JSON", () => {
@@ -100,7 +108,7 @@ describe('resumeFork', () => {
       const header = src.path.endsWith('.json') ? JSON.parse(text) : lines(text)[0];
       expect(header.sessionId).toBe(r.sessionId);
       expect(header.projectHash).toBe(crypto.createHash('sha256').update(fake.geminiProject).digest('hex'));
-      expect(header.contextscope).toMatchObject({ tool: 'contextscope', sourceSessionId: id });
+      expect(header.contextscope).toMatchObject({ tool: 'contextscope', sourceSessionId: id, sourcePath: src.path });
       // Written now: Gemini CLI's retention (30 days by default) deletes by lastUpdated at start.
       expect(header.lastUpdated).toBe(NOW.toISOString());
       if (src.path.endsWith('.jsonl')) expect(lines(text).at(-1)).toEqual({ $set: { lastUpdated: NOW.toISOString() } });

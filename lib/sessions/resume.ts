@@ -22,7 +22,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Lineage, ResumeAgent, ResumeRequest, ResumeResult } from './contract';
-import { SIDECAR_SUFFIX } from './list';
+import { SIDECAR_SUFFIX, listSessions } from './list';
 import { PathRefused, isInside, writeRoot, type Stores } from './stores';
 
 export class ResumeInputError extends Error {
@@ -288,6 +288,28 @@ function createNew(file: string, text: string): void {
   }
 }
 
+/** The session ids an export carries (Claude Code: every record's, latest first; Codex and Gemini CLI: the header's). */
+export function contentIds(agent: ResumeAgent, content: string): string[] {
+  if (agent === 'claude-code') {
+    const ids: string[] = [];
+    for (const m of content.matchAll(/"sessionId":"([^"\\]{1,200})"/g)) if (!ids.includes(m[1])) ids.push(m[1]);
+    return ids.reverse();
+  }
+  const m = agent === 'codex-cli' ? /"type":"session_meta","payload":\{[^]*?"id":"([^"\\]{1,200})"/.exec(content.slice(0, 1 << 20)) : /"sessionId"\s*:\s*"([^"\\]{1,200})"/.exec(content.slice(0, 1 << 16));
+  return m ? [m[1]] : [];
+}
+
+/** The path of the store's session with one of these ids (the newest), if there is one. */
+function findSource(stores: Stores, agent: ResumeAgent, ids: readonly string[]): string | undefined {
+  if (ids.length === 0) return undefined;
+  const sessions = listSessions({ ...stores, folders: [] }).sessions.filter((s) => s.agent === agent && !s.parent);
+  for (const id of ids) {
+    const hit = sessions.find((s) => s.sessionId === id);
+    if (hit) return hit.path;
+  }
+  return undefined;
+}
+
 export interface ResumeOptions {
   now?: Date;
   /** Where the export came from (the CLI's FILE), recorded in the lineage when the request gives none. */
@@ -301,7 +323,7 @@ function validate(req: unknown): ResumeRequest {
   if (req.cwd !== undefined && (typeof req.cwd !== 'string' || !path.isAbsolute(req.cwd))) throw new ResumeInputError(`cwd: "${String(req.cwd)}" is not an absolute path.`);
   if (req.lineage !== undefined && !isObj(req.lineage)) throw new ResumeInputError('lineage: an object {sourceSessionId?, sourcePath?, version?, steps?, budget?} is needed.');
   const l = (req.lineage ?? {}) as Obj;
-  for (const k of ['sourceSessionId', 'sourcePath', 'version'] as const) if (l[k] !== undefined && typeof l[k] !== 'string') throw new ResumeInputError(`lineage.${k}: a string is needed.`);
+  for (const k of ['sourceSessionId', 'sourcePath', 'exportPath', 'version'] as const) if (l[k] !== undefined && typeof l[k] !== 'string') throw new ResumeInputError(`lineage.${k}: a string is needed.`);
   if (l.steps !== undefined && !(Array.isArray(l.steps) && l.steps.every((s) => typeof s === 'string'))) throw new ResumeInputError('lineage.steps: an array of strings is needed.');
   if (l.budget !== undefined && !(typeof l.budget === 'number' && Number.isFinite(l.budget) && l.budget >= 0)) throw new ResumeInputError('lineage.budget: a non-negative number is needed.');
   return req as unknown as ResumeRequest;
@@ -312,7 +334,14 @@ export function resumeFork(stores: Stores, body: unknown, opts: ResumeOptions = 
   const req = validate(body);
   const now = opts.now ?? new Date();
   const given = req.lineage ?? {};
-  const lineage: Lineage = { ...given, ...(opts.sourcePath && !given.sourcePath && { sourcePath: opts.sourcePath }), createdAt: now.toISOString(), tool: 'contextscope' };
+  const lineage: Lineage = { ...given, createdAt: now.toISOString(), tool: 'contextscope' };
+  if (opts.sourcePath) lineage.exportPath = opts.sourcePath;
+  // The session in the store the export came from (its id is in the export), so the library shows the fork under it.
+  if (!lineage.sourcePath) {
+    const found = findSource(stores, req.agent, contentIds(req.agent, req.content));
+    if (found) lineage.sourcePath = found;
+    else if (opts.sourcePath) lineage.sourcePath = opts.sourcePath;
+  }
   const plan = req.agent === 'claude-code' ? planClaude(req.content, req.cwd) : req.agent === 'codex-cli' ? planCodex(req.content, req.cwd, now) : planGemini(req.content, req.cwd, lineage, stores, now);
   if (!lineage.sourceSessionId && plan.sourceSessionId) lineage.sourceSessionId = plan.sourceSessionId;
   const root = writeRoot(stores, req.agent);
