@@ -148,9 +148,17 @@ test.describe('with the local server', () => {
       await inspector.backToLibrary();
       const source = session(page, s);
       await expect(source).toBeVisible();
-      await source.getByTestId('session-children').click();
       const fork = page.locator(`[data-testid="session-row"][data-path="${written}"]`);
-      await expect(fork).toHaveAttribute('data-kind', 'fork');
+      // The list is read again on the way back (and by Refresh); the fork is under its source.
+      await expect(async () => {
+        if ((await fork.count()) === 0) {
+          await page.getByTestId('sessions-refresh').click();
+          const toggle = source.getByTestId('session-children');
+          await expect(toggle).toBeVisible({ timeout: 5_000 });
+          if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+        }
+        await expect(fork).toHaveAttribute('data-kind', 'fork', { timeout: 5_000 });
+      }).toPass({ timeout: 60_000 });
     });
   }
 
