@@ -13,6 +13,7 @@ import { downloadBytes } from '../ui/download';
 import { formatTokens, signedPercent } from '../ui/format';
 import { ConversionLosses } from './ConversionLosses';
 import { HistoryLeftOut } from './HistoryLeftOut';
+import { ResumePanel } from './ResumePanel';
 
 /**
  * Export: a format (the source's by default, or any format it converts to), the compacted version
@@ -115,6 +116,7 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
             )}
           </div>
         )}
+        {chosenFormat && <ResumePanel id={id} format={chosenFormat} sourceFormat={source?.id} version={versions.find((v) => v.id === which)} />}
       </div>
       <div className="flex justify-end gap-2 border-t border-neutral-200 px-5 py-3 dark:border-neutral-800">
         <Button onClick={onClose}>Close</Button>

@@ -1,6 +1,6 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -29,6 +29,9 @@ import { policyColor } from '../replay/colors';
 import { REPLAY_POLICY_LIST } from '../replay/policy-list';
 import { TopBar } from './TopBar';
 import { InspectorLedgerStrip } from '../ledger/LedgerStrip';
+import { LiveStrip } from '../sessions/LiveStrip';
+import { useLiveSession } from '../sessions/useLiveSession';
+import { ORIGINAL_VERSION } from '@/lib/engine/versions';
 import { useDebounced, useUrlParam, useWorkbench, type Workbench } from './useWorkbench';
 import { listenLibrary } from '@/lib/engine/channel';
 
@@ -70,6 +73,9 @@ export function InspectorPage() {
     queryFn: ({ signal }) => getBridge().getInspectorData(signal, id),
     enabled: id !== '',
     retry: false,
+    // A live session moves the page to its next snapshot (a new id sharing this one's prefix):
+    // the page keeps drawing this one until the next is read, rather than blanking.
+    placeholderData: keepPreviousData,
   });
   const turns = useMemo(() => data.data?.timeline.turns ?? [], [data.data]);
   // The list's layout (typed arrays); its rows stay in the worker and come a window at a time.
@@ -77,8 +83,9 @@ export function InspectorPage() {
   const rowIndex = useQuery({
     queryKey: ['row-index', id],
     queryFn: ({ signal }) => getBridge().getRowIndex(signal, id),
-    enabled: data.isSuccess,
+    enabled: data.isSuccess && !data.isPlaceholderData,
     staleTime: Infinity,
+    placeholderData: keepPreviousData,
   });
   const turnCount = data.data?.meta.turns ?? turns.length;
   // The x-axis: one bar per turn, or per model call (chosen by itself for agent runs; `axis=` overrides).
@@ -98,6 +105,14 @@ export function InspectorPage() {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const stableSelection = useMemo(() => selection, [selKey]);
   const wb = useWorkbench(id, data.data, stableSelection, axis);
+
+  // A session opened from the local API follows its file; a selection, a preview or a compacted
+  // version holds the page on this snapshot (their steps are of this log).
+  const live = useLiveSession(id, selection !== null || wb.planActive || wb.versionId !== ORIGINAL_VERSION);
+  const followLive = useCallback(() => {
+    wb.setPlanActive(false);
+    setParams({ sel: null, v: null });
+  }, [wb, setParams]);
 
   const addedPrefix = useMemo(() => prefixOfAdded(bars), [bars]);
   const selectedTokens = selection ? tokensInRange(bars, addedPrefix, selection) : 0;
@@ -319,7 +334,7 @@ export function InspectorPage() {
 
   const preview = wb.compaction.preview;
   return (
-    <div className="flex h-screen flex-col" data-testid="inspector" data-version={wb.versionId}>
+    <div className="flex h-screen flex-col" data-testid="inspector" data-version={wb.versionId} data-messages={data.data?.meta.messages}>
       <button type="button" onClick={focusPlan} className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-1.5 focus:text-sm focus:shadow dark:focus:bg-neutral-900" data-testid="skip-to-plan">
         Skip to the Plan (p)
       </button>
@@ -342,6 +357,7 @@ export function InspectorPage() {
           </Link>
         </p>
       )}
+      <LiveStrip live={live} onFollow={followLive} />
       {data.data?.meta.dataLoss && <DataLossBanner loss={data.data.meta.dataLoss} />}
       <section className="shrink-0 border-b border-neutral-200 px-3 pb-1 pt-2 dark:border-neutral-800" aria-label="Timeline">
         {data.data && timeline ? (

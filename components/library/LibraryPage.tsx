@@ -18,7 +18,11 @@ import { DropZone } from './DropZone';
 import { ImportErrors, ImportProgressBar } from './ImportStatus';
 import { StorageMeter } from './StorageMeter';
 import { TranscriptTable } from './TranscriptTable';
-import { fileSource, pastedSource, urlSource, useImport } from './useImport';
+import { fileSource, pastedSource, urlSource, useImport, type ImportSource } from './useImport';
+import { SessionsSection } from '../sessions/SessionsSection';
+import { baseName, readSession } from '../sessions/api';
+import { completeLength, isLineFile, setLiveLink } from '../sessions/live';
+import type { SessionEntry } from '@/lib/sessions/contract';
 
 export const SAMPLE_URL = '/sample/contextscope-demo.jsonl';
 
@@ -106,6 +110,29 @@ export function LibraryPage() {
     if (meta) router.push(`/inspect?id=${encodeURIComponent(meta.id)}`);
   };
 
+  /**
+   * Open a session listed by the local API: its bytes come through the API and are imported like
+   * a dropped file. A JSONL session keeps its file and the bytes read, so the inspector can follow
+   * what the agent appends (an unfinished last line is left for later).
+   */
+  const openSession = async (entry: SessionEntry) => {
+    const name = baseName(entry.path);
+    let offset = 0;
+    const source: ImportSource = {
+      name,
+      read: async () => {
+        const { bytes } = await readSession(entry.path);
+        offset = isLineFile(entry.path) ? completeLength(bytes, true) : bytes.length;
+        return bytes.slice(0, offset).buffer;
+      },
+    };
+    const meta = await importer.importSources([source]);
+    if (!meta) return;
+    // Every opened session keeps its origin (the export dialog's resume names it); only JSONL is followed live.
+    setLiveLink(meta.id, { path: entry.path, offset, name, takenAt: new Date().toISOString(), sessionId: entry.sessionId, ...(entry.cwd && { cwd: entry.cwd }) });
+    router.push(`/inspect?id=${encodeURIComponent(meta.id)}`);
+  };
+
   const rows = list.data ?? [];
   const busy = importer.progress !== null;
 
@@ -176,6 +203,7 @@ export function LibraryPage() {
             </button>
           </p>
         )}
+        <SessionsSection onOpen={(e) => void openSession(e)} busy={busy} />
         {(interrupted.data ?? []).map((r) => (
           <p key={r.id} className="flex items-center gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm dark:border-amber-900 dark:bg-amber-950/30" data-testid="import-interrupted">
             <span className="flex-1">

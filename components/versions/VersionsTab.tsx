@@ -11,7 +11,7 @@ import { formatDelta, formatUsd } from '../plan/numbers';
 import type { Workbench } from '../inspector/useWorkbench';
 import { reducerLabel } from '../ui/reducer-labels';
 
-function stepLabel(v: Version['steps'][number]): string {
+export function stepLabel(v: Version['steps'][number]): string {
   const r = v.range;
   const range = r.kind === 'turns' ? `turns ${r.from + 1}–${r.to + 1}` : r.kind === 'calls' ? `calls ${r.from + 1}–${r.to + 1}` : r.kind === 'all-but-last' ? (r.n > 0 ? `all but last ${r.n}` : 'whole context') : 'after last compaction';
   return `${v.label ?? v.reducers.map((r) => reducerLabel(r.id)).join(' + ')} · ${range}${v.keepLast ? ` · keep ${v.keepLast}` : ''}`;

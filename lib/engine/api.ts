@@ -166,6 +166,23 @@ async function importFile(
 }
 
 /**
+ * A live session's next snapshot (issue 25): the stored original of `baseId` followed by the
+ * complete lines the agent appended since, imported as a new log (its own content id). The base
+ * log is not touched: a step applied to it stays on it (DESIGN-NOTES "A live session is a chain
+ * of snapshots"). Only the appended bytes cross from the server and the page; the parse of the
+ * snapshot is the format's whole-file parse, run here on bytes already in memory.
+ */
+async function importAppended(baseId: string, appended: ArrayBuffer | Uint8Array, name: string, onProgress?: ProgressFn): Promise<ImportOutcome> {
+  const row = await repo().getOriginal(baseId);
+  if (!row) return { kind: 'error', error: serializeError(new Error(`The original bytes of ${baseId} are missing: open the session again from the library.`)) };
+  const tail = toBytes(appended);
+  const joined = new Uint8Array(row.bytes.length + tail.length);
+  joined.set(row.bytes, 0);
+  joined.set(tail, row.bytes.length);
+  return importFile(joined, name, {}, onProgress);
+}
+
+/**
  * Import every listed conversation of one container file (tau-bench, eval logs) from a single
  * decode: the file is sent, decompressed and parsed once, not once per conversation.
  */
@@ -541,6 +558,7 @@ export const engine = {
     return repo().recover();
   },
   importFile,
+  importAppended,
   importConversations,
   listConversations,
   async listTranscripts(): Promise<TranscriptMeta[]> {

@@ -247,6 +247,11 @@ export class WorkerBridge {
     return told({ kind: 'transcripts' }, this.run(signal, 'import', (r) => r.importFile(transfer(bytes, [bytes]), name, options, onProgress ? proxy(onProgress) : undefined) as Promise<ImportOutcome>, 'write'));
   }
 
+  /** A live session's next snapshot: `baseId`'s original + `appended` (transferred), imported as a new log. */
+  importAppended(signal: AbortSignal | undefined, baseId: string, appended: ArrayBuffer, name: string): Promise<ImportOutcome> {
+    return this.run(signal, 'import', (r) => r.importAppended(baseId, transfer(appended, [appended]), name) as Promise<ImportOutcome>, 'write');
+  }
+
   /** Every listed conversation of a container file, from one transfer and one parse of it. */
   importConversations(
     signal: AbortSignal | undefined,
