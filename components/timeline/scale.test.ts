@@ -20,7 +20,7 @@ describe('timeline scale', () => {
     expect(yAxisMax(5_000, 200_000).max).toBeCloseTo(5_500);
     expect(yAxisMax(5_000, undefined).windowOnScale).toBe(false);
   });
-  it('fit to data: a Codex rollout whose context is 29k after its own compaction fills the plot under a 400k window, which stays named off scale', () => {
+  it('a Codex rollout whose context is 29k after its own compaction fills the plot under a 400k window, in auto and fit to data; the window stays named off scale', () => {
     const file = corpusFiles('codex-cli').find((f) => f.includes('localpush'))!;
     const t = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
     const timeline = buildTimeline({ messages: t.messages, usage: t.usage, markers: t.markers, tools: t.tools, contextWindow: 400_000 });
@@ -28,11 +28,12 @@ describe('timeline scale', () => {
     const last = timeline.turns[timeline.turns.length - 1];
     expect(last.contextTotal).toBeGreaterThan(25_000);
     expect(last.contextTotal).toBeLessThan(35_000);
-    // The recorded peak before the source's compaction puts the 400k window on scale in auto: the 29k bar is a sliver.
+    // Auto fits the bars, not the recorded peak before the source's compaction (issue 30: that peak
+    // squeezed the bars into the bottom tenth): the 400k window is off scale and named.
     const auto = yAxisFor('auto', timeline.maxContext, 0, 400_000);
-    expect(auto.windowOnScale).toBe(true);
+    expect(auto.windowOnScale).toBe(false);
     const lastTop = last.contextTotal + timeline.overhead;
-    expect(lastTop / auto.max).toBeLessThan(0.15);
+    expect(lastTop / auto.max).toBeGreaterThan(0.15);
     // Fit to data (the bars of the turns in view, here all of them): the last bar fills most of the height; the window is off scale.
     const fit = yAxisFor('fit', timeline.maxContext, viewMax(packed, fullView(timeline.turns.length)), 400_000);
     expect(fit.windowOnScale).toBe(false);

@@ -370,7 +370,7 @@ export function pathsInText(text: string): string[] {
  * `outputCategoryFor(name)` for every name of the default table.
  */
 const CATEGORY_NAMES: Array<[OutputCategory, string[]]> = [
-  ['file-content', ['fs_read_file', 'read_file', 'NotebookRead', 'view', 'cat_file', 'view_file', 'read_many_files', 'open_file', 'Read', 'str_replace_editor', 'str_replace_based_edit_tool', 'text_editor', 'open', 'goto', 'scroll_up', 'scroll_down']],
+  ['file-content', ['fs_read_file', 'read_file', 'NotebookRead', 'view', 'cat_file', 'view_file', 'read_many_files', 'open_file', 'Read', 'str_replace_editor', 'str_replace_based_edit_tool', 'text_editor', 'open', 'goto', 'scroll_up', 'scroll_down', 'fs']],
   ['match-list', ['fs_grep_files', 'grep', 'Grep', 'search_codebase', 'read_lints', 'search_dir', 'search_file', 'find_file', 'search_file_content', 'codebase_search', 'grep_search', 'ripgrep', 'file_search', 'fs_list_files', 'list_files', 'Glob', 'glob', 'LS', 'ls', 'list_dir', 'list_directory', 'find', 'find_files']],
   ['head-tail', ['cargo_check', 'cargo_test', 'Bash', 'bash', 'shell', 'exec_command', 'local_shell', 'container.exec', 'execute_bash', 'run_terminal_command', 'run_shell_command', 'run_command', 'terminal', 'execute_command', 'BashOutput', 'write_stdin', 'python', 'execute_ipython_cell', 'gdb_command', 'gdb_interrupt', 'gdb_wait_stopped', 'git_diff', 'git_status', 'git_log']],
 ];
