@@ -159,14 +159,17 @@ export function ReplayPage() {
                             data-col={c.key}
                           >
                             {c.key === 'label' ? (
-                              <span className="inline-flex flex-wrap items-center gap-x-1.5">
-                                <span className="inline-block h-2.5 w-2.5 rounded-sm" style={{ background: policyColor(r.policy) }} aria-hidden="true" />
-                                {r.label}
-                                {r.policy === cheapestWithin && (
-                                  <span className="rounded bg-emerald-100 px-1 text-[10px] text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300" data-testid="cheapest" title="The cheapest policy whose every call fits the window">
-                                    cheapest in window
-                                  </span>
-                                )}
+                              // The dot stays beside the name's first line when the name wraps (issue 30).
+                              <span className="flex items-start gap-x-1.5">
+                                <span className="mt-[0.3em] inline-block h-2.5 w-2.5 shrink-0 rounded-sm" style={{ background: policyColor(r.policy) }} aria-hidden="true" data-testid="replay-dot" />
+                                <span className="min-w-0">
+                                  {r.label}
+                                  {r.policy === cheapestWithin && (
+                                    <span className="ml-1.5 inline-block rounded bg-emerald-100 px-1 text-[10px] text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300" data-testid="cheapest" title="The cheapest policy whose every call fits the window">
+                                      cheapest in window
+                                    </span>
+                                  )}
+                                </span>
                               </span>
                             ) : (
                               cell(r, c.key, view.model.priced)

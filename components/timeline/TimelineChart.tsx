@@ -5,12 +5,12 @@ import type { Timeline, TimelineTurn } from '@/lib/engine/timeline';
 import { KIND_STYLE, STACK_ORDER, type DrawnKind } from '../ui/kinds';
 import { formatTokens } from '../ui/format';
 import { useIsDark } from '../ui/ThemeToggle';
-import { drawBase, drawContextWindow, drawOverlay, geometry, HEIGHT, PAD, prepareCanvas } from './draw';
+import { drawBase, drawOverlay, geometry, HEIGHT, PAD, prepareCanvas } from './draw';
 import { indexOfTurn, indexRangeOfTurns, packTimeline, viewMax } from './packed';
 import { CONTEXT_DEFINITION } from '../ui/context-label';
 import { fullView, panView, turnAtXInView, yAxisFor, zoomView, type TurnView, type YScaleMode } from './scale';
 import { OverviewStrip } from './OverviewStrip';
-import { drawCompactionLayer, scaleWithLines, type BudgetLines, type CompareCurves, type PolicyCurve } from './compaction-layer';
+import { drawCompactionFrame, scaleWithLines, type BudgetLines, type CompareCurves, type PolicyCurve } from './compaction-layer';
 import type { PreviewSummary } from '@/lib/engine/preview';
 
 /** What the compaction work adds to the chart (components/timeline/compaction-layer.ts). */
@@ -146,9 +146,8 @@ export function TimelineChart({
     const frame = requestAnimationFrame(() => {
       const g = prepareCanvas(c, width);
       if (!g) return;
-      drawCompactionLayer(g, geo, { packed, scale, overhead, dark, preview: compaction.preview, lines: compaction.lines, compare: compaction.compare, policies: compaction.policies });
-      // Last: the window line stays above the preview's ghost bars (issue 30: it vanished under them).
-      drawContextWindow(g, geo, scale, timeline.contextWindow);
+      // The window line after the preview's ghost bars (issue 30: it vanished under them), the lines' names last.
+      drawCompactionFrame(g, geo, { packed, scale, overhead, dark, preview: compaction.preview, lines: compaction.lines, compare: compaction.compare, policies: compaction.policies }, scale, timeline.contextWindow);
     });
     return () => cancelAnimationFrame(frame);
   }, [packed, geo, width, scale, overhead, dark, compaction, timeline.contextWindow]);

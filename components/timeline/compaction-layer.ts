@@ -13,7 +13,7 @@ import { SAVED_FATES } from '@/lib/engine/preview-kinds';
 import { BUDGET_KINDS, type BudgetKind } from '@/lib/tokens/totals';
 import { KIND_STYLE, STACK_ORDER } from '../ui/kinds';
 import { formatTokens } from '../ui/format';
-import { HEIGHT, PAD, xOfIndex, yOfTokens, type Geometry } from './draw';
+import { drawContextWindow, HEIGHT, PAD, xOfIndex, yOfTokens, type Geometry } from './draw';
 import { indexRangeOfTurns, KINDS, visibleBars, type PackedTimeline } from './packed';
 import { drawFateSegment } from './patterns';
 
@@ -56,7 +56,7 @@ const AMBER = '#d97706';
 
 const kindIndex = new Map<BudgetKind, number>(BUDGET_KINDS.map((k, i) => [k, i]));
 
-export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, input: CompactionLayerInput): void {
+export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, input: CompactionLayerInput): LineLabel[] {
   const { packed, scale, preview, dark } = input;
   const { plotW, plotH, view, slot } = geo;
   const dpr = window.devicePixelRatio || 1;
@@ -172,21 +172,12 @@ export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, 
   }
   g.restore();
 
-  // Budget lines, labelled at the left edge of the plot (the window's label is on the right).
-  g.font = '10px ui-sans-serif, system-ui, sans-serif';
-  // Labels never overlap: each is moved right past any label already drawn where it would go
-  // (lines above the scale are named along the top edge, the others just above their line).
-  const place = labelPlacer();
+  // Budget lines; their labels are laid out with the window's by drawLineLabels (drawn last).
+  const labels: LineLabel[] = [];
   const line = (value: number | undefined, color: string, dash: number[], label: string, width = 1.25) => {
     if (value === undefined || !(value > 0)) return;
     if (value > scale.max) {
-      const text = `${label} ↑`;
-      const w = g.measureText(text).width;
-      const x = place(PAD.left + 4, 0, 13, w);
-      g.fillStyle = color;
-      g.textAlign = 'left';
-      g.textBaseline = 'top';
-      g.fillText(text, x, 1);
+      labels.push({ text: `${label} ↑`, color, lineY: null, align: 'left' });
       return;
     }
     const y = Math.round(yOf(value)) + 0.5;
@@ -199,14 +190,7 @@ export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, 
     g.lineTo(clipRight, y);
     g.stroke();
     g.restore();
-    g.textAlign = 'left';
-    g.textBaseline = 'bottom';
-    const w = g.measureText(label).width;
-    const x = place(PAD.left + 3, y - 13, y - 1, w + 4);
-    g.fillStyle = dark ? 'rgba(11,15,20,0.8)' : 'rgba(255,255,255,0.85)';
-    g.fillRect(x, y - 13, w + 4, 12);
-    g.fillStyle = color;
-    g.fillText(label, x + 2, y - 2);
+    labels.push({ text: label, color, lineY: y, align: 'left' });
   };
   const { lines } = input;
   line(lines.inputBudget, RED, [6, 4], `input budget ${formatTokens(lines.inputBudget ?? 0)}`);
@@ -217,26 +201,123 @@ export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, 
     const over = input.overhead > 0 ? ` + ${formatTokens(input.overhead)} overhead` : '';
     line(lines.target + input.overhead, TEAL, [6, 4], `target ${formatTokens(lines.target)}${over}`, 1.5);
   }
+  return labels;
+}
+
+/** A horizontal line's name: drawn just above the line (`lineY`), or along the top edge when the line is off scale (null). */
+export interface LineLabel {
+  text: string;
+  color: string;
+  lineY: number | null;
+  /** Left: at the plot's left edge; right: ending at its right edge (the context window). */
+  align: 'left' | 'right';
+}
+
+export interface LabelBox {
+  x: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export const LABEL_HEIGHT = 12;
+
+function overlaps(a: LabelBox, b: LabelBox): boolean {
+  return a.x < b.x + b.width && a.x + a.width > b.x && a.top < b.top + b.height && a.top + a.height > b.top;
 }
 
 /**
- * Places labels left to right without overlap: `place(x, y0, y1, width)` returns the x where a label
- * wanted at `x` goes — moved right past every label already placed whose box it would overlap.
+ * Where each line's label goes so that no two labels overlap (issue 30: on long charts the window,
+ * input budget, trigger and target lines sit a few pixels apart and their names were drawn over
+ * each other). Pure. `widths[i]` is label i's box width. Each label wants the spot just above its
+ * line (off-scale ones: the top edge); when that is taken it tries just below its line, then one
+ * label height further up, further down, … within `area`; if every row is taken there, it is moved
+ * right past the labels in its way. Labels are placed in the order given (the first keeps its spot).
  */
-export function labelPlacer(gap = 8): (x: number, y0: number, y1: number, width: number) => number {
-  const placed: Array<{ x0: number; x1: number; y0: number; y1: number }> = [];
-  return (x, y0, y1, width) => {
-    for (let moved = true; moved; ) {
-      moved = false;
-      for (const r of placed)
-        if (x < r.x1 && x + width > r.x0 && y0 < r.y1 && y1 > r.y0) {
-          x = r.x1 + gap;
-          moved = true;
-        }
+export function layoutLineLabels(
+  labels: readonly Pick<LineLabel, 'lineY' | 'align'>[],
+  widths: readonly number[],
+  area: { left: number; right: number; top: number; bottom: number },
+  height = LABEL_HEIGHT,
+  gap = 1,
+): LabelBox[] {
+  const placed: LabelBox[] = [];
+  const step = height + gap;
+  const free = (b: LabelBox) => placed.every((p) => !overlaps(b, p));
+  labels.forEach((l, i) => {
+    const width = widths[i];
+    const x = l.align === 'right' ? Math.max(area.left, area.right - width) : area.left + 3;
+    const minTop = area.top;
+    const maxTop = Math.max(minTop, area.bottom - height);
+    const candidates: number[] = [];
+    if (l.lineY === null) {
+      for (let t = minTop; t <= maxTop; t += step) candidates.push(t);
+    } else {
+      const above = l.lineY - 1 - height;
+      const below = l.lineY + 2;
+      for (let k = 0; k * step <= maxTop - minTop; k++) candidates.push(above - k * step, below + k * step);
     }
-    placed.push({ x0: x, x1: x + width, y0, y1 });
-    return x;
-  };
+    let box: LabelBox | null = null;
+    for (const t of candidates) {
+      if (t < minTop || t > maxTop) continue;
+      const b = { x, top: t, width, height };
+      if (free(b)) {
+        box = b;
+        break;
+      }
+    }
+    if (!box) {
+      // Every row is taken: keep the preferred row and move right past what is in the way.
+      const top = Math.min(maxTop, Math.max(minTop, l.lineY === null ? minTop : l.lineY - 1 - height));
+      box = { x, top, width, height };
+      for (let moved = true; moved; ) {
+        moved = false;
+        for (const p of placed)
+          if (overlaps(box, p)) {
+            box = { ...box, x: p.x + p.width + 8 };
+            moved = true;
+          }
+      }
+    }
+    placed.push(box);
+  });
+  return placed;
+}
+
+/** Draws the lines' names where layoutLineLabels puts them, each on a backdrop so a bar or line under it does not hide it. */
+export function drawLineLabels(g: CanvasRenderingContext2D, geo: Geometry, labels: readonly LineLabel[], dark: boolean): void {
+  if (labels.length === 0) return;
+  g.save();
+  g.font = '10px ui-sans-serif, system-ui, sans-serif';
+  const widths = labels.map((l) => g.measureText(l.text).width + 4);
+  const boxes = layoutLineLabels(labels, widths, { left: PAD.left, right: PAD.left + geo.plotW, top: 1, bottom: PAD.top + geo.plotH });
+  g.textAlign = 'left';
+  g.textBaseline = 'bottom';
+  labels.forEach((l, i) => {
+    const b = boxes[i];
+    g.fillStyle = dark ? 'rgba(11,15,20,0.8)' : 'rgba(255,255,255,0.85)';
+    g.fillRect(b.x, b.top, b.width, b.height);
+    g.fillStyle = l.color;
+    g.fillText(l.text, b.x + 2, b.top + b.height - 1);
+  });
+  g.restore();
+}
+
+/**
+ * One frame of the compaction layer: fates, budget lines and curves, then the context window line
+ * (after the ghost bars, issue 30: it vanished under them), then every line's name (last, laid out
+ * together so none covers another).
+ */
+export function drawCompactionFrame(
+  g: CanvasRenderingContext2D,
+  geo: Geometry,
+  input: CompactionLayerInput,
+  windowScale: { max: number; windowOnScale: boolean },
+  contextWindow: number | undefined,
+): void {
+  const labels = drawCompactionLayer(g, geo, input);
+  const windowLabel = drawContextWindow(g, geo, windowScale, contextWindow);
+  drawLineLabels(g, geo, windowLabel ? [windowLabel, ...labels] : labels, input.dark);
 }
 
 /** The y-axis top that keeps every budget line worth seeing on scale. */

@@ -239,33 +239,28 @@ export function drawOverlay(g: CanvasRenderingContext2D, geo: Geometry, layer: O
 }
 
 /**
- * The context window: a solid red line, or its name at the top when it is off scale. Drawn on the
- * compaction layer, not the base: switching the model moves it, and a redraw of the base (every
- * bar: 30 ms at 100k turns) made the switch a 50 ms frame on a busy machine.
+ * The context window: a solid red line; returns its name for drawLineLabels (at the top when the
+ * line is off scale). Drawn on the compaction layer, not the base: switching the model moves it,
+ * and a redraw of the base (every bar: 30 ms at 100k turns) made the switch a 50 ms frame on a
+ * busy machine.
  */
-export function drawContextWindow(g: CanvasRenderingContext2D, geo: Geometry, scale: { max: number; windowOnScale: boolean }, contextWindow: number | undefined): void {
-  const yOf = yOfTokens(geo, scale.max);
-  const clipRight = PAD.left + geo.plotW;
+export function drawContextWindow(
+  g: CanvasRenderingContext2D,
+  geo: Geometry,
+  scale: { max: number; windowOnScale: boolean },
+  contextWindow: number | undefined,
+): { text: string; color: string; lineY: number | null; align: 'right' } | null {
+  if (!contextWindow) return null;
+  const color = '#dc2626';
+  if (!scale.windowOnScale) return { text: `context window ${formatTokens(contextWindow)} ↑ (off scale)`, color, lineY: null, align: 'right' };
+  const y = Math.round(yOfTokens(geo, scale.max)(contextWindow)) + 0.5;
   g.save();
-  g.font = '10px ui-sans-serif, system-ui, sans-serif';
-  if (contextWindow && scale.windowOnScale) {
-    const y = Math.round(yOf(contextWindow)) + 0.5;
-    g.strokeStyle = '#dc2626';
-    g.lineWidth = 1.5;
-    g.beginPath();
-    g.moveTo(PAD.left, y);
-    g.lineTo(clipRight, y);
-    g.stroke();
-    g.fillStyle = '#dc2626';
-    g.textAlign = 'right';
-    g.textBaseline = 'bottom';
-    g.fillText(`context window ${formatTokens(contextWindow)}`, clipRight, y - 2);
-  } else if (contextWindow) {
-    g.fillStyle = '#dc2626';
-    g.textAlign = 'right';
-    g.textBaseline = 'top';
-    g.fillText(`context window ${formatTokens(contextWindow)} ↑ (off scale)`, clipRight, 1);
-  }
-
+  g.strokeStyle = color;
+  g.lineWidth = 1.5;
+  g.beginPath();
+  g.moveTo(PAD.left, y);
+  g.lineTo(PAD.left + geo.plotW, y);
+  g.stroke();
   g.restore();
+  return { text: `context window ${formatTokens(contextWindow)}`, color, lineY: y, align: 'right' };
 }
