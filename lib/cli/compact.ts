@@ -80,7 +80,7 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]â€
   --report-json R   write the audit record (steps, fates, tokens, lost identifiers)
   --pointers        every stub, truncation and summary names where its full text still lives: FILE
                     (absolute path) at the record's line (and uuid), so a resumed agent can read it
-                    back; with no source file (--stream), OUT.recall.jsonl written beside OUT
+                    back (not with --stream: stdin has no file to point into)
   --conversation K  which conversation of a container file (0-based)
   --dry-run         show what would change; write nothing
   --cache-aware     auto keeps its compaction only if the window forces it (90 % of the model's input
@@ -564,7 +564,7 @@ export async function compactBytes(a: CompactArgs, name: string, input: Uint8Arr
     const summaryItems = filled?.items;
     let outcome: CompactOutcome;
     try {
-      outcome = compactTranscript(t, step, budget, { write: !a.dryRun, ...(a.pointers && { pointers: pointerTargets(a, name, input) }), encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }), ...(summaryItems && { summaryItems }) });
+      outcome = compactTranscript(t, step, budget, { write: !a.dryRun, ...(a.pointers && { pointers: pointerTargets(a, name) }), encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }), ...(summaryItems && { summaryItems }) });
     } catch (e) {
       throw explainExportError(e, 'compacted export');
     }
@@ -633,9 +633,10 @@ export async function compactBytes(a: CompactArgs, name: string, input: Uint8Arr
 }
 
 /** Where --pointers point: the source file on disk when there is one, else a recall file beside --out. */
-function pointerTargets(a: CompactArgs, name: string, input: Uint8Array | SourceFile): { sourcePath?: string; recallPath: string } {
+function pointerTargets(a: CompactArgs, name: string): { sourcePath?: string; recallPath: string } {
   let sourcePath: string | undefined;
-  if (!(input instanceof Uint8Array) && !a.stream) {
+  // The bytes were read from `name` (one file, or a directory's file in a worker): point into it.
+  if (!a.stream) {
     try {
       if (fs.statSync(name).isFile()) sourcePath = path.resolve(name);
     } catch {
@@ -663,6 +664,10 @@ export async function run(args: string[]): Promise<number> {
   if (a.stream) {
     if (a.file !== undefined || a.out !== undefined || a.reportJson !== undefined) {
       process.stderr.write(`--stream reads transcripts from stdin and writes results to stdout: no FILE, --out or --report-json.\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (a.pointers) {
+      process.stderr.write(`--pointers names the file where each full text lives: a transcript read from stdin has none (compact the file itself, or a directory of them).\n`);
       return 2;
     }
     return runStream(a, cli, process.stdin, processIo, args);

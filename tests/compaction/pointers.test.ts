@@ -101,4 +101,22 @@ describe('--pointers', () => {
     expect(o.text).toContain('[full text of');
     }
   });
+
+  it('a directory: the pointers of each file name that file; --stream refuses --pointers', async () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cs-pointers-dir-')), 'in');
+    fs.mkdirSync(dir);
+    const src = path.join(dir, 'a.jsonl');
+    fs.copyFileSync(path.join(CORPUS, 'claude-code/claude-code-viewer_5c0375b4.jsonl'), src);
+    const outDir = path.join(dir, '..', 'out');
+    const quiet = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const code = await run([dir, '--budget', '1000000', '-s', 'strip-tool-results', '--keep-last', '0', '--pointers', '--keep-failed', '--out', outDir]);
+    quiet.mockRestore();
+    expect(code).toBe(0);
+    const text = fs.readFileSync(path.join(outDir, 'a.jsonl'), 'utf8');
+    expect(text).toContain(`[full text of this result: ${src} line `);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    expect(await run(['--stream', '--pointers'])).toBe(2);
+    expect(String(err.mock.calls[0][0])).toMatch(/--pointers names the file .* stdin has none/);
+    err.mockRestore();
+  });
 });
