@@ -15,6 +15,9 @@
  * `--strategy summarize --budget ⌊T/4⌋` (T = the tokens the model sees when the session resumes),
  * each produced by our CLI (`npm run -s cli -- compact …`). Prints a table and `N passed, N failed`.
  *
+ * `pointers`: `compact --pointers --budget ⌊T/4⌋`; every pointer the export holds (to the source
+ * file's line and uuid, lib/compaction/pointers.ts) is in the request the client sends.
+ *
  * `fork` (the first session of each client, full runs): the user's way back. The original session
  * sits in the client's store (HOME), `compact --strategy summarize --budget ⌊T/4⌋` compacts it, our
  * `resume FILE --agent A --cwd WORK --json` writes the result into the store as a new session,
@@ -22,7 +25,7 @@
  * and: the fork has a new id, and the original file in the store is byte-identical afterwards.
  *
  * Options: --subset (one session per client, original + half: what `npm test` runs),
- * --cases K[,K] (only these cases: original, half, quarter, summarize, fork),
+ * --cases K[,K] (only these cases: original, half, quarter, summarize, fork, pointers),
  * --only CLIENT[,CLIENT], --session TEXT (sessions whose path contains it), --timeout SECONDS (per client run, default 120), --keep (keep the temp
  * folders), --json FILE (the table as JSON). All traffic stays on 127.0.0.1.
  */
@@ -49,8 +52,10 @@ const SESSIONS: Record<ClientId, string[]> = {
   'gemini-cli': ['gemini-cli/vibecodingtracker_gemini_session.jsonl', 'gemini-cli/vibecodingtracker_gemini_session_legacy.json'],
 };
 
-type CaseId = 'original' | 'half' | 'quarter' | 'summarize' | 'fork';
-const CASES: CaseId[] = ['original', 'half', 'quarter', 'summarize', 'fork'];
+type CaseId = 'original' | 'half' | 'quarter' | 'summarize' | 'fork' | 'pointers';
+const CASES: CaseId[] = ['original', 'half', 'quarter', 'summarize', 'fork', 'pointers'];
+/** A pointer `compact --pointers` writes into a stub or summary (lib/compaction/pointers.ts formatPointer). */
+const POINTER = /\[full text of [^\]]*?: \/[^\]]+? lines? \d+(?:-\d+)?(?:, uuid [\w-]+)?\]/g;
 const PROMPT = 'Continue where we left off.';
 
 interface Options {
@@ -152,7 +157,7 @@ function makeCase(source: string, kind: CaseId, budget: number, dir: string): Ca
   if (kind === 'original') return { file: source, summaries: [], tokens: ourConversationTokens(load(source)) };
   const out = path.join(dir, `${kind}-${path.basename(source)}`);
   const report = path.join(dir, `${kind}-report.json`);
-  const args = ['lib/cli/main.ts', 'compact', source, '--budget', String(budget), '--out', out, '--report-json', report, ...(kind === 'summarize' || kind === 'fork' ? ['--strategy', 'summarize'] : [])];
+  const args = ['lib/cli/main.ts', 'compact', source, '--budget', String(budget), '--out', out, '--report-json', report, ...(kind === 'summarize' || kind === 'fork' ? ['--strategy', 'summarize'] : []), ...(kind === 'pointers' ? ['--pointers'] : [])];
   const r = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), args, { cwd: root, encoding: 'utf8', timeout: 300_000 });
   const audit = fs.existsSync(report) ? (JSON.parse(fs.readFileSync(report, 'utf8')) as { summaries?: Array<{ text: string }> }) : {};
   const message = `${r.stderr ?? ''}`.trim().split('\n').slice(-1)[0];
@@ -346,7 +351,7 @@ async function main(): Promise<number> {
         const t = load(source);
         const mv = modelViewTotals(t).total;
         const prompt = latestPrompt(t);
-        const budgets: Record<CaseId, number> = { original: mv, half: Math.floor(mv / 2), quarter: Math.floor(mv / 4), summarize: Math.floor(mv / 4), fork: Math.floor(mv / 4) };
+        const budgets: Record<CaseId, number> = { original: mv, half: Math.floor(mv / 2), quarter: Math.floor(mv / 4), summarize: Math.floor(mv / 4), fork: Math.floor(mv / 4), pointers: Math.floor(mv / 4) };
         let reference: { bytes: number; tokens: number; ours: number } | undefined;
         const kinds = (o.subset ? (['original', 'half'] as CaseId[]) : CASES).filter((k) => (!o.cases || o.cases.includes(k)) && (k !== 'fork' || rel === SESSIONS[id][0]));
         for (const kind of kinds) {
@@ -371,6 +376,14 @@ async function main(): Promise<number> {
           const summary = c.summaries.length === 0 ? null : c.summaries.every((s) => text.includes(snippet(s)));
           if (summary === false) why.push('our summary is not in the request');
           const promptOk = prompt === undefined ? null : text.includes(squash(prompt).slice(0, 80));
+          // --pointers: every pointer the export holds reaches the model, so the resumed agent can read the full text back.
+          if (kind === 'pointers' && fs.existsSync(c.file)) {
+            const pointers = [...new Set(fs.readFileSync(c.file, 'utf8').match(POINTER) ?? [])];
+            const sent = pointers.filter((p) => text.includes(squash(p)));
+            if (pointers.length === 0) why.push('the export holds no pointer');
+            else if (sent.length < pointers.length) why.push(`${pointers.length - sent.length} of ${pointers.length} pointer(s) not in the request (first: ${pointers.find((p) => !text.includes(squash(p)))})`);
+            else console.log(`  ${sent.length} pointer(s) in the request, e.g. ${sent[0]}`);
+          }
           if (promptOk === false) why.push(`the latest user prompt ("${squash(prompt!).slice(0, 40)}…") is not in the request`);
           // What the request carries over from the session: the items a new session also sends
           // (the client's instructions, tool lists, environment, the new prompt) are left out.

@@ -25,6 +25,7 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
   const [format, setFormat] = useState('');
   const [which, setWhich] = useState(versionId);
   const [withAudit, setWithAudit] = useState(true);
+  const [withPointers, setWithPointers] = useState(false);
   const [state, setState] = useState<{ kind: 'idle' } | { kind: 'working' } | { kind: 'done'; file: ExportedVersion } | { kind: 'error'; message: string }>({ kind: 'idle' });
   useEffect(() => {
     if (open) {
@@ -46,13 +47,14 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
   const run = async () => {
     setState({ kind: 'working' });
     try {
-      const out = await getBridge().exportVersion(undefined, id, which, { format: chosenFormat || undefined, withAudit: withAudit && compacted });
+      const out = await getBridge().exportVersion(undefined, id, which, { format: chosenFormat || undefined, withAudit: withAudit && compacted, pointers: withPointers && compacted });
       if (out.kind === 'error') {
         setState({ kind: 'error', message: userMessage(out.error) });
         return;
       }
       downloadBytes(out.file.bytes, out.file.fileName, out.file.mimeType);
       if (out.file.audit) downloadBytes(out.file.audit.bytes, out.file.audit.fileName, 'application/json');
+      if (out.file.recall) downloadBytes(out.file.recall.bytes, out.file.recall.fileName, 'application/jsonl');
       setState({ kind: 'done', file: out.file });
     } catch (e) {
       setState({ kind: 'error', message: userMessage(e) });
@@ -87,6 +89,10 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
           <input type="checkbox" checked={withAudit && compacted} disabled={!compacted} onChange={(e) => setWithAudit(e.target.checked)} data-testid="export-audit" />
           include audit record <span className="text-xs text-neutral-500">(steps, fates, tokens, lost identifiers; a .audit.json beside the file)</span>
         </label>
+        <label className={`flex items-center gap-2 ${compacted ? '' : 'opacity-50'}`}>
+          <input type="checkbox" checked={withPointers && compacted} disabled={!compacted} onChange={(e) => setWithPointers(e.target.checked)} data-testid="export-pointers" />
+          pointers to the full text <span className="text-xs text-neutral-500">(each stub and summary names a line of a .recall.jsonl downloaded beside the file, so a resumed agent can read it back)</span>
+        </label>
         {chosenFormat && source && chosenFormat !== source.id ? (
           // A conversion writes every message anew: say what the target cannot carry, before the download.
           <ConversionLosses id={id} versionId={which} format={chosenFormat} formatLabel={targets.data?.find((t) => t.id === chosenFormat)?.label ?? chosenFormat} />
@@ -106,6 +112,7 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
             <p>
               <span className="font-semibold">{state.file.fileName}</span> · {formatTokens(state.file.tokens.reimported)} tokens the model sees on resume (was {formatTokens(state.file.tokens.original)}, {signedPercent(state.file.tokens.reimported, state.file.tokens.original)})
               {state.file.audit && <> · {state.file.audit.fileName}</>}
+              {state.file.recall && <> · {state.file.recall.fileName}</>}
             </p>
             {state.file.dropped.length > 0 && (
               <ul className="mt-1 list-disc pl-4 text-xs">

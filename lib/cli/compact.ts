@@ -25,7 +25,8 @@ import { fileBudgetFor, modelViewOf, type ModelView } from '../compaction/budget
 import { buildAudit } from '../compaction/audit';
 import { parseCompactionConfig, planToStep, type CompactionPlan } from '../compaction/config';
 import { lostIdentifiers } from '../compaction/lost';
-import { modelViewTotals, projectTranscript, startingContext } from '../compaction/project';
+import { modelViewTotals, projectTranscript as projectBase, startingContext } from '../compaction/project';
+import { addPointers } from '../compaction/pointers';
 import { contextFloor } from '../compaction/calls';
 import { isReducerId } from '../compaction/reducers';
 import { formatReport } from '../compaction/report';
@@ -77,6 +78,9 @@ const USAGE = `Usage: npm run -s cli -- compact FILE --budget N [--strategy S]â€
   --tangents T,T    turns (1-based) for classify-tangents
   --out OUT         where to write the compacted conversation
   --report-json R   write the audit record (steps, fates, tokens, lost identifiers)
+  --pointers        every stub, truncation and summary names where its full text still lives: FILE
+                    (absolute path) at the record's line (and uuid), so a resumed agent can read it
+                    back (not with --stream: stdin has no file to point into)
   --conversation K  which conversation of a container file (0-based)
   --dry-run         show what would change; write nothing
   --cache-aware     auto keeps its compaction only if the window forces it (90 % of the model's input
@@ -112,6 +116,8 @@ export interface CompactArgs {
   config?: string;
   out?: string;
   reportJson?: string;
+  /** --pointers: stubs and summaries name where the full text lives (lib/compaction/pointers.ts). */
+  pointers?: boolean;
   conversation?: number;
   dryRun: boolean;
   /** Auto keeps its compaction only if the window forces it or it pays for the cache it breaks (issue #29). */
@@ -197,6 +203,9 @@ export function parseCompactArgs(args: string[]): CompactArgs {
       case '--report-json':
         out.reportJson = next();
         break;
+      case '--pointers':
+        out.pointers = true;
+        break;
       case '--conversation':
       case '-c':
         out.conversation = int(next(), '--conversation', 0);
@@ -257,6 +266,8 @@ export interface CompactOutcome {
   attempts: number;
   /** What the command had to do differently (fallbacks), for the user. */
   notes?: string[];
+  /** --pointers without a source file: the recall file's text (JSONL) the pointers name. */
+  recall?: string;
 }
 
 /** The step the arguments describe: named strategies (or the config's, or auto), the config's knobs and hints. */
@@ -366,17 +377,26 @@ export function changesNothing(t: Pick<Transcript, 'tools'>, projection: Project
  * though it fitted), auto falls back once to content-only edits (`conservative`: no schema
  * pruning, no argument stripping, no pair removal), which every exporter carries.
  */
-export function compactTranscript(t: Transcript, step: Step, budget: number, opts: { write: boolean; conversation?: number; summaries?: (key: SummaryKey) => string | undefined; summaryItems?: (key: SummaryKey) => readonly unknown[] | undefined; encoding?: TextEncodingOf }): CompactOutcome {
+export function compactTranscript(t: Transcript, step: Step, budget: number, opts: { write: boolean; conversation?: number; summaries?: (key: SummaryKey) => string | undefined; summaryItems?: (key: SummaryKey) => readonly unknown[] | undefined; encoding?: TextEncodingOf; pointers?: { sourcePath?: string; recallPath: string } }): CompactOutcome {
   // Stored summaries (from --provider) for the projections below; none = the offline stand-in.
   // Native output items ride on their summary blocks: OpenAI Responses and Codex writers carry them.
   const projectOptions = opts.summaries ? { summaries: opts.summaries, ...(opts.summaryItems && { summaryItems: opts.summaryItems }) } : {};
   const format = formatById(t.format);
+  // --pointers: every projection below carries them, so the re-import check counts their tokens.
+  let recall: string | undefined;
+  const projectTranscript = (log: Transcript, s: Step[], o: typeof projectOptions): Projection => {
+    const p = projectBase(log, s, o);
+    if (!opts.pointers) return p;
+    const r = addPointers(log, p, opts.pointers);
+    recall = r.recall;
+    return r.projection;
+  };
   const withAim = (s: Step, aim: number): Step => ({ ...s, budget: aim });
   let current = step;
   let aim = budget;
   let steps = [withAim(current, aim)];
   let projection = projectTranscript(t, steps, projectOptions);
-  if (!opts.write) return { projection, steps, attempts: 1 };
+  if (!opts.write) return { projection, steps, attempts: 1, ...(recall && { recall }) };
   if (!format) throw new Error(`No exporter for format "${t.format}".`);
   const autoIdx = step.reducers.findIndex((r) => r.id === 'auto');
   let conservative = false;
@@ -398,7 +418,7 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
       const overhead = total > budget && projection.tokens.after.total <= budget;
       const why = `the ${t.format} export holds ${total} tokens for ${projection.tokens.after.total} projected: the format's own way of writing the summary/stubs adds ${total - projection.tokens.after.total} tokens, and after ${attempt} attempt(s) the output still exceeds the budget of ${budget}`;
       const report = overhead ? [...projection.report, { stepId: current.id, reducer: 'auto' as const, events: 0, tokensBefore: total, tokensAfter: total, notes: [why] }] : projection.report;
-      return { projection: overhead ? { ...projection, report } : projection, steps, text: out.text, bytes: written, fileName: out.fileName, reimportedTokens: total, attempts: attempt, notes: [...notes, ...extra, ...(overhead ? [why] : [])] };
+      return { projection: overhead ? { ...projection, report } : projection, steps, text: out.text, bytes: written, fileName: out.fileName, reimportedTokens: total, attempts: attempt, notes: [...notes, ...extra, ...(overhead ? [why] : [])], ...(recall && { recall }) };
     };
     if (autoIdx >= 0 && !conservative && notCarried && attempt < 6) {
       conservative = true;
@@ -544,7 +564,7 @@ export async function compactBytes(a: CompactArgs, name: string, input: Uint8Arr
     const summaryItems = filled?.items;
     let outcome: CompactOutcome;
     try {
-      outcome = compactTranscript(t, step, budget, { write: !a.dryRun, encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }), ...(summaryItems && { summaryItems }) });
+      outcome = compactTranscript(t, step, budget, { write: !a.dryRun, ...(a.pointers && { pointers: pointerTargets(a, name) }), encoding: textEncodingOf(source), ...(a.conversation !== undefined && { conversation: a.conversation }), ...(summaries && { summaries }), ...(summaryItems && { summaryItems }) });
     } catch (e) {
       throw explainExportError(e, 'compacted export');
     }
@@ -591,6 +611,10 @@ export async function compactBytes(a: CompactArgs, name: string, input: Uint8Arr
     if (failures.length === 0 || a.keepFailed) {
       if (sink) sink(written);
       else writeOutput(a.out!, written);
+      if (outcome.recall && a.out) {
+        writeOutput(a.out + '.recall.jsonl', outcome.recall, '--pointers');
+        io.out(`wrote the recall file the pointers name to ${a.out}.recall.jsonl\n`);
+      }
       io.out(`wrote ${outName}: re-imported as ${re.format}, ${total} tokens (budget ${budget})${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}${failures.length ? ', although it failed the check (--keep-failed)' : ''}\n`);
     } else {
       io.out(`nothing written to ${outName}: the output failed the check (pass --keep-failed to write it anyway)\n`);
@@ -606,6 +630,20 @@ export async function compactBytes(a: CompactArgs, name: string, input: Uint8Arr
     io.err(msg + '\n');
     return end(e instanceof ImportError ? EXIT.badInput : EXIT.missedTarget, msg);
   }
+}
+
+/** Where --pointers point: the source file on disk when there is one, else a recall file beside --out. */
+function pointerTargets(a: CompactArgs, name: string): { sourcePath?: string; recallPath: string } {
+  let sourcePath: string | undefined;
+  // The bytes were read from `name` (one file, or a directory's file in a worker): point into it.
+  if (!a.stream) {
+    try {
+      if (fs.statSync(name).isFile()) sourcePath = path.resolve(name);
+    } catch {
+      // not a file on disk: the recall file
+    }
+  }
+  return { ...(sourcePath && { sourcePath }), recallPath: path.resolve(a.out ?? name) + '.recall.jsonl' };
 }
 
 export async function run(args: string[]): Promise<number> {
@@ -626,6 +664,10 @@ export async function run(args: string[]): Promise<number> {
   if (a.stream) {
     if (a.file !== undefined || a.out !== undefined || a.reportJson !== undefined) {
       process.stderr.write(`--stream reads transcripts from stdin and writes results to stdout: no FILE, --out or --report-json.\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (a.pointers) {
+      process.stderr.write(`--pointers names the file where each full text lives: a transcript read from stdin has none (compact the file itself, or a directory of them).\n`);
       return 2;
     }
     return runStream(a, cli, process.stdin, processIo, args);

@@ -235,6 +235,34 @@ describe('a call-range preview (issue 30)', () => {
 });
 
 describe('engine.exportVersion', () => {
+  it('with pointers, each stub names a line of the recall file returned beside the export, and that line holds the full result (issue 27 item 4)', async () => {
+    const { id, turns } = await importCorpus(claudeCode);
+    const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns));
+    const out = await engine.exportVersion(id, v1.id, { pointers: true });
+    if (out.kind !== 'file') throw new Error(JSON.stringify(out));
+    const { file } = out;
+    expect(file.recall!.fileName).toMatch(/\.recall\.jsonl$/);
+    const recall = new TextDecoder().decode(file.recall!.bytes).trimEnd().split('\n').map((l) => JSON.parse(l) as { block: string; text: string });
+    const log = await engine.getTranscript(id);
+    const full = new Map(log.messages.flatMap((m) => m.blocks).map((b) => [b.id, b]));
+    const back = importBytes(file.fileName, file.bytes).transcript;
+    const stubs = back.messages.flatMap((m) => m.blocks).filter((b) => b.kind === 'tool_result' && b.content.includes('[full text of this result: '));
+    expect(stubs.length).toBeGreaterThan(0);
+    for (const b of stubs) {
+      if (b.kind !== 'tool_result') continue;
+      const m = new RegExp(`\\[full text of this result: ${file.recall!.fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} line (\\d+)\\]`).exec(b.content)!;
+      const line = recall[Number(m[1]) - 1];
+      const orig = full.get(line.block)!;
+      expect(orig.kind === 'tool_result' && orig.callId).toBe(b.callId);
+      expect(line.text).toBe(orig.kind === 'tool_result' ? orig.content : '');
+    }
+    // Without the option: no pointer, no recall file.
+    const plain = await engine.exportVersion(id, v1.id);
+    if (plain.kind !== 'file') throw new Error(JSON.stringify(plain));
+    expect(plain.file.recall).toBeUndefined();
+    expect(new TextDecoder().decode(plain.file.bytes)).not.toContain('[full text of');
+  });
+
   it('a compacted version exports in its own format, re-imports with the projected token total, and carries an audit record', async () => {
     const { id, turns } = await importCorpus(claudeCode);
     const v1 = await engine.applyStep(id, ORIGINAL_VERSION, strip(turns));

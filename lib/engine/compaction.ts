@@ -8,6 +8,7 @@ import { transfer } from 'comlink';
 import { buildAudit } from '../compaction/audit';
 import { ConfigError, parseCompactionConfig, type CompactionPlan } from '../compaction/config';
 import { lostIdentifiers } from '../compaction/lost';
+import { addPointers } from '../compaction/pointers';
 import { modelViewTotals, projectTranscript, startingContext } from '../compaction/project';
 import type { Projection, Step, SummaryKey, Version } from '../compaction/types';
 import type { Repo } from '../db/repo';
@@ -58,6 +59,11 @@ export interface ExportOptions {
   format?: string;
   /** Also return the audit record sidecar (JSON). */
   withAudit?: boolean;
+  /**
+   * Issue 27 item 4: each stub and summary names where its full text lives. The app has no path to
+   * the source file, so the pointers name lines of a recall file returned beside the export.
+   */
+  pointers?: boolean;
 }
 
 export interface ExportedVersion {
@@ -75,6 +81,8 @@ export interface ExportedVersion {
    */
   tokens: { projected: number; reimported: number; original: number };
   audit?: { bytes: Uint8Array; fileName: string };
+  /** With `pointers`: the recall file (JSONL) the pointers name, to keep beside the export. */
+  recall?: { bytes: Uint8Array; fileName: string };
 }
 
 export type ConversionLossesOutcome = { kind: 'losses'; losses: ConversionLoss[]; tokens: { before: number; after: number } } | { kind: 'error'; error: SerializedError };
@@ -243,7 +251,11 @@ export function compactionEngine(deps: CompactionDeps) {
 
   async function exportVersion(id: string, versionId: string, options: ExportOptions = {}): Promise<ExportVersionOutcome> {
     try {
-      const { log, steps, projection } = await projectVersion(id, versionId);
+      const { log, steps, projection: projected } = await projectVersion(id, versionId);
+      // The recall file is named after the source (the export's own name is known only once written).
+      const recallName = `${baseName(log.fileName)}.recall.jsonl`;
+      const pointed = options.pointers && steps.length > 0 ? addPointers(log, projected, { recallPath: recallName }) : undefined;
+      const projection = pointed?.projection ?? projected;
       const compacted = steps.length > 0 ? projection : undefined;
       const target = options.format ?? log.format;
       const format = formatById(target);
@@ -297,6 +309,11 @@ export function compactionEngine(deps: CompactionDeps) {
         tokens: { projected: projection.tokens.after.total, reimported, original: modelViewTotals(log).total },
       };
       const buffers: ArrayBuffer[] = [bytes.buffer as ArrayBuffer];
+      if (pointed?.recall) {
+        const recallBytes = new TextEncoder().encode(pointed.recall);
+        file.recall = { bytes: recallBytes, fileName: recallName };
+        buffers.push(recallBytes.buffer as ArrayBuffer);
+      }
       if (options.withAudit) {
         const lost = compacted ? lostIdentifiers(log, projection) : [];
         const budget = steps.find((s) => s.budget !== undefined)?.budget;

@@ -1,0 +1,122 @@
+/**
+ * Issue 27 item 4: `compact --pointers` writes pointers that resolve. Each stubbed result of the
+ * written export names the source file and a line whose record holds the result's full text; each
+ * summary names the lines of the records of its span; with no source file, the recall file beside
+ * the export holds the text at the named line. Run on real corpus files, through the CLI.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { run, compactTranscript, stepFromArgs, parseCompactArgs } from '../../lib/cli/compact';
+import { importFile } from '../../lib/formats/import';
+import { sourceFromBytes } from '../../lib/read/source';
+import { blockText } from '../../lib/compaction/pointers';
+import type { ToolResultBlock } from '../../lib/model/types';
+
+const CORPUS = path.resolve(__dirname, '../../../shared/corpus');
+const read = (f: string) => importFile(sourceFromBytes(path.basename(f), new Uint8Array(fs.readFileSync(f)))).transcript;
+const POINTER = /\[full text of (.+?): (\/\S+) lines? (\d+)(?:-(\d+))?(?:, uuid ([\w-]+))?\]/g;
+
+async function compactWithPointers(file: string, args: string[]) {
+  const src = path.join(CORPUS, file);
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cs-pointers-')), 'out.jsonl');
+  const before = fs.readFileSync(src, 'utf8');
+  const quiet = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  const code = await run([src, '--budget', '1000000', ...args, '--pointers', '--keep-failed', '--out', out]);
+  quiet.mockRestore();
+  expect(code).toBe(0);
+  // The user's original file is never written.
+  expect(fs.readFileSync(src, 'utf8')).toBe(before);
+  return { src, original: read(src), lines: before.split('\n'), sent: read(out).messages.flatMap((m) => m.blocks) };
+}
+
+describe('--pointers', () => {
+  it('each stubbed result of a Claude Code export points at the source line (and uuid) whose record holds its full text', async () => {
+    const { src, original, lines, sent } = await compactWithPointers('claude-code/claude-code-viewer_5c0375b4.jsonl', ['-s', 'strip-tool-results', '--keep-last', '0']);
+    // What the model is sent on resume: the stubbed results, with their pointers.
+    const stubs = sent.filter((b): b is ToolResultBlock => b.kind === 'tool_result' && /\[full text of this result: /.test(b.content));
+    expect(stubs.length).toBe(2);
+    for (const stub of stubs) {
+      const [, , file, line, , uuid] = [...stub.content.matchAll(POINTER)][0];
+      expect(file).toBe(src);
+      const rec = lines[Number(line) - 1];
+      expect(uuid).toBeDefined();
+      expect(JSON.parse(rec).uuid).toBe(uuid);
+      // The full text: the original result of the same call, found in the record at that line.
+      const full = original.messages.flatMap((m) => m.blocks).find((b): b is ToolResultBlock => b.kind === 'tool_result' && b.callId === stub.callId)!;
+      expect(full.content.length).toBeGreaterThan(200);
+      expect(stub.content).not.toContain(full.content);
+      const value = JSON.parse(rec) as { message: { content: Array<{ type: string; tool_use_id?: string; content?: unknown }> } };
+      const part = value.message.content.find((c) => c.type === 'tool_result' && c.tool_use_id === stub.callId)!;
+      const text = typeof part.content === 'string' ? part.content : (part.content as Array<{ text?: string }>).map((x) => x.text ?? '').join('\n');
+      expect(text).toBe(full.content);
+    }
+  });
+
+  it('a summary points at the lines of every record of its span', async () => {
+    const { src, original, lines, sent } = await compactWithPointers('claude-code/claude-code-viewer_fe5e1c67.jsonl', ['-s', 'summarize', '--keep-last', '1']);
+    const summaries = sent.filter((b) => (b.kind === 'summary' || b.kind === 'text') && /\[full text of turns /.test(b.text));
+    expect(summaries.length).toBe(1);
+    const [, what, file, from, to] = [...(summaries[0] as { text: string }).text.matchAll(POINTER)][0];
+    expect(file).toBe(src);
+    const [a, b] = /turns (\d+)-(\d+)/.exec(what)!.slice(1).map(Number);
+    const span = original.messages.filter((m) => m.turn >= a - 1 && m.turn <= b - 1 && !m.sidechain);
+    const spanLines = span.flatMap((m) => m.recordRefs.map((r) => original.records[r].line));
+    expect(Math.min(...spanLines)).toBe(Number(from));
+    expect(Math.max(...spanLines)).toBe(Number(to));
+    // Each user message of the span is there verbatim, in the named lines.
+    const named = lines.slice(Number(from) - 1, Number(to)).join('\n');
+    const said = span.filter((m) => m.role === 'user' && !m.meta).flatMap((m) => m.blocks.filter((x) => x.kind === 'text').map((x) => (x as { text: string }).text));
+    expect(said.length).toBeGreaterThan(0);
+    for (const t of said) expect(named).toContain(JSON.stringify(t).slice(1, -1));
+  });
+
+  it('with no source file, the pointers name lines of a recall file holding the exact text', () => {
+    const src = path.join(CORPUS, 'openai-chat/tau-bench_gpt-4o-airline_historical_trajectories.json');
+    const t = read(src);
+    const recallPath = '/tmp/x/out.json.recall.jsonl';
+    for (const [strategy, least] of [['strip-tool-results', 3], ['summarize', 1]] as const) {
+    const step = stepFromArgs(parseCompactArgs(['f', '-s', strategy, '--keep-last', '2']), undefined, 1_000_000);
+    const o = compactTranscript(t, step, 1_000_000, { write: true, pointers: { recallPath } });
+    expect(o.recall).toBeDefined();
+    const recall = o.recall!.trimEnd().split('\n').map((l) => JSON.parse(l) as { message: number; block?: string; text: string });
+    const blocks = new Map(t.messages.flatMap((m) => m.blocks).map((b) => [b.id, b]));
+    let n = 0;
+    for (const pm of o.projection.messages)
+      for (const b of pm.blocks) {
+        const text = b.kind === 'tool_result' ? b.content : 'text' in b ? (b.text ?? '') : '';
+        for (const [, , file, line, last] of text.matchAll(POINTER)) {
+          expect(file).toBe(recallPath);
+          n++;
+          for (let i = Number(line); i <= Number(last ?? line); i++) {
+            const r = recall[i - 1];
+            if (r.block) expect(r.text).toBe((blocks.get(r.block) as ToolResultBlock).content);
+            else expect(r.text).toBe(t.messages[r.message].blocks.map(blockText).filter(Boolean).join('\n'));
+          }
+        }
+      }
+    expect(n).toBeGreaterThanOrEqual(least);
+    // The export carries the pointers the model is sent.
+    expect(o.text).toContain('[full text of');
+    }
+  });
+
+  it('a directory: the pointers of each file name that file; --stream refuses --pointers', async () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cs-pointers-dir-')), 'in');
+    fs.mkdirSync(dir);
+    const src = path.join(dir, 'a.jsonl');
+    fs.copyFileSync(path.join(CORPUS, 'claude-code/claude-code-viewer_5c0375b4.jsonl'), src);
+    const outDir = path.join(dir, '..', 'out');
+    const quiet = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const code = await run([dir, '--budget', '1000000', '-s', 'strip-tool-results', '--keep-last', '0', '--pointers', '--keep-failed', '--out', outDir]);
+    quiet.mockRestore();
+    expect(code).toBe(0);
+    const text = fs.readFileSync(path.join(outDir, 'a.jsonl'), 'utf8');
+    expect(text).toContain(`[full text of this result: ${src} line `);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    expect(await run(['--stream', '--pointers'])).toBe(2);
+    expect(String(err.mock.calls[0][0])).toMatch(/--pointers names the file .* stdin has none/);
+    err.mockRestore();
+  });
+});
