@@ -130,7 +130,7 @@ export function ReplayPage() {
                 </Button>
               </div>
               <div className="overflow-x-auto">
-                <table className="w-full text-xs tabular-nums" data-testid="replay-table">
+                <table className="w-full text-[11px] tabular-nums" data-testid="replay-table">
                   <thead className="bg-neutral-50 text-neutral-600 dark:bg-neutral-900 dark:text-neutral-400">
                     <tr>
                       <th className="w-8 px-2 py-1.5" scope="col">
@@ -138,8 +138,8 @@ export function ReplayPage() {
                       </th>
                       {REPLAY_COLUMNS.map((c) => (
                         <th key={c.key} scope="col" className={`px-1 py-1.5 font-medium leading-tight ${c.key === 'label' ? 'text-left' : 'text-right'}`} aria-sort={sort?.key === c.key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
-                          <button type="button" className="hover:underline" onClick={() => setSort((s) => (s?.key === c.key ? { key: c.key, desc: !s.desc } : { key: c.key, desc: false }))} data-testid={`sort-${c.key}`}>
-                            {c.label}
+                          <button type="button" className="hover:underline" onClick={() => setSort((s) => (s?.key === c.key ? { key: c.key, desc: !s.desc } : { key: c.key, desc: false }))} data-testid={`sort-${c.key}`} title={c.short ? c.label : undefined}>
+                            {c.short ?? c.label}
                             {sort?.key === c.key ? (sort.desc ? ' ↓' : ' ↑') : ''}
                           </button>
                         </th>
@@ -155,7 +155,7 @@ export function ReplayPage() {
                         {REPLAY_COLUMNS.map((c) => (
                           <td
                             key={c.key}
-                            className={`px-1 py-1 ${c.key === 'label' ? 'min-w-[8.5rem] text-left' : 'whitespace-nowrap text-right'} ${c.key === 'callsOverWindow' && r.callsOverWindow > 0 ? 'font-medium text-red-700 dark:text-red-400' : ''}`}
+                            className={`px-1 py-1 ${c.key === 'label' ? 'min-w-[8rem] text-left' : 'whitespace-nowrap text-right'} ${c.key === 'callsOverWindow' && r.callsOverWindow > 0 ? 'font-medium text-red-700 dark:text-red-400' : ''}`}
                             data-col={c.key}
                           >
                             {c.key === 'label' ? (

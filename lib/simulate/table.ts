@@ -7,7 +7,8 @@ import type { ReplayTotals, Simulation } from './calls';
 /** One policy's row: its totals, with the cache hit rate as a percent (one decimal) and cost to 1/100 cent. */
 export type ReplayRow = { policy: string; label: string } & Omit<ReplayTotals, 'calls' | 'cacheHitRate'> & { cacheHitPct: number };
 
-export const REPLAY_COLUMNS: ReadonlyArray<{ key: keyof ReplayRow; label: string }> = [
+/** `label` heads the CSV; `short`, where given, heads the page's table (which must fit 1024 px) with `label` as its title. */
+export const REPLAY_COLUMNS: ReadonlyArray<{ key: keyof ReplayRow; label: string; short?: string }> = [
   { key: 'label', label: 'Policy' },
   { key: 'compactions', label: 'Compactions' },
   { key: 'peakContext', label: 'Peak context' },
@@ -21,8 +22,8 @@ export const REPLAY_COLUMNS: ReadonlyArray<{ key: keyof ReplayRow; label: string
   { key: 'cacheBreaks', label: 'Cache breaks' },
   { key: 'identifiersLost', label: 'Identifiers lost' },
   { key: 'userMessagesLost', label: 'User messages lost' },
-  { key: 'compactionUsd', label: 'Compaction calls $' },
-  { key: 'compactionsNotPaidBack', label: 'Compactions not paid back' },
+  { key: 'compactionUsd', label: 'Compaction calls $', short: 'Summary calls $' },
+  { key: 'compactionsNotPaidBack', label: 'Compactions not paid back', short: 'Not paid back' },
 ];
 
 export function replayRows(sim: Simulation): ReplayRow[] {
