@@ -56,6 +56,7 @@
  * extracted string is bounded. Below lib/compaction and lib/summarize: imports neither.
  */
 import { errorLinesOf, formatRecordsErrors, resultCategory, type OutputCategory } from './signal';
+import { decodeResult } from './decode-result';
 import { callArguments, callSubject, defaultOutputCategory, fileEffectsOfCall, isHarnessText, isShellTool } from './tools';
 
 export type Category = 'instructions' | 'paths' | 'commands' | 'errors' | 'figures';
@@ -199,11 +200,13 @@ export function commandOutcome(content: string, isError: boolean, recordsErrors 
   const exit = ANY_EXIT_RE.exec(bounded);
   const exitCode = exit ? Number(exit[1]) : undefined;
   const status: CommandOutcome['status'] = isError || (exitCode !== undefined && exitCode !== 0) ? 'error' : exitCode === 0 || recordsErrors ? 'ok' : 'unknown';
-  const tally = tallyOf(bounded);
-  const lines = bounded.split('\n').map((l) => l.trim()).filter(Boolean);
+  // A Codex shell result is a JSON string ({"output": …, "metadata": …}): its lines are the output's.
+  const text = decodeResult(bounded).text;
+  const tally = tallyOf(text);
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   let line: string | undefined;
   for (let i = lines.length - 1; i >= 0 && !line; i--) if (lines[i].length <= FIGURE_LINE_MAX && TALLY_LINE_RE.test(lines[i])) line = lines[i];
-  if (!line && status === 'error') line = errorLinesOf(bounded, 'generic').at(-1);
+  if (!line && status === 'error') line = errorLinesOf(text, 'generic').at(-1);
   line ??= lines.at(-1);
   return { status, ...(exitCode !== undefined ? { exitCode } : {}), ...(tally ? { tally } : {}), ...(line ? { line: clipText(line, 200) } : {}) };
 }

@@ -155,7 +155,7 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
         const replacedTokens = (prior?.tokens ?? 0) + covered + chunkTok;
         // With untilFits the summary should also fit the room the budget leaves, so that a lower
         // aim (the CLI re-aims when a format writes a summary with overhead) gets a terser summary.
-        const room = untilFits && Number.isFinite(budget.total) ? budget.total - (total - replacedTokens) : Infinity;
+        const room = Number.isFinite(budget.total) ? budget.total - (total - replacedTokens) : Infinity;
         const maxChars = Math.min(summaryMaxChars(replacedTokens, sizeFraction), room > 0 ? Math.max(1, Math.floor(room * ROOM_CHARS_PER_TOKEN)) : Infinity);
         const stored = env.lookup?.(key);
         let out: string;
