@@ -105,12 +105,13 @@ test('Apply on a preview that changes nothing is refused; a new drag reads previ
   await expect(other.getByTestId('version-select').locator('option')).toHaveCount(2, { timeout: 15_000 });
 });
 
-test('a Codex rollout at 29k after its own compaction: fit to data fills the plot, the window stays named off scale; one "context"', async ({ library, inspector, page }) => {
+test('a Codex rollout at 29k after its own compaction: auto and fit to data fill the plot, the window stays named off scale; one "context"', async ({ library, inspector, page }) => {
   const file = corpusFile('codex-cli', 'localpush_rollout-2026-02-23_sanitized_compacted.jsonl');
   await library.openInInspector(file, inspector);
   const y = page.getByTestId('y-scale');
   await expect(y).toHaveAttribute('data-mode', 'auto');
-  await expect(y).toHaveAttribute('data-window-on-scale', 'true');
+  // Auto fits the bars, not the recorded peak before the source's compaction (issue 30): the 400k window is off scale.
+  await expect(y).toHaveAttribute('data-window-on-scale', 'false');
   await page.mouse.move(5, 5);
   await page.getByTestId('timeline').screenshot({ path: path.join(SCREENSHOTS, 'issue13-yscale-auto.png') });
   await y.getByRole('radio', { name: 'fit to data' }).click();
