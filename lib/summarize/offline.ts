@@ -402,7 +402,17 @@ const KEPT_WHEN_FOLDED = /user asked: «|^- Turn \d+ \(user\): |the user wrote: 
 function clipEarlier(text: string, cap: number): string {
   if (text.length <= cap) return text;
   const lines = text.split('\n');
-  const keep = lines.map((l) => KEPT_WHEN_FOLDED.test(l));
+  // A quoted user message can span lines ("1. One-way\n2. Economy…"): its continuation lines, up
+  // to the closing », stay with it (issue #27 item 5: they were cut as "[… 2 earlier lines cut]").
+  let open = false;
+  const keep = lines.map((l) => {
+    const kept = open || KEPT_WHEN_FOLDED.test(l);
+    if (kept) {
+      const from = open ? 0 : l.indexOf('«');
+      open = from >= 0 && l.lastIndexOf('»') < Math.max(from, l.lastIndexOf('«'));
+    }
+    return kept;
+  });
   let room = cap - lines.reduce((n, l, i) => n + (keep[i] ? l.length + 1 : 0), 0);
   let cut = 0;
   const out: string[] = [];
