@@ -199,3 +199,14 @@ export function explainExportError(e: unknown, what: string): unknown {
   }
   return e;
 }
+
+/** The first of `dirs` that is not an existing folder (the sessions, census and open verbs refuse it), or undefined. */
+export function firstNonFolder(dirs: readonly string[]): string | undefined {
+  return dirs.find((d) => {
+    try {
+      return !fs.statSync(d).isDirectory();
+    } catch {
+      return true;
+    }
+  });
+}

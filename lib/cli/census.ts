@@ -6,6 +6,7 @@
  * GEMINI_CLI_HOME honoured) — or, when folders are named, in those folders only. A progress bar on
  * stderr (a line per tenth when stderr is not a terminal); the table (or --json) on stdout.
  */
+import { firstNonFolder } from './_files';
 import fs from 'node:fs';
 import path from 'node:path';
 import { listSessions } from '../sessions/list';
@@ -50,17 +51,11 @@ export async function run(args: string[]): Promise<number> {
       return 2;
     } else dirs.push(path.resolve(a));
   }
-  for (const d of dirs) {
-    let ok = false;
-    try {
-      ok = fs.statSync(d).isDirectory();
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
-      process.stderr.write(`census: "${d}" is not a folder.\n`);
-      return 2;
-    }
+  const notFolder = firstNonFolder(dirs);
+  if (notFolder !== undefined) {
+    process.stderr.write(`census: "${notFolder}" is not a folder.
+`);
+    return 2;
   }
   const list = listSessions(resolveStores(process.env, dirs));
   // Named folders: their sessions only (not the agents' stores as well).

@@ -5,6 +5,7 @@
  * secret is new at every run (CONTEXTSCOPE_TOKEN sets it, for tests). DIR… are folders whose
  * transcripts the library lists beside the agents' stores. Stops on Ctrl-C.
  */
+import { firstNonFolder } from './_files';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,17 +66,11 @@ export async function run(args: string[]): Promise<number> {
       return 2;
     } else dirs.push(a);
   }
-  for (const d of dirs) {
-    let ok = false;
-    try {
-      ok = fs.statSync(d).isDirectory();
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
-      process.stderr.write(`open: "${d}" is not a folder.\n`);
-      return 2;
-    }
+  const notFolder = firstNonFolder(dirs);
+  if (notFolder !== undefined) {
+    process.stderr.write(`open: "${notFolder}" is not a folder.
+`);
+    return 2;
   }
   const staticDir = path.resolve(out ?? defaultOut());
   const hasApp = fs.existsSync(path.join(staticDir, 'index.html'));

@@ -4,6 +4,7 @@
  * GEMINI_CLI_HOME honoured) and of the folders named. Each file is described from its head and
  * tail (lib/sessions/list.ts). `--json` prints the SessionEntry array of lib/sessions/contract.ts.
  */
+import { firstNonFolder } from './_files';
 import fs from 'node:fs';
 import path from 'node:path';
 import { listSessions } from '../sessions/list';
@@ -38,17 +39,11 @@ export async function run(args: string[]): Promise<number> {
       return 2;
     } else dirs.push(a);
   }
-  for (const d of dirs) {
-    let ok = false;
-    try {
-      ok = fs.statSync(d).isDirectory();
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
-      process.stderr.write(`sessions: "${d}" is not a folder.\n`);
-      return 2;
-    }
+  const notFolder = firstNonFolder(dirs);
+  if (notFolder !== undefined) {
+    process.stderr.write(`sessions: "${notFolder}" is not a folder.
+`);
+    return 2;
   }
   const list = listSessions(resolveStores(process.env, dirs.map((d) => path.resolve(d))));
   if (asJson) {
