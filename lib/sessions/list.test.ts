@@ -151,7 +151,7 @@ describe('listSessions on a HOME holding corpus sessions of the three agents', (
     expect(cpu).toBeLessThan(8000);
     console.log(`2,000 sessions (${(total / 1e6).toFixed(0)} MB): read ${(stats.bytesRead / 1e6).toFixed(1)} MB, ${cpu} ms CPU`);
     fs.rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  }, 180_000);
 
   it('lists regular files only: a symlink (dangling or not) and a folder named like a session are not sessions', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-skip-'));
