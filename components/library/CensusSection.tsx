@@ -128,7 +128,7 @@ export function CensusSection({ transcripts }: { transcripts: number }) {
   );
 }
 
-function CensusProgressBar({ run, onCancel }: { run: Extract<Run, { state: 'running' | 'cancelled' }>; onCancel: () => void }) {
+export function CensusProgressBar({ run, onCancel }: { run: Extract<Run, { state: 'running' | 'cancelled' }>; onCancel: () => void }) {
   const p = run.progress;
   const frac = p && p.total ? p.done / p.total : 0;
   const unit = run.scope === 'sessions' ? 'sessions' : 'transcripts';
@@ -206,7 +206,7 @@ function CensusRowView({ r }: { r: CensusRow }) {
   );
 }
 
-function CensusTable({ census, scope }: { census: Census; scope: Scope }) {
+export function CensusTable({ census, scope }: { census: Census; scope: Scope }) {
   const unit = scope === 'sessions' ? 'session file' : 'imported transcript';
   return (
     <div className="rounded-lg border border-neutral-200 dark:border-neutral-800">
