@@ -8,7 +8,8 @@ import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
 import { SAVED_FATES } from '@/lib/engine/preview-kinds';
 import { ExportDialog } from '../export/ExportDialog';
-import { FateContext, SearchContext } from '../messages/context';
+import { FateContext, PinsContext, SearchContext } from '../messages/context';
+import { usePins } from '../ledger/usePins';
 import { MessageList, type MessageListHandle } from '../messages/MessageList';
 import { OverheadContext } from '../messages/context';
 import { CONTEXT_DEFINITION } from '../ui/context-label';
@@ -65,6 +66,7 @@ export function InspectorPage() {
   const [ledgerFocus, setLedgerFocus] = useState<string | null>(null);
   const [exportOpen, setExportOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  const pinControl = usePins(id).control;
   const [query, setQuery] = useState('');
   const [hitIndex, setHitIndex] = useState(0);
 
@@ -412,7 +414,9 @@ export function InspectorPage() {
             <FateContext.Provider value={preview?.changed ?? null}>
               <SearchContext.Provider value={highlight}>
                 <OverheadContext.Provider value={timeline?.overhead ?? 0}>
-                  <MessageList ref={list} id={id} index={rowIndex.data} activeTurn={cursorTurn} />
+                  <PinsContext.Provider value={pinControl}>
+                    <MessageList ref={list} id={id} index={rowIndex.data} activeTurn={cursorTurn} />
+                  </PinsContext.Provider>
                 </OverheadContext.Provider>
               </SearchContext.Provider>
             </FateContext.Provider>

@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { getBridge } from '@/lib/engine/client';
 import type { Pin } from '@/lib/compaction/pins';
@@ -8,6 +8,7 @@ import type { LedgerEvent } from '@/lib/ledger/types';
 import { CATEGORY_LIST as CATEGORIES, breakEvenText } from '@/lib/ledger/labels';
 import { formatTokens } from '../ui/format';
 import { EmptyState } from '../report/EmptyState';
+import { usePins } from './usePins';
 
 const usd = (n: number | null) => (n === null ? '–' : n > 0 && n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`);
 const from = (f: string | null) => (f ? <span className="text-neutral-500"> ({f})</span> : null);
@@ -176,20 +177,17 @@ function Row({ label, value, extra, testId }: { label: string; value: string; ex
   );
 }
 
-/** Pinned text patterns: no compaction step touches a message that holds one; the ledger flags compactions that lost one. */
-function Pins({ id, pins }: { id: string; pins: Pin[] }) {
-  const qc = useQueryClient();
+/**
+ * The transcript's pins: text patterns typed here, messages and tool results pinned with their
+ * button in the list. No compaction step touches a pinned item; the ledger flags compactions that lost one.
+ */
+function Pins({ id, pins: fromLedger }: { id: string; pins: Pin[] }) {
   const [text, setText] = useState('');
-  const save = useMutation({
-    mutationFn: (next: Pin[]) => getBridge().setPins(undefined, id, next),
-    onSuccess: (r) => {
-      if (r.ok) {
-        setText('');
-        void qc.invalidateQueries({ queryKey: ['ledger', id] });
-        void qc.invalidateQueries({ queryKey: ['preview', id] });
-      }
-    },
-  });
+  const { save, pins: stored, control } = usePins(id);
+  const pins = control ? stored : fromLedger;
+  useEffect(() => {
+    if (save.data?.ok) setText('');
+  }, [save.data]);
   const error = save.data && !save.data.ok ? save.data.error : null;
   return (
     <section data-testid="pins" aria-label="Pins">
@@ -220,16 +218,16 @@ function Pins({ id, pins }: { id: string; pins: Pin[] }) {
       {pins.length > 0 ? (
         <ul className="mt-1 space-y-0.5">
           {pins.map((p, i) => (
-            <li key={i} className="flex items-center justify-between gap-2" data-testid="pin">
+            <li key={i} className="flex items-center justify-between gap-2" data-testid="pin" data-kind={p.kind}>
               <span className="truncate font-mono">{p.kind === 'pattern' ? p.pattern : (p.label ?? (p.kind === 'message' ? p.messageId : p.blockId))}</span>
-              <button type="button" className="text-neutral-500 hover:text-red-700" aria-label={`Unpin ${p.kind === 'pattern' ? p.pattern : p.kind}`} onClick={() => save.mutate(pins.filter((_, j) => j !== i))}>
+              <button type="button" className="text-neutral-500 hover:text-red-700" aria-label={`Unpin ${p.kind === 'pattern' ? p.pattern : (p.label ?? p.kind)}`} onClick={() => save.mutate(pins.filter((_, j) => j !== i))}>
                 ×
               </button>
             </li>
           ))}
         </ul>
       ) : (
-        <p className="mt-1 text-neutral-500">Nothing pinned. A pinned text is never stubbed, summarized or dropped by a step.</p>
+        <p className="mt-1 text-neutral-500">Nothing pinned. Pin a text here, or a message or tool result with its Pin button in the list: a pinned item is never stubbed, summarized or dropped by a step.</p>
       )}
     </section>
   );

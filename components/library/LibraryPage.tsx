@@ -13,6 +13,7 @@ import { Button } from '../ui/Button';
 import { Toast } from '../ui/Toast';
 import { downloadBytes } from '../ui/download';
 import { formatTokens } from '../ui/format';
+import { CensusSection } from './CensusSection';
 import { ConversationPicker } from './ConversationPicker';
 import { DropZone } from './DropZone';
 import { ImportErrors, ImportProgressBar } from './ImportStatus';
@@ -291,6 +292,7 @@ export function LibraryPage() {
             />
           )}
         </section>
+        <CensusSection transcripts={rows.length} />
       </main>
       <ConversationPicker
         picker={importer.picker}

@@ -9,6 +9,7 @@ import { CollapsibleText, PlainText } from './Collapsible';
 import { Markdown } from './Markdown';
 import { decodeResult } from './decode-result';
 import { FateBadge, useFateClass } from './FateBadge';
+import { PinToggle } from './PinToggle';
 
 export function KindChip({ role, block, label }: { role: Role; block: Pick<Block, 'kind' | 'tokens'>; label?: string }) {
   const kind = budgetKind(role, block);
@@ -89,11 +90,14 @@ function ResultText({ content, tokens }: { content: string; tokens: number }) {
 function AttachedResultView({ result: r }: { result: AttachedResult }) {
   const faded = useFateClass(r.block.id);
   return (
-    <div className="border-t border-orange-200/70 px-2.5 py-1.5 dark:border-orange-900/40" data-testid="tool-result">
+    <div className="border-t border-orange-200/70 px-2.5 py-1.5 dark:border-orange-900/40" data-testid="tool-result" data-block-id={r.block.id}>
       <div className="mb-1 flex items-center gap-2">
         <span className={`text-[11px] font-semibold ${r.block.isError ? 'text-red-700 dark:text-red-400' : 'text-orange-700 dark:text-orange-400'}`}>{r.block.isError ? 'error' : 'result'}</span>
         <KindChip role="user" block={r.block} label="tool result" />
         <FateBadge blockId={r.block.id} />
+        <span className="ml-auto">
+          <PinToggle pin={{ kind: 'block', blockId: r.block.id, label: `${r.block.name ?? 'tool'} result of message #${r.messageIndex + 1}` }} what={`${r.block.name ?? 'tool'} result (message #${r.messageIndex + 1})`} />
+        </span>
       </div>
       <div className={faded}>
         <ResultText content={r.block.content} tokens={r.block.tokens} />
@@ -142,10 +146,11 @@ function BlockBody({ role, block, results }: { role: Role; block: Block; results
       return <ToolCallView role={role} block={block} results={results[block.callId] ?? []} />;
     case 'tool_result':
       return (
-        <div className="rounded-md border border-orange-300/60 px-2.5 py-1.5 dark:border-orange-900/50" data-testid="tool-result">
+        <div className="rounded-md border border-orange-300/60 px-2.5 py-1.5 dark:border-orange-900/50" data-testid="tool-result" data-block-id={block.id}>
           <div className="mb-1 flex items-center gap-2">
             <span className="font-mono text-xs text-orange-700 dark:text-orange-400">{block.name ?? block.callId}</span>
             <KindChip role={role} block={block} label={block.isError ? 'tool error' : 'tool result'} />
+            <PinToggle pin={{ kind: 'block', blockId: block.id, label: `${block.name ?? 'tool'} result ${block.callId}` }} what={`${block.name ?? 'tool'} result`} />
           </div>
           <ResultText content={block.content} tokens={block.tokens} />
         </div>

@@ -8,6 +8,7 @@ import type { TimelineTurn } from '@/lib/engine/timeline';
 import { rowOfTurn, type Row, type RowIndex } from '@/lib/engine/rows';
 import { formatTokens } from '../ui/format';
 import { BlockView } from './BlockView';
+import { PinToggle } from './PinToggle';
 import { OverheadContext, SearchContext } from './context';
 import { CONTEXT_DEFINITION, contextParts } from '../ui/context-label';
 import { useRowWindow, type RowWindow } from './useRowWindow';
@@ -111,6 +112,7 @@ const MessageRow = memo(function MessageRow({ row, index }: { row: Extract<Row, 
       ref={article}
       data-testid="message"
       data-index={m.index}
+      data-message-id={m.id}
       data-role={m.role}
       data-search-hit={hit ? 'active' : undefined}
       className={`px-4 py-2.5 ${m.meta || m.sidechain ? 'opacity-70' : ''} ${hit ? 'bg-yellow-50 outline outline-2 -outline-offset-2 outline-yellow-400 dark:bg-yellow-950/20' : ''}`}
@@ -123,6 +125,7 @@ const MessageRow = memo(function MessageRow({ row, index }: { row: Extract<Row, 
         <span className="ml-auto tabular-nums text-neutral-500">
           #{m.index + 1} · {formatTokens(tokens)} tok{m.time ? ` · ${new Date(m.time).toLocaleTimeString()}` : ''}
         </span>
+        {m.role !== 'system' && <PinToggle pin={{ kind: 'message', messageId: m.id, label: `${ROLE_LABEL[m.role]} message #${m.index + 1} (turn ${m.turn + 1})` }} what={`${ROLE_LABEL[m.role].toLowerCase()} message #${m.index + 1}`} />}
       </header>
       <div className="space-y-1.5">
         {m.blocks

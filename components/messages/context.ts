@@ -6,6 +6,7 @@
  */
 import { createContext, useContext } from 'react';
 import type { FateKind } from '@/lib/model/projection';
+import type { Pin } from '@/lib/compaction/pins';
 
 export const FateContext = createContext<Readonly<Record<string, FateKind>> | null>(null);
 
@@ -24,3 +25,15 @@ export function useBlockFate(blockId: string): FateKind | undefined {
 
 /** The transcript's invisible overhead (tokens per call the file leaves out): turn headers show context with it as its own part. */
 export const OverheadContext = createContext(0);
+
+/**
+ * The transcript's item pins (issue 26 §4) for the list's pin toggles: the keys pinned directly
+ * (pinKey: `m:<messageId>`, `b:<blockId>`), and how to pin or unpin one. Null: no toggles shown.
+ */
+export interface PinControl {
+  pinned: ReadonlySet<string>;
+  toggle: (pin: Extract<Pin, { kind: 'message' | 'block' }>) => void;
+  busy: boolean;
+}
+
+export const PinsContext = createContext<PinControl | null>(null);

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { listSessions } from '../sessions/list';
 import { isInside, resolveStores } from '../sessions/stores';
-import { renderCensus, runCensus, type CensusInput, type CensusProgress } from '../ledger/census';
+import { censusInputOf, renderCensus, runCensus, type CensusInput, type CensusProgress } from '../ledger/census';
 
 export const summary = 'Every compaction across the sessions on this machine (or in DIR…), per agent: count, median after/before, survival by category, cache writes';
 
@@ -60,11 +60,7 @@ export async function run(args: string[]): Promise<number> {
   const list = listSessions(resolveStores(process.env, dirs));
   // Named folders: their sessions only (not the agents' stores as well).
   const entries = dirs.length ? list.sessions.filter((s) => dirs.some((d) => s.path === d || isInside(d, s.path))) : list.sessions;
-  const inputs: CensusInput[] = entries.map((s) => ({
-    path: s.path,
-    ...((s.agent !== 'folder' ? s.agent : s.format) && { format: s.agent !== 'folder' ? s.agent : s.format }),
-    read: () => new Uint8Array(fs.readFileSync(s.path)),
-  }));
+  const inputs: CensusInput[] = entries.map((s) => ({ ...censusInputOf(s), read: () => new Uint8Array(fs.readFileSync(s.path)) }));
   const census = runCensus(inputs, progressWriter(process.stderr));
   for (const s of [...(list.skipped ?? []), ...census.skipped]) process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
   process.stdout.write((asJson ? JSON.stringify(census, null, 2) : renderCensus(census)) + '\n');

@@ -20,9 +20,9 @@ import type { Version } from '../compaction/types';
 import { announce, type LibraryMessage } from './channel';
 import type { TriggerPoint } from '../simulate/replay';
 import type { ReplayView } from './replay';
-import type { LedgerView, PinsOutcome } from './ledger';
+import type { LedgerView, PinsOutcome, SessionRef } from './ledger';
 import type { Pin } from '../compaction/pins';
-import type { Census } from '../ledger/census';
+import type { Census, CensusProgress } from '../ledger/census';
 import type { SummaryFailure, SummaryProgress } from '../summarize/run';
 import type { Transcript } from '../model/types';
 import type { TranscriptMeta } from '../db/schema';
@@ -30,9 +30,10 @@ import type { RecoveryReport, StorageEstimate } from '../db/repo';
 
 /**
  * `preview` is its own lane: the Plan panel cancels stale previews often (every knob change), and
- * terminating that worker must not kill the message list's queries.
+ * terminating that worker must not kill the message list's queries. `census` too: the library's
+ * census reads every session (minutes for thousands) and its Cancel stops that worker alone.
  */
-export type Lane = 'import' | 'query' | 'preview';
+export type Lane = 'import' | 'query' | 'preview' | 'census';
 
 /** Timeline turns per message on open: ~20 ms of decoding each at the main thread's pace. */
 export const TIMELINE_SLICE = 8_192;
@@ -429,12 +430,20 @@ export class WorkerBridge {
   compactionLedger(signal: AbortSignal | undefined, id: string, versionId?: string | null): Promise<LedgerView> {
     return this.run(signal, 'preview', (r) => r.compactionLedger(id, versionId));
   }
+  /** The transcript's pins (messages, tool results, patterns), as stored with it. */
+  getPins(signal: AbortSignal | undefined, id: string): Promise<Pin[]> {
+    return this.run(signal, 'query', (r) => r.getPins(id));
+  }
   setPins(signal: AbortSignal | undefined, id: string, pins: Pin[]): Promise<PinsOutcome> {
     return this.run(signal, 'query', (r) => r.setPins(id, pins) as Promise<PinsOutcome>, 'write');
   }
-  /** Every stored transcript's own compactions, per agent (the library's census). */
-  libraryCensus(signal: AbortSignal | undefined): Promise<Census> {
-    return this.run(signal, 'preview', (r) => r.libraryCensus());
+  /** Every stored transcript's own compactions, per agent (the library's census), on its own lane: cancelling stops its worker only. */
+  libraryCensus(signal: AbortSignal | undefined, onProgress?: (p: CensusProgress) => void): Promise<Census> {
+    return this.run(signal, 'census', (r) => r.libraryCensus(onProgress ? proxy(onProgress) : undefined));
+  }
+  /** The census of the sessions the local server lists: the worker fetches each file from the API itself (nothing passes through the page). */
+  sessionsCensus(signal: AbortSignal | undefined, sessions: SessionRef[], api: { origin: string; token: string }, onProgress?: (p: CensusProgress) => void): Promise<Census> {
+    return this.run(signal, 'census', (r) => r.sessionsCensus(sessions, api, onProgress ? proxy(onProgress) : undefined));
   }
 }
 

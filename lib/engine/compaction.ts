@@ -385,7 +385,9 @@ export function compactionEngine(deps: CompactionDeps) {
     });
     const provider = createProvider(cfg);
     const template = promptTemplateOf(s);
-    const result = await fillSummaries((lookup) => projectTranscript(log, steps, { summaries: lookup }), {
+    // The same pins as every preview: the spans summarized (and so the keys asked for) leave the pinned messages out.
+    const pins = await readPins(r, id);
+    const result = await fillSummaries((lookup) => projectTranscript(log, steps, { summaries: lookup, ...(pins.length && { pins }) }), {
       provider,
       native: nativeCompactor(cfg),
       template,

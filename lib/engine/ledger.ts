@@ -12,11 +12,12 @@ import { PinError, patternMatcher } from '../compaction/pins';
 import { projectTranscript } from '../compaction/project';
 import type { Step } from '../compaction/types';
 import type { Repo } from '../db/repo';
+import type { SessionEntry } from '../sessions/contract';
 import type { Transcript } from '../model/types';
 import { ledgerOf } from '../ledger';
 import { agentEvents } from '../ledger/agent';
 import { ledgerChecks } from '../ledger/checks';
-import { runCensus, type Census } from '../ledger/census';
+import { censusInputOf, censusTally, runCensus, type Census, type CensusProgress } from '../ledger/census';
 import type { LedgerEvent } from '../ledger/types';
 import * as versions from './versions';
 
@@ -67,17 +68,66 @@ export function ledgerEngine(deps: LedgerDeps) {
       await repo().putSetting(pinsKey(id), pins);
       return { ok: true };
     },
-    /** The census of the library: every stored transcript, its agent's compactions (lib/ledger/census.ts). */
-    async libraryCensus(): Promise<Census> {
+    /**
+     * The census of the library's imported transcripts: every stored transcript, its agent's
+     * compactions (lib/ledger/census.ts). Those with markers are read one at a time; a progress report per transcript.
+     */
+    async libraryCensus(onProgress?: (p: CensusProgress) => void): Promise<Census> {
       const metas = await repo().listTranscripts();
       const checks = ledgerChecks();
       const inputs = [];
       // Stored transcripts are parsed already: those with markers give their events (one at a time), the others count by their format.
-      for (const m of metas) {
+      let parsed = 0;
+      for (const [i, m] of metas.entries()) {
+        if (m.markers > 0) parsed++;
         const events = m.markers > 0 ? agentEvents(await deps.getTranscript(m.id), checks) : [];
         inputs.push({ path: m.title || m.fileName, format: m.format, read: () => new Uint8Array(0), events });
+        onProgress?.({ done: i + 1, total: metas.length, parsed, path: m.title || m.fileName });
       }
       return runCensus(inputs);
     },
+    /**
+     * The census of "Your sessions": the files the local server lists, each fetched from its API
+     * (GET /api/session, the tab's secret) one at a time — the next one's bytes come while this one
+     * is counted — and counted as `contextscope census` counts the same files (one tally, censusInputOf).
+     * A file the API refuses is skipped with its status. Runs in the worker; a progress report per session.
+     */
+    async sessionsCensus(sessions: readonly SessionRef[], api: { origin: string; token: string }, onProgress?: (p: CensusProgress) => void): Promise<Census> {
+      const tally = censusTally();
+      const get = (path: string) => fetch(new URL(`/api/session?path=${encodeURIComponent(path)}&offset=0`, api.origin), { headers: { Authorization: `Bearer ${api.token}` }, cache: 'no-store' });
+      const fetchBytes = async (path: string): Promise<{ bytes: Uint8Array } | { error: string }> => {
+        try {
+          // A GET is asked once more after a network error (a kept-alive connection the server had just closed).
+          const res = await get(path).catch(() => get(path));
+          if (!res.ok) {
+            let reason = `${res.status} ${res.statusText}`;
+            try {
+              const body = (await res.json()) as { error?: unknown };
+              if (typeof body.error === 'string') reason = `${res.status}: ${body.error}`;
+            } catch {
+              /* not JSON: the status says it */
+            }
+            return { error: `the local server refused it (${reason})` };
+          }
+          return { bytes: new Uint8Array(await res.arrayBuffer()) };
+        } catch (e) {
+          return { error: `could not be read from the local server (${e instanceof Error ? e.message : String(e)})` };
+        }
+      };
+      let next = sessions.length ? fetchBytes(sessions[0].path) : null;
+      for (let i = 0; i < sessions.length; i++) {
+        const got = await next!;
+        next = i + 1 < sessions.length ? fetchBytes(sessions[i + 1].path) : null;
+        tally.add(censusInputOf(sessions[i]), () => {
+          if ('error' in got) throw new Error(got.error);
+          return got.bytes;
+        });
+        onProgress?.({ done: i + 1, total: sessions.length, parsed: tally.parsed, path: sessions[i].path });
+      }
+      return tally.result();
+    },
   };
 }
+
+/** What the census needs of a listed session (lib/sessions/contract.ts SessionEntry). */
+export type SessionRef = Pick<SessionEntry, 'path' | 'agent' | 'format'>;

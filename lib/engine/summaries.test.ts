@@ -136,4 +136,30 @@ describe('engine.runSummaries', () => {
       await failing.close();
     }
   });
+  it('a pinned tool result: the LLM is not sent it, and the preview finds every summary the run wrote (the run honours the pins, issue 26)', async () => {
+    const out = await engine.importFile(new Uint8Array(fs.readFileSync(file)), path.basename(file));
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const id = out.meta.id;
+    const draft: DraftStep = { id: 'step-pinned', range: { kind: 'turns', from: 0, to: out.meta.turns - 3 }, reducers: [{ id: 'summarize', options: { chunkTurns: 3 } }], keepLast: 1 };
+    const plain = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft });
+    if (plain.kind !== 'preview') throw new Error(JSON.stringify(plain));
+    // A long result the plain plan summarizes.
+    const log = await engine.getTranscript(id);
+    const pinned = log.messages.flatMap((m) => m.blocks).find((b) => b.kind === 'tool_result' && plain.preview.changed[b.id] === 'summarized');
+    if (!pinned || pinned.kind !== 'tool_result') throw new Error('no summarized result');
+    expect(await engine.setPins(id, [{ kind: 'block', blockId: pinned.id }])).toEqual({ ok: true });
+    await engine.putSetting(SUMMARY_SETTINGS_KEY, { ...DEFAULT_SUMMARY_SETTINGS, provider: 'openai', baseUrl: server.baseUrl, model: 'test-model', apiKey: 'sk-test-key' });
+    const seen = server.requests.length;
+    const run = await engine.runSummaries(id, ORIGINAL_VERSION, draft);
+    expect(run.failures).toEqual([]);
+    expect(run.produced).toBeGreaterThan(0);
+    // What the LLM was sent never holds the pinned result's call id (its pair stays whole in the context).
+    expect(server.requests.slice(seen).some((r) => JSON.stringify(r.body).includes(pinned.callId))).toBe(false);
+    const after = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft });
+    if (after.kind !== 'preview') throw new Error(JSON.stringify(after));
+    expect(after.preview.changed[pinned.id]).toBeUndefined();
+    expect(after.preview.summaryRequests).toBe(0);
+    expect(summaryTexts(after.preview.diff).length).toBeGreaterThan(0);
+    expect(summaryTexts(after.preview.diff).every((t) => t.includes('LLM SUMMARY'))).toBe(true);
+  });
 });

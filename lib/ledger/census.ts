@@ -121,7 +121,12 @@ interface Acc {
   events: LedgerEvent[];
 }
 
-export function runCensus(inputs: readonly CensusInput[], onProgress?: (p: CensusProgress) => void): Census {
+/**
+ * Counts sessions one at a time: runCensus reads its files synchronously (the CLI), the app's
+ * worker fetches each from the local API first (lib/engine/ledger.ts sessionsCensus). Both feed
+ * the same tally, so the same files give the same table.
+ */
+export function censusTally() {
   const acc = new Map<string, Acc>();
   const get = (agent: string) => {
     let a = acc.get(agent);
@@ -130,34 +135,61 @@ export function runCensus(inputs: readonly CensusInput[], onProgress?: (p: Censu
   };
   const skipped: Census['skipped'] = [];
   let parsed = 0;
+  let files = 0;
   const checks = ledgerChecks();
+  return {
+    get parsed() {
+      return parsed;
+    },
+    /** One session: its events when known, else its bytes (`read` may throw: the session is skipped with the reason). */
+    add(input: Pick<CensusInput, 'path' | 'format' | 'events'>, read: () => Uint8Array): void {
+      files++;
+      try {
+        if (input.events) {
+          const a = get(agentOfFormat(input.format));
+          a.sessions++;
+          if (input.events.length) a.sessionsCompacted++;
+          a.events.push(...input.events);
+          return;
+        }
+        const bytes = read();
+        const name = input.path.split(/[\\/]/).pop() ?? input.path;
+        if (!mayHoldCompaction(bytes)) get(agentOfFormat(input.format ?? detectFormat(name, bytes))).sessions++;
+        else {
+          parsed++;
+          const { transcript } = importFile(sourceFromBytes(name, bytes), { ...(input.format && { format: input.format }) });
+          const events = agentEvents(transcript, checks);
+          const a = get(agentOfFormat(transcript.format));
+          a.sessions++;
+          if (events.length) a.sessionsCompacted++;
+          a.events.push(...events);
+        }
+      } catch (e) {
+        skipped.push({ path: input.path, reason: e instanceof Error ? e.message.split('\n')[0] : String(e) });
+      }
+    },
+    result(): Census {
+      return { rows: censusRows(acc), files, parsed, skipped };
+    },
+  };
+}
+
+export function runCensus(inputs: readonly CensusInput[], onProgress?: (p: CensusProgress) => void): Census {
+  const tally = censusTally();
   inputs.forEach((input, i) => {
-    try {
-      if (input.events) {
-        const a = get(agentOfFormat(input.format));
-        a.sessions++;
-        if (input.events.length) a.sessionsCompacted++;
-        a.events.push(...input.events);
-        onProgress?.({ done: i + 1, total: inputs.length, parsed, path: input.path });
-        return;
-      }
-      const bytes = input.read();
-      const name = input.path.split(/[\\/]/).pop() ?? input.path;
-      if (!mayHoldCompaction(bytes)) get(agentOfFormat(input.format ?? detectFormat(name, bytes))).sessions++;
-      else {
-        parsed++;
-        const { transcript } = importFile(sourceFromBytes(name, bytes), { ...(input.format && { format: input.format }) });
-        const events = agentEvents(transcript, checks);
-        const a = get(agentOfFormat(transcript.format));
-        a.sessions++;
-        if (events.length) a.sessionsCompacted++;
-        a.events.push(...events);
-      }
-    } catch (e) {
-      skipped.push({ path: input.path, reason: e instanceof Error ? e.message.split('\n')[0] : String(e) });
-    }
-    onProgress?.({ done: i + 1, total: inputs.length, parsed, path: input.path });
+    tally.add(input, input.read);
+    onProgress?.({ done: i + 1, total: inputs.length, parsed: tally.parsed, path: input.path });
   });
+  return tally.result();
+}
+
+/** A session the agents' stores (or a named folder) hold, as the census reads it: the format is the store's agent, or what a folder's file was recognised as. */
+export function censusInputOf(s: { path: string; agent: string; format?: string }): { path: string; format?: string } {
+  const format = s.agent !== 'folder' ? s.agent : s.format;
+  return { path: s.path, ...(format && { format }) };
+}
+
+function censusRows(acc: Map<string, Acc>): CensusRow[] {
   const rows: CensusRow[] = [...acc.entries()].map(([agent, a]) => {
     const ratios = a.events.filter((e) => e.tokensBefore && e.tokensAfter !== null).map((e) => e.tokensAfter! / e.tokensBefore!);
     const medianSurvival = {} as CensusRow['medianSurvival'];
@@ -180,7 +212,7 @@ export function runCensus(inputs: readonly CensusInput[], onProgress?: (p: Censu
     };
   });
   rows.sort((x, y) => y.compactions - x.compactions || y.sessions - x.sessions || x.agent.localeCompare(y.agent));
-  return { rows, files: inputs.length, parsed, skipped };
+  return rows;
 }
 
 const pct = (x: number | null) => (x === null ? '-' : `${(x * 100).toFixed(0)} %`);
