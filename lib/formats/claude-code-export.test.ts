@@ -149,7 +149,7 @@ describe('claude-code export of real compaction projections', () => {
 
       for (const id of ['sliding-window', 'dedup-tools', 'emergency'] as const) {
         it(`${id}: removed whole turns`, () => {
-          const p = projectTranscript(t, [stepOf([{ id, ...(id === 'emergency' && { options: { keepN: 4 } }) }], { kind: 'after-last-compaction' }, 2)]);
+          const p = projectTranscript(t, [stepOf([{ id, ...(id === 'emergency' && { options: { keepN: 4, dropUserMessages: true } }) }], { kind: 'after-last-compaction' }, 2)]);
           checkExport(t, p);
         });
       }
@@ -168,7 +168,7 @@ describe('claude-code export of real compaction projections', () => {
     expect(p.messages.some((m) => m.sourceId === original.id)).toBe(false);
     expect(checkExport(t, p).summaries).toBe(1);
     // The same turn range under emergency: the replayed result goes with its call.
-    checkExport(t, projectTranscript(t, [stepOf([{ id: 'emergency', options: { keepN: 4 } }], { kind: 'turns', from: 0, to: original.turn + 2 }, 0)]));
+    checkExport(t, projectTranscript(t, [stepOf([{ id: 'emergency', options: { keepN: 4, dropUserMessages: true } }], { kind: 'turns', from: 0, to: original.turn + 2 }, 0)]));
   });
 
   it('a summary of a middle span keeps the messages before it in the context after re-import', () => {

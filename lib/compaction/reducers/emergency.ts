@@ -124,14 +124,23 @@ function noticeMessage(ctx: CompactionContext, what: string, turn: number, templ
 }
 
 /** Drop the window but its newest `keepN` messages. Exported for summarize's failure fallback. */
-export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: ReducerState, keepN: number, untilFits: boolean, template = EMERGENCY_NOTICE, extraNotes: string[] = []): ReduceResult {
+export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: ReducerState, keepN: number, untilFits: boolean, template = EMERGENCY_NOTICE, extraNotes: string[] = [], dropUserMessages = true): ReduceResult {
   // Dropped oldest first: the raw messages of the range, then — only when even that is not
   // enough — earlier summaries and notices ("latest summary + verbatim tail" survives longest).
   const raw: number[] = [];
   const synthetic: number[] = [];
   const windowEnd = ctx.window?.to ?? -1;
+  let userKept = 0;
   ctx.messages.forEach((m, mi) => {
     if (m.role === 'system') return;
+    // Issue #27 item 5: without the user's say-so (`dropUserMessages`), a message the user typed,
+    // and a summary that quotes one, are never candidates: emergency drops tool content and the
+    // agent's own words, and stops at the floor.
+    const inReach = isEditable(ctx, m) || (m.synthetic !== undefined && m.turn <= windowEnd);
+    if (inReach && !dropUserMessages && droppedUserMessages(ctx, [mi]).length > 0) {
+      userKept++;
+      return;
+    }
     if (isEditable(ctx, m)) raw.push(mi);
     else if (m.synthetic !== undefined && m.turn <= windowEnd) synthetic.push(mi);
   });
@@ -219,7 +228,8 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
   // buy nothing the target asked for. Nothing is dropped, and the report says why.
   if (!fits(best)) {
     const floor = best ? contextTokens(best.ctx) : contextTokens(ctx);
-    return new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, `not run: even dropping the whole range leaves ${floor.toLocaleString('en-US')} tokens > target ${budget.total.toLocaleString('en-US')}`]);
+    const kept = userKept ? ` (it keeps the ${userKept} message(s) with the user's words: tick "Emergency may drop user messages" to allow it)` : '';
+    return new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, `not run: even dropping the whole range leaves ${floor.toLocaleString('en-US')} tokens > target ${budget.total.toLocaleString('en-US')}${kept}`]);
   }
   let lo = 0;
   let hi = candidates.length - 1;
@@ -238,11 +248,13 @@ export function emergency(options: Record<string, unknown> = {}): Reducer {
   const keepN = opt(options, 'keepN', 6, isNum);
   const untilFits = opt(options, 'untilFits', false, isBool);
   const notice = opt(options, 'notice', EMERGENCY_NOTICE, isStr);
+  // Off by default: a user message goes only when the user ticks it (issue #27 item 5).
+  const dropUserMessages = opt(options, 'dropUserMessages', false, isBool);
   return {
     id: 'emergency',
     reduce(ctx, budget, state) {
       if (untilFits && contextTokens(ctx) <= budget.total) return new ContextEditor(ctx, 'emergency').finish(state, ['already within budget']);
-      return emergencyDrop(ctx, budget, state, keepN, untilFits, notice);
+      return emergencyDrop(ctx, budget, state, keepN, untilFits, notice, [], dropUserMessages);
     },
   };
 }
