@@ -128,7 +128,7 @@ export function autoStages(options: AutoOptions = {}): ReducerSpec[] {
   ];
   // Seed 004 §2: the sliding window's cap on the dialogue, before summaries.
   if (options.windowTurns !== undefined || options.windowTokens !== undefined) stages.push({ id: 'sliding-window', options: { ...(options.windowTurns !== undefined && { maxTurns: options.windowTurns }), ...(options.windowTokens !== undefined && { maxTokens: options.windowTokens }) } });
-  if (options.summarize !== false) stages.push({ id: 'summarize', options: { untilFits: true, onFailure: options.onFailure ?? 'emergency', ...(options.style && { style: options.style }), emergencyKeepN: options.keepN ?? 6 } });
+  if (options.summarize !== false) stages.push({ id: 'summarize', options: { untilFits: true, onFailure: options.onFailure ?? 'emergency', ...(options.style && { style: options.style }), emergencyKeepN: options.keepN ?? 6, dropUserMessages: options.dropUserMessages === true } });
   if (options.emergency !== false) stages.push({ id: 'emergency', options: { untilFits: true, keepN: options.keepN ?? 6, dropUserMessages: options.dropUserMessages === true } });
   const skip = new Set<ReducerId>([...(options.skip ?? []), ...(options.conservative ? (['prune-tools'] as const) : [])]);
   return stages.filter((s) => !skip.has(s.id));

@@ -9,6 +9,8 @@ import { filler, makeTranscript } from '../testing/make';
 import { step } from '../testing/steps';
 import { projectTranscript } from '../project';
 import { autoStages } from '../pipeline';
+import { contextFloor } from '../calls';
+import { hasTypedText } from '../../categories';
 
 const log = makeTranscript(
   Array.from({ length: 40 }, (_, i) => ({
@@ -77,5 +79,67 @@ describe('emergency keeps the user\'s words unless told otherwise (issue #27 ite
     for (const u of typed) expect(kept.has(u.id), `turn ${u.turn + 1}`).toBe(true);
     expect(p.messages.some((m) => m.synthetic === 'notice')).toBe(true);
     expect(p.tokens.after.total).toBeLessThan(total);
+  });
+
+  it('a bare emergency step after a summary drops the summary but gives back the user messages it quoted', () => {
+    // Summarize turns 2–31 (keep_last 10), then emergency over turns 1–36: the summary goes, its typed messages return verbatim.
+    const p = projectTranscript(log, [step(['summarize'], { keepLast: 10, id: 'sum' }), step([{ id: 'emergency', options: { keepN: 0 } }], { keepLast: 1, range: { kind: 'turns', from: 0, to: 35 } })]);
+    expect(p.messages.some((m) => m.synthetic === 'summary')).toBe(false);
+    const kept = new Set(p.messages.map((m) => m.sourceId));
+    for (const u of typed) expect(kept.has(u.id), `turn ${u.turn + 1}`).toBe(true);
+    const notes = p.report.flatMap((r) => r.notes).join('\n');
+    expect(notes).toMatch(/gave back the 30 message\(s\) the user typed that the dropped summary quoted \(turns 2–31\)/);
+    expect(notes).not.toMatch(/user messages not kept/);
+    // The given-back messages are the log's own blocks, in turn order, and their fate is kept.
+    const back = p.messages.filter((m) => m.sourceId && typed.some((u) => u.id === m.sourceId));
+    expect(back.map((m) => m.turn)).toEqual(typed.map((u) => u.turn));
+    for (const m of back) expect(m.blocks).toBe(log.messages.find((x) => x.id === m.sourceId)!.blocks);
+    for (const m of back) for (const b of m.blocks) expect(p.fates[b.id]?.kind ?? 'kept').toBe('kept');
+  });
+
+  it("the floor counts the user's words a summary stands for", () => {
+    const summarized = projectTranscript(log, [step(['summarize'], { keepLast: 10 })]);
+    expect(contextFloor(log, summarized.messages).user).toBe(contextFloor(log, projectTranscript(log, []).messages).user);
+  });
+});
+
+describe("summarize's emergency fallback obeys the same rule (issue #27 item 5)", () => {
+  const failing = () => '';
+  it('a failed summary falls back to an emergency drop that keeps every message the user typed', () => {
+    const p = projectTranscript(log, [step([{ id: 'summarize', options: { emergencyKeepN: 0 } }], { keepLast: 1 })], { summaries: failing });
+    const notes = p.report.flatMap((r) => r.notes).join('\n');
+    expect(notes).toContain('fell back to emergency');
+    expect(p.messages.some((m) => m.synthetic === 'notice')).toBe(true);
+    const kept = new Set(p.messages.map((m) => m.sourceId));
+    for (const u of typed) expect(kept.has(u.id), `turn ${u.turn + 1}`).toBe(true);
+    expect(notes).not.toMatch(/user messages not kept/);
+    // Tool content and the agent's words went.
+    expect(p.tokens.after.total).toBeLessThan(total / 2);
+  });
+
+  it('with dropUserMessages: true the fallback may drop them, and names every one', () => {
+    const p = projectTranscript(log, [step([{ id: 'summarize', options: { emergencyKeepN: 0, dropUserMessages: true } }], { keepLast: 1 })], { summaries: failing });
+    const notes = p.report.flatMap((r) => r.notes).join('\n');
+    const lost = typed.filter((u) => !p.messages.some((m) => m.sourceId === u.id));
+    expect(lost.length).toBeGreaterThan(0);
+    expect(notes).toContain(`user messages not kept (${lost.length})`);
+  });
+
+  it("Auto's summarize stage carries the Plan's choice to its fallback", () => {
+    expect(autoStages().find((s) => s.id === 'summarize')!.options).toMatchObject({ dropUserMessages: false });
+    expect(autoStages({ dropUserMessages: true }).find((s) => s.id === 'summarize')!.options).toMatchObject({ dropUserMessages: true });
+    const p = projectTranscript(log, [auto(Math.floor(total * 0.05))], { summaries: failing });
+    const kept = new Set(p.messages.map((m) => m.sourceId));
+    expect(p.report.flatMap((r) => r.notes).join('\n')).toContain('fell back to emergency');
+    for (const u of typed) expect(kept.has(u.id), `turn ${u.turn + 1}`).toBe(true);
+  });
+
+  it('the shared test of typed words: tool-result-only user records and harness text are not the user\'s words', () => {
+    expect(hasTypedText({ role: 'user', blocks: [{ kind: 'tool_result' }] })).toBe(false);
+    expect(hasTypedText({ role: 'user', blocks: [{ kind: 'text', text: '<system-reminder>x</system-reminder>' }] })).toBe(false);
+    expect(hasTypedText({ role: 'user', meta: true, blocks: [{ kind: 'text', text: 'expanded command' }] })).toBe(false);
+    expect(hasTypedText({ role: 'user', synthetic: 'notice', blocks: [{ kind: 'text', text: '[Context notice] …' }] })).toBe(false);
+    expect(hasTypedText({ role: 'tool', blocks: [{ kind: 'text', text: '<returncode>0</returncode>' }] })).toBe(false);
+    expect(hasTypedText({ role: 'user', blocks: [{ kind: 'text', text: 'fix the parser' }] })).toBe(true);
   });
 });
