@@ -5,7 +5,9 @@
  * still straddle the cut keep both halves. With `untilFits` (auto), it keeps as many of the newest
  * messages as the budget holds instead of a fixed keep_n. The notice lists the distinct error lines
  * of what it drops (at most 10, while that costs less than the drop saves), and the report names
- * every message the user typed that was dropped.
+ * every message the user typed that was dropped. Unless `dropUserMessages` (issue #27 item 5; off
+ * by default), no message the user typed (lib/categories isTypedByUser) is dropped, and a summary
+ * that goes gives back, after the notice, the typed messages it quoted.
  */
 import type { ProjectedMessage } from '../types';
 import { ContextEditor, contextTokens, fateIn, fates, isBool, isEditable, isNum, isStr, opt, projectedMessageOf, type CompactionContext, type Reducer, type ReducerState, type ReduceResult } from '../context';
