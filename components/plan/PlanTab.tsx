@@ -114,6 +114,29 @@ function CacheDecision({ notes, pending }: { notes: readonly string[]; pending: 
   );
 }
 
+/** Auto's closing note "still N tokens > target T: why": where it stopped, and by how much it misses (issue #27 item 5). */
+export function missedTarget(notes: readonly string[], dropUserMessages = false): { after: number; target: number; text: string } | null {
+  for (const n of notes) {
+    const m = /^(?:auto: )?still ([\d,]+) tokens > target ([\d,]+): (.*)$/.exec(n);
+    if (!m) continue;
+    const after = Number(m[1].replace(/,/g, ''));
+    const target = Number(m[2].replace(/,/g, ''));
+    const over = after - target;
+    return { after, target, text: `Auto stopped at ${after.toLocaleString('en-US')} tokens: it misses the target (${target.toLocaleString('en-US')}) by ${over.toLocaleString('en-US')} tokens (${((over / target) * 100).toFixed(1)} %)${dropUserMessages ? '' : ' and keeps every message the user typed'}. Why: ${m[3]}.` };
+  }
+  return null;
+}
+
+function MissedTarget({ notes, pending, dropUserMessages }: { notes: readonly string[]; pending: boolean; dropUserMessages: boolean }) {
+  const d = pending ? null : missedTarget(notes, dropUserMessages);
+  if (!d) return null;
+  return (
+    <p className="text-[11px] leading-snug tabular-nums text-amber-800 dark:text-amber-300" data-testid="auto-missed-target" data-over={d.after - d.target}>
+      {d.text}
+    </p>
+  );
+}
+
 function TargetReference({ target, context, selection, selectionTokens, axis }: { target: number; context: number; selection: [number, number] | null; selectionTokens: number; axis: 'turns' | 'calls' }) {
   const r = targetReference(target, context, selection ? { label: rangeLabel(selection, axis), tokens: selectionTokens } : null);
   return (
@@ -247,6 +270,11 @@ export function PlanTab({ id, wb, selection, selectedTokens }: { id: string; wb:
             Only when it pays for the prompt cache it breaks
           </label>
           {plan.cacheAware && <CacheDecision notes={preview?.reducers.flatMap((r) => r.notes) ?? []} pending={wb.previewPending} />}
+          <label className="flex items-center gap-2 text-xs" title="Off: emergency drops tool content and the agent's words, never a message the user typed (nor a summary quoting one); Auto stops at that floor and says by how much it misses the target. On: it may drop them, and the report names each one.">
+            <input type="checkbox" checked={plan.dropUserMessages === true} onChange={(e) => setPlan((p) => ({ ...p, dropUserMessages: e.target.checked }))} data-testid="drop-user-messages" />
+            Emergency may drop user messages
+          </label>
+          <MissedTarget notes={preview?.reducers.filter((r) => r.reducer === 'auto').flatMap((r) => r.notes) ?? []} pending={wb.previewPending} dropUserMessages={plan.dropUserMessages === true} />
           <p className="text-[11px] leading-snug text-neutral-500">
             Runs the free reducers cheapest first (reasoning, duplicates, retention, truncation, stubs, attachments, unused schemas) and stops as soon as the context fits; then summarizes
             prefix-ward; emergency last.

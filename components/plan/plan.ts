@@ -64,6 +64,8 @@ export interface PlanState {
    * cache it breaks (lib/compaction/auto-cache.ts); the panel says what it chose, with its numbers.
    */
   cacheAware?: boolean;
+  /** Issue #27 item 5: Auto's emergency step may drop messages the user typed (off unless the user ticks it). */
+  dropUserMessages?: boolean;
   manual: Partial<Record<ManualReducerId, { enabled: boolean; knobs: Record<string, number> }>>;
   /** The user's per-tool overrides (over the defaults of lib/compaction/hints.ts). */
   hints: ToolHints;
@@ -111,6 +113,7 @@ export function planReducers(plan: PlanState, contextWindow?: number): ReducerSp
           ...plan.autoExtra,
           summarize: plan.autoSummarize,
           ...(plan.cacheAware && { cacheAware: true }),
+          ...(plan.dropUserMessages && { dropUserMessages: true }),
           ...(threshold !== undefined && { summarizeThreshold: threshold, ...(contextWindow && { contextWindow }) }),
           ...(Object.keys(plan.hints).length > 0 && { hints: plan.hints }),
         },

@@ -57,7 +57,8 @@
  */
 import { errorLinesOf, formatRecordsErrors, resultCategory, type OutputCategory } from './signal';
 import { decodeResult } from './decode-result';
-import { callArguments, callSubject, defaultOutputCategory, fileEffectsOfCall, isHarnessText, isShellTool } from './tools';
+import { callArguments, callSubject, defaultOutputCategory, fileEffectsOfCall, isShellTool, isTypedByUser } from './tools';
+export { hasTypedText, isTypedByUser } from './tools';
 
 export type Category = 'instructions' | 'paths' | 'commands' | 'errors' | 'figures';
 
@@ -253,7 +254,7 @@ export function extractCategories(messages: readonly SpanMessage[], options: Ext
     for (const b of m.blocks) {
       const where = { messageId, blockId: b.sourceBlockId ?? b.id, turn: m.turn };
       if (b.kind === 'text') {
-        if (m.role === 'user' && !m.meta && b.text.trim() && !isHarnessText(b.text)) add('instructions', b.text, where);
+        if (isTypedByUser(m, b)) add('instructions', b.text, where);
       } else if (b.kind === 'tool_call') {
         const args = callArguments(b);
         const call: { name: string; command?: CategoryItem } = { name: b.name };

@@ -347,6 +347,24 @@ export function isHarnessText(text: string): boolean {
   );
 }
 
+/**
+ * The one test of "the user typed this" (issue #27 item 5), shared by the instructions category
+ * (extractCategories), the context floor (lib/compaction/calls.ts contextFloor) and emergency
+ * (lib/compaction/reducers/emergency.ts, which never drops such a block unless the user allows it):
+ * a non-empty text block of a main-chain user message that the harness did not inject (`meta`,
+ * isHarnessText) and a projection did not make (summaries, notices). A user-role record made only
+ * of tool results (Claude Code's tool_result records) has no such block; the importers give tool
+ * observations (mini-swe-agent, SWE-agent, OpenHands, Inspect) the tool role, so they have none.
+ */
+export function isTypedByUser(m: { role: string; meta?: boolean; sidechain?: boolean; synthetic?: string }, b: { kind: string; text?: string }): boolean {
+  return m.role === 'user' && !m.meta && !m.sidechain && m.synthetic === undefined && b.kind === 'text' && typeof b.text === 'string' && b.text.trim() !== '' && !isHarnessText(b.text);
+}
+
+/** Whether a message holds words the user typed (any block passing isTypedByUser). */
+export function hasTypedText(m: { role: string; meta?: boolean; sidechain?: boolean; synthetic?: string; blocks: readonly { kind: string; text?: string }[] }): boolean {
+  return m.role === 'user' && m.blocks.some((b) => isTypedByUser(m, b));
+}
+
 const TEXT_PATH_RE = /(?:^|[\s"'`(\[])((?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`)\],:;!?]|\.(?:\s|$))/gm;
 
 /** File paths written in prose (with a directory and an extension: `src/a.ts`, `/repo/x.py`), URLs excluded. */

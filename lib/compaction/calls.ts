@@ -10,6 +10,7 @@
  * Side-chain messages are skipped.
  */
 import type { Message, Transcript } from '../model/types';
+import { isTypedByUser } from '../categories/tools';
 
 export interface ModelCall {
   /** 0-based position among the log's model calls. */
@@ -119,26 +120,62 @@ export interface Floor {
   tools: number;
 }
 
+/** The fields of a context message contextFloor and quotedTypedMessages read (a ProjectedMessage). */
+export interface FloorMessage {
+  sourceId?: string;
+  role: string;
+  meta?: boolean;
+  sidechain?: boolean;
+  synthetic?: 'summary' | 'notice';
+  /** A summary's span of turns (0-based, inclusive). */
+  span?: [number, number];
+  blocks: readonly { kind: string; tokens: number; text?: string }[];
+}
+
 /**
- * The floor of a context (issue 10): system messages, every user message's text (tool results
- * and attachments aside) and the last model call, in the context compaction starts from. Tool schemas are counted
- * apart (`tools`): prune-tools drops the ones nothing calls any more.
+ * The log messages with the user's words (lib/categories isTypedByUser) that a summary of the
+ * context stands for: those of its span that no message of the context holds any more. Emergency
+ * gives them back when it drops the summary (issue #27 item 5), and the floor counts them.
  */
-export function contextFloor(log: Transcript, messages: readonly { sourceId?: string; role: string; sidechain?: boolean; blocks: readonly { kind: string; tokens: number }[] }[], tools: readonly { tokens: number }[] = log.tools): Floor {
+export function quotedTypedMessages(log: Transcript, summary: FloorMessage, present: ReadonlySet<string>): Message[] {
+  if (summary.synthetic !== 'summary' || !summary.span) return [];
+  const [from, to] = summary.span;
+  const out: Message[] = [];
+  for (const lm of log.messages) if (lm.turn >= from && lm.turn <= to && !present.has(lm.id) && lm.blocks.some((b) => isTypedByUser(lm, b))) out.push(lm);
+  return out;
+}
+
+/**
+ * The floor of a context (issue 10): system messages, the words the user typed (lib/categories
+ * isTypedByUser: text, not attachments, tool results, harness text or a projection's notices;
+ * those a summary of the context stands for included) and the last model call, in the context
+ * compaction starts from. Tool schemas are counted apart (`tools`): prune-tools drops the ones
+ * nothing calls any more.
+ */
+export function contextFloor(log: Transcript, messages: readonly FloorMessage[], tools: readonly { tokens: number }[] = log.tools): Floor {
   const calls = modelCalls(log);
   const last = calls[calls.length - 1];
   let system = 0;
   let user = 0;
   let lastCall = 0;
+  let present: Set<string> | undefined;
   for (const m of messages) {
     if (m.sidechain) continue;
+    if (m.synthetic === 'summary') {
+      if (!present) {
+        present = new Set();
+        for (const x of messages) if (x.sourceId) present.add(x.sourceId);
+      }
+      for (const lm of quotedTypedMessages(log, m, present)) for (const b of lm.blocks) if (isTypedByUser(lm, b)) user += b.tokens;
+      continue;
+    }
     const i = sourceIndex(log, m.sourceId);
     const inLast = last !== undefined && i !== undefined && i >= last.first && i <= last.last;
     for (const b of m.blocks) {
       if (inLast) lastCall += b.tokens;
       else if (m.role === 'system') system += b.tokens;
-      // The user's words: text, not attachments (strip-attachments may replace an image).
-      else if (m.role === 'user' && b.kind === 'text') user += b.tokens;
+      // The user's words: typed text, not attachments (strip-attachments may replace an image).
+      else if (isTypedByUser(m, b)) user += b.tokens;
     }
   }
   const toolTokens = tools.reduce((s, t) => s + t.tokens, 0);

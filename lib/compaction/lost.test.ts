@@ -34,7 +34,7 @@ describe('lost identifiers', () => {
   });
 
   it('every user instruction that leaves the context is lost unless a summary carries it', () => {
-    const dropped = projectTranscript(log, [step([{ id: 'emergency', options: { keepN: 0 } }], { keepLast: 1 })]);
+    const dropped = projectTranscript(log, [step([{ id: 'emergency', options: { keepN: 0, dropUserMessages: true } }], { keepLast: 1 })]);
     const lost = lostIdentifiers(log, dropped);
     expect(lost.filter((l) => l.kind === 'instruction').map((l) => l.value)).toEqual(['Refactor src/core/engine.ts and keep the API stable', 'now fix it']);
     const summarized = projectTranscript(log, [step(['summarize'], { keepLast: 1 })]);

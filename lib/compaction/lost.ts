@@ -13,7 +13,7 @@ import type { Block, Transcript } from '../model/types';
 import { blockText } from '../tokens/count';
 import type { Projection } from './types';
 import { extractIdentifiers, type Identifier, type LostKind } from '../categories/identifiers';
-import { CATEGORIES, extractCategories, modelTextOf, survivalOf, type Category, type CategoryItem } from '../categories';
+import { CATEGORIES, extractCategories, isTypedByUser, modelTextOf, survivalOf, type Category, type CategoryItem } from '../categories';
 
 export { extractIdentifiers, type Identifier, type LostKind };
 
@@ -114,7 +114,7 @@ export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'm
       const fate = projection.fates[b.id];
       if (!fate || fate.kind === 'kept') continue;
       const found: Identifier[] = extractIdentifiers(textOfBlock(b));
-      if (m.role === 'user' && !m.meta && b.kind === 'text' && b.text.trim()) found.push({ kind: 'instruction', value: b.text.trim() });
+      if (isTypedByUser(m, b) && b.kind === 'text') found.push({ kind: 'instruction', value: b.text.trim() });
       for (const id of found) {
         const key = `${id.kind}:${id.value}`;
         if (seen.has(key)) continue;

@@ -59,6 +59,8 @@ export interface AutoOptions {
   onFailure?: 'emergency' | 'leave';
   /** Run emergency as the last resort (default true). */
   emergency?: boolean;
+  /** Issue #27 item 5: emergency may drop messages the user typed (and summaries quoting them); off by default. */
+  dropUserMessages?: boolean;
   /** Messages emergency keeps (sven compaction_keep_recent, default 6). */
   keepN?: number;
   /** Stages to leave out, e.g. ['prune-tools'] to keep the cache prefix of the tool schemas. */
@@ -126,8 +128,8 @@ export function autoStages(options: AutoOptions = {}): ReducerSpec[] {
   ];
   // Seed 004 §2: the sliding window's cap on the dialogue, before summaries.
   if (options.windowTurns !== undefined || options.windowTokens !== undefined) stages.push({ id: 'sliding-window', options: { ...(options.windowTurns !== undefined && { maxTurns: options.windowTurns }), ...(options.windowTokens !== undefined && { maxTokens: options.windowTokens }) } });
-  if (options.summarize !== false) stages.push({ id: 'summarize', options: { untilFits: true, onFailure: options.onFailure ?? 'emergency', ...(options.style && { style: options.style }), emergencyKeepN: options.keepN ?? 6 } });
-  if (options.emergency !== false) stages.push({ id: 'emergency', options: { untilFits: true, keepN: options.keepN ?? 6 } });
+  if (options.summarize !== false) stages.push({ id: 'summarize', options: { untilFits: true, onFailure: options.onFailure ?? 'emergency', ...(options.style && { style: options.style }), emergencyKeepN: options.keepN ?? 6, dropUserMessages: options.dropUserMessages === true } });
+  if (options.emergency !== false) stages.push({ id: 'emergency', options: { untilFits: true, keepN: options.keepN ?? 6, dropUserMessages: options.dropUserMessages === true } });
   const skip = new Set<ReducerId>([...(options.skip ?? []), ...(options.conservative ? (['prune-tools'] as const) : [])]);
   return stages.filter((s) => !skip.has(s.id));
 }
@@ -158,6 +160,7 @@ function readAutoOptions(o: Record<string, unknown>): AutoOptions {
     style: opt<string | undefined>(o, 'style', undefined, (v): v is string | undefined => isStr(v)),
     onFailure: o.onFailure === 'leave' ? 'leave' : 'emergency',
     emergency: opt(o, 'emergency', true, isBool),
+    ...(o.dropUserMessages === true && { dropUserMessages: true }),
     keepN: opt(o, 'keepN', 6, isNum),
     skip: Array.isArray(o.skip) ? (o.skip.filter((x) => typeof x === 'string') as ReducerId[]) : [],
     conservative: opt(o, 'conservative', false, isBool),
@@ -273,7 +276,7 @@ export function runAuto(ctx: CompactionContext, budget: Budget, state: ReducerSt
     // sven: context_fraction ≥ 0.95 → emergency_compact() directly, no model call.
     reports.push(note(`${n(before)} tokens ≥ ${percent(options.emergencyAt!)} of the budget (${n(gate.emergency)}${gate.why}): emergency directly`));
     // sven's emergency_compact(): every non-system message but the newest keep_n, exactly.
-    stages = [{ id: 'emergency', options: { untilFits: false, keepN: options.keepN ?? 6 } }];
+    stages = [{ id: 'emergency', options: { untilFits: false, keepN: options.keepN ?? 6, dropUserMessages: true } }];
   } else if (options.onFire) {
     // RFD D17: "compaction is applied using the configured profile" once the trigger fires; sven: its normal path.
     inFull = true;

@@ -14,7 +14,7 @@ import {
   defaultOutputCategory,
   exitCodeOf,
   fileEffectsOfCall,
-  isHarnessText,
+  isTypedByUser,
   isRecord,
   isShellTool,
   lowerName,
@@ -388,8 +388,9 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
           if (message.synthetic === 'notice') break;
           if (message.role === 'user') {
             if (!text.trim()) break;
-            // Harness-injected (meta) and sub-agent (side chain) user text is not the user's instruction.
-            const instruction = { turn, text, harness: isHarnessText(text) || message.meta === true || message.sidechain === true };
+            // Harness-injected (meta) and sub-agent (side chain) user text is not the user's instruction
+            // (lib/categories isTypedByUser: the test the floor and emergency use).
+            const instruction = { turn, text, harness: !isTypedByUser(message, { kind: 'text', text }) };
             instructions.push(instruction);
             log(turn).instructions.push(instruction);
             if (!instruction.harness) lastInstructionIndex = index;

@@ -50,7 +50,7 @@ const spec = (id: ReducerId): fc.Arbitrary<ReducerSpec> => {
     case 'classify-tangents':
       return fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 3 }).map((turns) => ({ id, options: { turns } }));
     case 'emergency':
-      return fc.record({ keepN: fc.integer({ min: 0, max: 3 }), untilFits: fc.boolean() }).map((options) => ({ id, options }));
+      return fc.record({ keepN: fc.integer({ min: 0, max: 3 }), untilFits: fc.boolean(), dropUserMessages: fc.boolean() }).map((options) => ({ id, options }));
     case 'auto':
       return fc.record({ threshold: fc.constantFrom(1, 0.5), summarize: fc.boolean() }).map((options) => ({ id, options }));
     default:
@@ -107,7 +107,7 @@ describe('pins: no reducer, summary or emergency step touches a pinned item', ()
       fc.property(transcript.chain((log) => fc.tuple(fc.constant(log), pinsFor(log))), ([log, pins]) => {
         const steps: Step[] = [
           { id: 'a', range: { kind: 'after-last-compaction' }, reducers: [{ id: 'summarize', options: { untilFits: true } }], keepLast: 0, budget: 20, createdAt: '2026-01-01T00:00:00Z' },
-          { id: 'b', range: { kind: 'after-last-compaction' }, reducers: [{ id: 'emergency', options: { keepN: 0, untilFits: true } }], keepLast: 0, budget: 1, createdAt: '2026-01-01T00:00:00Z' },
+          { id: 'b', range: { kind: 'after-last-compaction' }, reducers: [{ id: 'emergency', options: { keepN: 0, untilFits: true, dropUserMessages: true } }], keepLast: 0, budget: 1, createdAt: '2026-01-01T00:00:00Z' },
         ];
         checkPinned(log, pins, steps, 'option');
       }),
@@ -122,7 +122,7 @@ describe('pins: no reducer, summary or emergency step touches a pinned item', ()
       { user: 'u last', answer: 'done' },
     ]);
     const target = log.messages.find((m) => m.blocks.some((b) => b.kind === 'text' && b.text.includes('sudo')))!;
-    for (const reducer of [{ id: 'emergency' as const, options: { keepN: 0, untilFits: false } }, { id: 'sliding-window' as const, options: { maxTurns: 0 } }]) {
+    for (const reducer of [{ id: 'emergency' as const, options: { keepN: 0, untilFits: false, dropUserMessages: true } }, { id: 'sliding-window' as const, options: { maxTurns: 0 } }]) {
       const step: Step = { id: 's', range: { kind: 'after-last-compaction' }, reducers: [reducer], keepLast: 0, budget: 1000, createdAt: '2026-01-01T00:00:00Z' };
       expect(projectTranscript(log, [step]).fates[target.blocks[0].id], reducer.id).toMatchObject({ kind: 'removed' });
       expect(projectTranscript(log, [step], { pins: [{ kind: 'pattern', pattern: 'never use SUDO' }] }).fates[target.blocks[0].id], reducer.id).toBeUndefined();

@@ -16,7 +16,7 @@ const log = makeTranscript(
 
 describe('emergency after a summary (issue 30)', () => {
   it('the notice counts the turns and messages of a dropped summary, and their fates say removed', () => {
-    const p = projectTranscript(log, [step(['summarize', { id: 'emergency', options: { keepN: 0 } }], { range: { kind: 'turns', from: 5, to: 30 }, keepLast: 0 })]);
+    const p = projectTranscript(log, [step(['summarize', { id: 'emergency', options: { keepN: 0, dropUserMessages: true } }], { range: { kind: 'turns', from: 5, to: 30 }, keepLast: 0 })]);
     const notice = p.messages.find((m) => m.synthetic === 'notice');
     expect(notice).toBeDefined();
     expect(p.messages.some((m) => m.synthetic === 'summary')).toBe(false);

@@ -5,15 +5,18 @@
  * still straddle the cut keep both halves. With `untilFits` (auto), it keeps as many of the newest
  * messages as the budget holds instead of a fixed keep_n. The notice lists the distinct error lines
  * of what it drops (at most 10, while that costs less than the drop saves), and the report names
- * every message the user typed that was dropped.
+ * every message the user typed that was dropped. Unless `dropUserMessages` (issue #27 item 5; off
+ * by default), no message the user typed (lib/categories isTypedByUser) is dropped, and a summary
+ * that goes gives back, after the notice, the typed messages it quoted.
  */
 import type { ProjectedMessage } from '../types';
-import { ContextEditor, contextTokens, fateIn, fates, isBool, isEditable, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState, type ReduceResult } from '../context';
+import { ContextEditor, contextTokens, fateIn, fates, isBool, isEditable, isNum, isStr, opt, projectedMessageOf, type CompactionContext, type Reducer, type ReducerState, type ReduceResult } from '../context';
 import type { Budget } from '../budget';
 import { removeMessagesSafely } from './util';
 import { outputCategoryFor } from '../hints';
 import { errorLinesOf, resultCategory } from '../signal';
-import { isHarnessText } from '../../categories/tools';
+import { hasTypedText, isTypedByUser } from '../../categories/tools';
+import { quotedTypedMessages } from '../calls';
 
 /** The notice when the full one would not fit the target (a few tokens: the floor of an agent run can sit just under it). */
 export const SHORT_EMERGENCY_NOTICE = '[Context notice] Earlier history ({what}) was dropped.';
@@ -48,39 +51,66 @@ export function droppedErrorLines(ctx: CompactionContext, indices: readonly numb
 }
 
 /**
- * Messages the user typed among those dropped (not harness-injected, not side chains), named
- * `turn N: «first 80 characters…»`: raw user messages, and those a dropped summary quoted (the
- * typed messages of the log in the summary's span).
+ * Messages the user typed among those dropped (lib/categories isTypedByUser: not harness-injected,
+ * not side chains), named `turn N: «first 80 characters…»`: raw user messages, and those a dropped
+ * summary quoted (the typed messages of the log in the summary's span) unless `restored` gives
+ * them back.
  */
-function droppedUserMessages(ctx: CompactionContext, indices: readonly number[]): string[] {
+function droppedUserMessages(ctx: CompactionContext, indices: readonly number[], restored: ReadonlySet<string> = new Set()): string[] {
   const out: string[] = [];
   // A summary's span can hold a typed message the projection still carries (the prompt that opened a
   // protected turn): dropping the summary does not lose it.
-  const present = new Set<string>();
-  for (const m of ctx.messages) if (m.sourceId) present.add(m.sourceId);
-  const name = (turn: number, text: string) => {
-    const t = text.trim();
-    if (t && !isHarnessText(t)) out.push(`turn ${turn + 1}: «${t.replace(/\s+/g, ' ').slice(0, 80)}${t.length > 80 ? '…' : ''}»`);
+  const present = presentIds(ctx);
+  const name = (m: { role: string; meta?: boolean; sidechain?: boolean; synthetic?: 'summary' | 'notice'; turn: number; blocks: readonly { kind: string; text?: string }[] }) => {
+    for (const b of m.blocks) {
+      if (!isTypedByUser(m, b)) continue;
+      const t = (b.text ?? '').trim();
+      out.push(`turn ${m.turn + 1}: «${t.replace(/\s+/g, ' ').slice(0, 80)}${t.length > 80 ? '…' : ''}»`);
+    }
   };
   for (const mi of indices) {
     const m = ctx.messages[mi];
-    if (m.synthetic === 'summary' && m.span) {
-      const [from, to] = m.span;
-      for (const lm of ctx.log.messages)
-        if (lm.role === 'user' && !lm.meta && !lm.sidechain && lm.turn >= from && lm.turn <= to && !present.has(lm.id)) for (const b of lm.blocks) if (b.kind === 'text') name(lm.turn, b.text);
+    if (m.synthetic === 'summary') {
+      for (const lm of quotedTypedMessages(ctx.log, m, present)) if (!restored.has(lm.id)) name(lm);
       continue;
     }
-    if (m.role !== 'user' || m.meta || m.sidechain || m.synthetic) continue;
-    for (const b of m.blocks) if (b.kind === 'text') name(m.turn, b.text);
+    name(m);
   }
   return out;
+}
+
+function presentIds(ctx: CompactionContext): Set<string> {
+  const present = new Set<string>();
+  for (const m of ctx.messages) if (m.sourceId) present.add(m.sourceId);
+  return present;
+}
+
+/**
+ * What emergency gives back when it drops summaries without the user's leave to drop their words
+ * (issue #27 item 5): the typed log messages they quoted, as the log has them (only the typed text
+ * blocks of a message that also holds other blocks), in log order. The summary's other lines go:
+ * the words are what the floor keeps.
+ */
+function restoredMessages(ctx: CompactionContext, drop: readonly number[]): ProjectedMessage[] {
+  const present = presentIds(ctx);
+  const out: ProjectedMessage[] = [];
+  const seen = new Set<string>();
+  for (const mi of drop) {
+    for (const lm of quotedTypedMessages(ctx.log, ctx.messages[mi], present)) {
+      if (seen.has(lm.id)) continue;
+      seen.add(lm.id);
+      const p = projectedMessageOf(lm);
+      out.push(lm.blocks.every((b) => isTypedByUser(lm, b)) ? p : Object.freeze({ ...p, blocks: p.blocks.filter((b) => isTypedByUser(lm, b)) }));
+    }
+  }
+  return out.sort((a, b) => a.turn - b.turn);
 }
 
 /**
  * The turns and the log messages a drop takes out of the context: raw messages, and the span of
  * each dropped summary, whose log blocks (summarized until now) are given the drop's fate.
  */
-function droppedSpan(ctx: CompactionContext, editor: ContextEditor, drop: readonly number[]): { first: number; last: number; messages: number } {
+function droppedSpan(ctx: CompactionContext, editor: ContextEditor, drop: readonly number[], restored: ReadonlySet<string> = new Set()): { first: number; last: number; messages: number } {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   let messages = 0;
@@ -97,7 +127,7 @@ function droppedSpan(ctx: CompactionContext, editor: ContextEditor, drop: readon
     for (const m of ctx.messages) if (m.sourceId) present.add(m.sourceId);
     const removed: string[] = [];
     for (const lm of ctx.log.messages) {
-      if (lm.sidechain || present.has(lm.id) || !summaries.some(([a, b]) => lm.turn >= a && lm.turn <= b)) continue;
+      if (lm.sidechain || present.has(lm.id) || restored.has(lm.id) || !summaries.some(([a, b]) => lm.turn >= a && lm.turn <= b)) continue;
       let summarized = false;
       for (const b of lm.blocks)
         if (fateIn(ctx.fates, b.id)?.kind === 'summarized') {
@@ -124,14 +154,23 @@ function noticeMessage(ctx: CompactionContext, what: string, turn: number, templ
 }
 
 /** Drop the window but its newest `keepN` messages. Exported for summarize's failure fallback. */
-export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: ReducerState, keepN: number, untilFits: boolean, template = EMERGENCY_NOTICE, extraNotes: string[] = []): ReduceResult {
+export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: ReducerState, keepN: number, untilFits: boolean, template = EMERGENCY_NOTICE, extraNotes: string[] = [], dropUserMessages = false): ReduceResult {
   // Dropped oldest first: the raw messages of the range, then — only when even that is not
   // enough — earlier summaries and notices ("latest summary + verbatim tail" survives longest).
   const raw: number[] = [];
   const synthetic: number[] = [];
   const windowEnd = ctx.window?.to ?? -1;
+  let userKept = 0;
   ctx.messages.forEach((m, mi) => {
     if (m.role === 'system') return;
+    // Issue #27 item 5: without the user's say-so (`dropUserMessages`), a message the user typed
+    // (lib/categories isTypedByUser, the floor's test) is never a candidate, and a summary that
+    // quotes some gives them back when it goes (restoredMessages): emergency drops tool content,
+    // the agent's own words and the rest of a summary, and stops at the floor.
+    if (!dropUserMessages && isEditable(ctx, m) && hasTypedText(m)) {
+      userKept++;
+      return;
+    }
     if (isEditable(ctx, m)) raw.push(mi);
     else if (m.synthetic !== undefined && m.turn <= windowEnd) synthetic.push(mi);
   });
@@ -145,27 +184,35 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     if (drop.length === 0) return undefined;
     const editor = new ContextEditor(ctx, 'emergency');
     removeMessagesSafely(editor, drop, fates.removed('emergency', ctx.step.id));
+    const restore = dropUserMessages ? [] : restoredMessages(ctx, drop);
+    const restored = new Set(restore.map((m) => m.sourceId!));
+    const restoredTokens = restore.reduce((n, m) => n + m.blocks.reduce((s, b) => s + b.tokens, 0), 0);
     // A dropped summary takes its span with it: those log messages are removed now, not summarized,
     // and the notice counts them (it said "turns 60–60, 1 messages" for a summary of 152 turns).
-    const { first, last, messages: covered } = droppedSpan(ctx, editor, drop);
+    // The typed messages it gives back are kept, not counted.
+    const { first, last, messages: covered } = droppedSpan(ctx, editor, drop, restored);
     const what = `turns ${first + 1}–${last + 1}, ${covered} messages`;
     const lines = errors === 'none' ? [] : droppedErrorLines(ctx, drop);
     let shown = errors === 'all' ? lines.slice(-NOTICE_ERRORS.maxLines) : errors === 'none' ? [] : lines.filter((l) => errors.has(l));
     let message = noticeMessage(ctx, what, first, notice, shown, lines.length);
-    // The error lines only while they cost less than the drop saves.
-    if (message.blocks[0].tokens >= editor.saved) {
+    // The error lines only while they cost less than the drop saves (net of the words given back).
+    const saved = editor.saved - restoredTokens;
+    if (message.blocks[0].tokens >= saved) {
       shown = [];
       message = noticeMessage(ctx, what, first, notice);
     }
-    if (message.blocks[0].tokens >= editor.saved) return undefined;
+    if (message.blocks[0].tokens >= saved) return undefined;
     editor.insertBefore(drop[0], message);
-    const typed = droppedUserMessages(ctx, drop);
+    for (const r of restore) editor.insertBefore(drop[0], r);
+    if (restore.length) editor.setFates(restore.flatMap((r) => r.blocks.map((b) => b.id)), { kind: 'kept' });
+    const typed = droppedUserMessages(ctx, drop, restored);
     const named = typed.length ? [`user messages not kept (${typed.length}): ${typed.slice(0, 20).join('; ')}${typed.length > 20 ? `; … ${typed.length - 20} more` : ''}`] : [];
     const inNotice = new Set(shown);
     const lostErrors = lines.filter((l) => !inNotice.has(l));
     if (lostErrors.length)
       named.push(`error lines not kept in the notice (${lostErrors.length} of ${lines.length}): ${lostErrors.slice(0, 10).map((l) => `«${l.slice(0, 80)}${l.length > 80 ? '…' : ''}»`).join('; ')}${lostErrors.length > 10 ? `; … ${lostErrors.length - 10} more` : ''}`);
-    return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`, ...named]);
+    const gaveBack = restore.length ? [`gave back the ${restore.length} message(s) the user typed that the dropped summary quoted (turns ${restore[0].turn + 1}–${restore[restore.length - 1].turn + 1})`] : [];
+    return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`, ...gaveBack, ...named]);
   };
   // sven's keep_n is one number for both paths (Step.keepLastMessages): the newest messages the step
   // already protects count towards it, so emergency keeps keep_n in all, not keep_n more.
@@ -219,7 +266,8 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
   // buy nothing the target asked for. Nothing is dropped, and the report says why.
   if (!fits(best)) {
     const floor = best ? contextTokens(best.ctx) : contextTokens(ctx);
-    return new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, `not run: even dropping the whole range leaves ${floor.toLocaleString('en-US')} tokens > target ${budget.total.toLocaleString('en-US')}`]);
+    const kept = userKept ? ` (it keeps the ${userKept} message(s) with the user's words: tick "Emergency may drop user messages" to allow it)` : '';
+    return new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, `not run: even dropping the whole range leaves ${floor.toLocaleString('en-US')} tokens > target ${budget.total.toLocaleString('en-US')}${kept}`]);
   }
   let lo = 0;
   let hi = candidates.length - 1;
@@ -238,11 +286,13 @@ export function emergency(options: Record<string, unknown> = {}): Reducer {
   const keepN = opt(options, 'keepN', 6, isNum);
   const untilFits = opt(options, 'untilFits', false, isBool);
   const notice = opt(options, 'notice', EMERGENCY_NOTICE, isStr);
+  // Off by default: a user message goes only when the user ticks it (issue #27 item 5).
+  const dropUserMessages = opt(options, 'dropUserMessages', false, isBool);
   return {
     id: 'emergency',
     reduce(ctx, budget, state) {
       if (untilFits && contextTokens(ctx) <= budget.total) return new ContextEditor(ctx, 'emergency').finish(state, ['already within budget']);
-      return emergencyDrop(ctx, budget, state, keepN, untilFits, notice);
+      return emergencyDrop(ctx, budget, state, keepN, untilFits, notice, [], dropUserMessages);
     },
   };
 }

@@ -12,7 +12,8 @@
  * artifacts through `env.lookup(key)` (key = step + span + content hash + producer). When none is
  * stored, the offline summarizer stands in and the projection lists a `summaryRequest` so the
  * async layer can produce a real one and re-project. A stored summary that is empty means the
- * producer failed: fall back to emergency (default) or leave the range as it is (`onFailure`).
+ * producer failed: fall back to emergency (default) or leave the range as it is (`onFailure`). The
+ * fallback obeys emergency's rule: the words the user typed stay unless `dropUserMessages`.
  *
  * A summary is never larger than what it replaces. Each summarizer call gets `maxChars`: the
  * tokens the summary would replace (the turns covered so far, this chunk, a folded-in earlier
@@ -95,6 +96,8 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
   const onFailure = opt(options, 'onFailure', 'emergency' as const, oneOf('emergency', 'leave'));
   const producer = opt(options, 'producer', style, isStr);
   const keepN = opt(options, 'emergencyKeepN', 6, isNum);
+  // The emergency fallback keeps the words the user typed unless the user allowed their drop (issue #27 item 5).
+  const dropUserMessages = opt(options, 'dropUserMessages', false, isBool);
   const sizeFraction = opt(options, 'sizeFraction', DEFAULT_SIZE_FRACTION, (v): v is number => isNum(v) && v > 0 && v <= 1);
   const summarizer = env.summarizer ?? summarizeOffline;
 
@@ -192,7 +195,7 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
       if (failed || text === undefined) {
         const why = failed ?? 'no summary produced';
         if (onFailure === 'leave') return new ContextEditor(ctx, 'summarize').finish(state, [`${why}: range left as it is`]);
-        const fallback = emergencyDrop(ctx, budget, state, keepN, untilFits, undefined, [`${why}: fell back to emergency`]);
+        const fallback = emergencyDrop(ctx, budget, state, keepN, untilFits, undefined, [`${why}: fell back to emergency`], dropUserMessages);
         return { ...fallback, report: { ...fallback.report, reducer: 'summarize' } };
       }
 

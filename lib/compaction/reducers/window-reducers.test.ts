@@ -52,7 +52,7 @@ describe('sliding-window', () => {
 
 describe('emergency', () => {
   it('drops all but keep_n messages of the range with a notice, no model call, split-safe', () => {
-    const p = projectTranscript(log, [step([{ id: 'emergency', options: { keepN: 3 } }], { keepLast: 1 })]);
+    const p = projectTranscript(log, [step([{ id: 'emergency', options: { keepN: 3, dropUserMessages: true } }], { keepLast: 1 })]);
     const notice = p.messages.find((m) => m.synthetic === 'notice')!;
     expect(notice.blocks[0].kind === 'text' && notice.blocks[0].text).toContain('dropped to fit the context window');
     expect(p.messages[0].role).toBe('system');
@@ -64,7 +64,7 @@ describe('emergency', () => {
   it('with untilFits shrinks keep_n until the budget holds', () => {
     const protectedTokens = projectTranscript(log, []).messages.filter((m) => m.turn === 10 || m.role === 'system').reduce((n, m) => n + m.blocks.reduce((s, b) => s + b.tokens, 0), 0);
     const budget = protectedTokens + log.tools.reduce((n, t) => n + t.tokens, 0) + 120;
-    const p = projectTranscript(log, [step([{ id: 'emergency', options: { keepN: 6, untilFits: true } }], { keepLast: 1, budget })]);
+    const p = projectTranscript(log, [step([{ id: 'emergency', options: { keepN: 6, untilFits: true, dropUserMessages: true } }], { keepLast: 1, budget })]);
     expect(p.tokens.after.total).toBeLessThanOrEqual(budget);
   });
 });
@@ -80,7 +80,7 @@ describe('classify-tangents', () => {
 
 describe('emergency after a summary', () => {
   it('drops raw messages before an earlier summary: the summary survives longest', () => {
-    const p = projectTranscript(log, [step(['summarize'], { keepLast: 6 }), step([{ id: 'emergency', options: { keepN: 2 } }], { keepLast: 1, range: { kind: 'turns', from: 0, to: 10 } })]);
+    const p = projectTranscript(log, [step(['summarize'], { keepLast: 6 }), step([{ id: 'emergency', options: { keepN: 2, dropUserMessages: true } }], { keepLast: 1, range: { kind: 'turns', from: 0, to: 10 } })]);
     expect(p.messages.filter((m) => m.synthetic === 'summary')).toHaveLength(1);
     expect(p.messages.filter((m) => m.synthetic === 'notice')).toHaveLength(1);
     expect(validatePairing(p.messages)).toEqual([]);
