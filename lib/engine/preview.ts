@@ -166,6 +166,9 @@ export function summarizePreview(log: Transcript, projection: Projection, select
     if (m.sidechain) continue;
     const bar = barOf(m.index);
     let blocks: DiffBlock[] | null = null;
+    let changedHere = false;
+    // Past the diff's cap a message is only counted: its texts are not read (nor capped) for nothing.
+    const listed = diff.length < DIFF_MESSAGE_CAP;
     for (const b of m.blocks) {
       const fate = blockFate(projection, b.id);
       if (fate.kind !== 'kept' && bySource(fate.stepId)) continue;
@@ -179,6 +182,8 @@ export function summarizePreview(log: Transcript, projection: Projection, select
       if (f !== undefined) savedAdded[bar * F + f] += Math.max(0, b.tokens - afterTokens);
       deltaAdded[bar * K + kindIndex.get(budgetKind(m.role, b))!] -= b.tokens;
       if (replacement) deltaAdded[bar * K + kindIndex.get(budgetKind(m.role, replacement))!] += replacement.tokens;
+      changedHere = true;
+      if (!listed) continue;
       blocks ??= [];
       blocks.push({
         blockId: b.id,
@@ -192,9 +197,9 @@ export function summarizePreview(log: Transcript, projection: Projection, select
         ...(toolOf(b) && { tool: toolOf(b) }),
       });
     }
-    if (blocks) {
+    if (changedHere) {
       diffTotal++;
-      if (diff.length < DIFF_MESSAGE_CAP) diff.push({ messageId: m.id, index: m.index, turn: m.turn, role: m.role, blocks });
+      if (blocks) diff.push({ messageId: m.id, index: m.index, turn: m.turn, role: m.role, blocks });
     }
   }
   for (const m of projection.messages) {

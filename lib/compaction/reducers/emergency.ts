@@ -8,6 +8,7 @@
  * every message the user typed that was dropped.
  */
 import type { ProjectedMessage } from '../types';
+import type { Transcript } from '../../model/types';
 import { ContextEditor, contextTokens, fateIn, fates, isBool, isEditable, isNum, isStr, opt, type CompactionContext, type Reducer, type ReducerState, type ReduceResult } from '../context';
 import type { Budget } from '../budget';
 import { removeMessagesSafely } from './util';
@@ -27,6 +28,47 @@ export const EMERGENCY_NOTICE =
 const NOTICE_ERRORS = { maxLines: 10, lineChars: 200 };
 /** The heading under which the offline summarizer lists a span's distinct error lines. */
 const SUMMARY_ERRORS_HEADING = /^Error lines in tool output \(every distinct one, with its turns\):$/;
+
+// Emergency under a budget tries many cuts of one context (a binary search, the notice's error
+// lines one by one), and each try asks which log messages a dropped summary spans and which the
+// context still carries. Both are answered from indexes built once (issue 31: the scans of the
+// whole log per try were most of a 3,000-turn preview), in the log's order as the scans were.
+const presentCache = new WeakMap<readonly ProjectedMessage[], ReadonlySet<string>>();
+
+/** Log message ids the context still carries. */
+function presentSources(messages: readonly ProjectedMessage[]): ReadonlySet<string> {
+  let present = presentCache.get(messages);
+  if (!present) {
+    const set = new Set<string>();
+    for (const m of messages) if (m.sourceId) set.add(m.sourceId);
+    presentCache.set(messages, (present = set));
+  }
+  return present;
+}
+
+const byTurnCache = new WeakMap<Transcript['messages'], Map<number, number[]>>();
+
+/** Positions (in log.messages, ascending) of the log messages whose turn lies in any of the spans. */
+function logMessagesIn(log: Transcript, spans: ReadonlyArray<readonly [number, number]>): number[] {
+  let byTurn = byTurnCache.get(log.messages);
+  if (!byTurn) {
+    byTurn = new Map();
+    log.messages.forEach((m, i) => {
+      const list = byTurn!.get(m.turn);
+      if (list) list.push(i);
+      else byTurn!.set(m.turn, [i]);
+    });
+    byTurnCache.set(log.messages, byTurn);
+  }
+  const out = new Set<number>();
+  for (const [from, to] of spans) {
+    // A span wider than the log's turns is read turn by turn only where the log has them.
+    if (to - from + 1 > byTurn.size) {
+      for (const [turn, list] of byTurn) if (turn >= from && turn <= to) for (const i of list) out.add(i);
+    } else for (let t = from; t <= to; t++) for (const i of byTurn.get(t) ?? []) out.add(i);
+  }
+  return [...out].sort((a, b) => a - b);
+}
 
 /** Distinct error lines of the messages about to be dropped: their tool results and the error lists of dropped summaries. */
 export function droppedErrorLines(ctx: CompactionContext, indices: readonly number[]): string[] {
@@ -54,26 +96,75 @@ export function droppedErrorLines(ctx: CompactionContext, indices: readonly numb
  */
 function droppedUserMessages(ctx: CompactionContext, indices: readonly number[]): string[] {
   const out: string[] = [];
-  // A summary's span can hold a typed message the projection still carries (the prompt that opened a
-  // protected turn): dropping the summary does not lose it.
-  const present = new Set<string>();
-  for (const m of ctx.messages) if (m.sourceId) present.add(m.sourceId);
-  const name = (turn: number, text: string) => {
-    const t = text.trim();
-    if (t && !isHarnessText(t)) out.push(`turn ${turn + 1}: «${t.replace(/\s+/g, ' ').slice(0, 80)}${t.length > 80 ? '…' : ''}»`);
-  };
   for (const mi of indices) {
     const m = ctx.messages[mi];
     if (m.synthetic === 'summary' && m.span) {
-      const [from, to] = m.span;
-      for (const lm of ctx.log.messages)
-        if (lm.role === 'user' && !lm.meta && !lm.sidechain && lm.turn >= from && lm.turn <= to && !present.has(lm.id)) for (const b of lm.blocks) if (b.kind === 'text') name(lm.turn, b.text);
+      for (const n of summaryTyped(ctx, m, m.span)) out.push(n);
       continue;
     }
     if (m.role !== 'user' || m.meta || m.sidechain || m.synthetic) continue;
-    for (const b of m.blocks) if (b.kind === 'text') name(m.turn, b.text);
+    for (const b of m.blocks) if (b.kind === 'text') pushTyped(out, m.turn, b);
   }
   return out;
+}
+
+/** A typed message's name, `turn N: «first 80 characters…»` (none for an empty or harness-injected text), cached per block. */
+const typedNames = new WeakMap<object, { turn: number; name: string | null }>();
+function pushTyped(out: string[], turn: number, b: { text: string }): void {
+  let hit = typedNames.get(b);
+  if (!hit || hit.turn !== turn) {
+    const t = b.text.trim();
+    hit = { turn, name: t && !isHarnessText(t) ? `turn ${turn + 1}: «${t.replace(/\s+/g, ' ').slice(0, 80)}${t.length > 80 ? '…' : ''}»` : null };
+    typedNames.set(b, hit);
+  }
+  if (hit.name !== null) out.push(hit.name);
+}
+
+/** Per context: the typed messages of the log in a summary's span that the context no longer carries. */
+const summaryTypedCache = new WeakMap<CompactionContext, Map<ProjectedMessage, string[]>>();
+function summaryTyped(ctx: CompactionContext, m: ProjectedMessage, span: readonly [number, number]): string[] {
+  let byMessage = summaryTypedCache.get(ctx);
+  if (!byMessage) summaryTypedCache.set(ctx, (byMessage = new Map()));
+  let out = byMessage.get(m);
+  if (!out) {
+    out = [];
+    // A summary's span can hold a typed message the projection still carries (the prompt that opened a
+    // protected turn): dropping the summary does not lose it.
+    const present = presentSources(ctx.messages);
+    for (const li of logMessagesIn(ctx.log, [span])) {
+      const lm = ctx.log.messages[li];
+      if (lm.role === 'user' && !lm.meta && !lm.sidechain && !present.has(lm.id)) for (const b of lm.blocks) if (b.kind === 'text') pushTyped(out, lm.turn, b);
+    }
+    byMessage.set(m, out);
+  }
+  return out;
+}
+
+/** Per context: the log blocks a set of summary spans holds as summarized (the context no longer carries their messages), and those messages' count. */
+const summarizedCache = new WeakMap<CompactionContext, Map<string, { removed: string[]; messages: number }>>();
+function summarizedIn(ctx: CompactionContext, spans: ReadonlyArray<readonly [number, number]>): { removed: string[]; messages: number } {
+  let bySpans = summarizedCache.get(ctx);
+  if (!bySpans) summarizedCache.set(ctx, (bySpans = new Map()));
+  const key = spans.map(([a, b]) => `${a}-${b}`).join(',');
+  let hit = bySpans.get(key);
+  if (!hit) {
+    const present = presentSources(ctx.messages);
+    const removed: string[] = [];
+    let messages = 0;
+    for (const li of logMessagesIn(ctx.log, spans)) {
+      const lm = ctx.log.messages[li];
+      if (lm.sidechain || present.has(lm.id)) continue;
+      let summarized = false;
+      for (const b of lm.blocks)
+        if (fateIn(ctx.fates, b.id)?.kind === 'summarized') {
+          summarized = true;
+          removed.push(b.id);
+        }
+      if (summarized) messages++;
+    }
+    bySpans.set(key, (hit = { removed, messages }));
+  }
+  return hit;
 }
 
 /**
@@ -93,19 +184,8 @@ function droppedSpan(ctx: CompactionContext, editor: ContextEditor, drop: readon
     else if (!m.synthetic) messages++;
   }
   if (summaries.length) {
-    const present = new Set<string>();
-    for (const m of ctx.messages) if (m.sourceId) present.add(m.sourceId);
-    const removed: string[] = [];
-    for (const lm of ctx.log.messages) {
-      if (lm.sidechain || present.has(lm.id) || !summaries.some(([a, b]) => lm.turn >= a && lm.turn <= b)) continue;
-      let summarized = false;
-      for (const b of lm.blocks)
-        if (fateIn(ctx.fates, b.id)?.kind === 'summarized') {
-          summarized = true;
-          removed.push(b.id);
-        }
-      if (summarized) messages++;
-    }
+    const { removed, messages: spanned } = summarizedIn(ctx, summaries);
+    messages += spanned;
     editor.setFates(removed, fates.removed('emergency', ctx.step.id));
   }
   return { first, last, messages };
