@@ -169,9 +169,9 @@ function summarizedIn(ctx: CompactionContext, spans: ReadonlyArray<readonly [num
 
 /**
  * The turns and the log messages a drop takes out of the context: raw messages, and the span of
- * each dropped summary, whose log blocks (summarized until now) are given the drop's fate.
+ * each dropped summary, whose log blocks (summarized until now) are to be given the drop's fate.
  */
-function droppedSpan(ctx: CompactionContext, editor: ContextEditor, drop: readonly number[]): { first: number; last: number; messages: number } {
+function droppedSpan(ctx: CompactionContext, drop: readonly number[]): { first: number; last: number; messages: number; removed: readonly string[] } {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   let messages = 0;
@@ -183,12 +183,9 @@ function droppedSpan(ctx: CompactionContext, editor: ContextEditor, drop: readon
     if (m.synthetic === 'summary' && m.span) summaries.push(m.span);
     else if (!m.synthetic) messages++;
   }
-  if (summaries.length) {
-    const { removed, messages: spanned } = summarizedIn(ctx, summaries);
-    messages += spanned;
-    editor.setFates(removed, fates.removed('emergency', ctx.step.id));
-  }
-  return { first, last, messages };
+  if (!summaries.length) return { first, last, messages, removed: [] };
+  const { removed, messages: spanned } = summarizedIn(ctx, summaries);
+  return { first, last, messages: messages + spanned, removed };
 }
 
 function noticeMessage(ctx: CompactionContext, what: string, turn: number, template: string, errors: readonly string[] = [], of = errors.length): ProjectedMessage {
@@ -201,6 +198,12 @@ function noticeMessage(ctx: CompactionContext, what: string, turn: number, templ
     synthetic: 'notice',
     blocks: [{ kind: 'text', id: `notice:${ctx.step.id}:${turn}`, text, tokens: ctx.counter.count(text) }],
   };
+}
+
+/** A cut emergency weighs: the context's tokens after it (contextTokens of the finished context), and the context itself, built on demand. */
+interface Attempt {
+  tokens: number;
+  finish: () => ReduceResult;
 }
 
 /** Drop the window but its newest `keepN` messages. Exported for summarize's failure fallback. */
@@ -216,8 +219,14 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     else if (m.synthetic !== undefined && m.turn <= windowEnd) synthetic.push(mi);
   });
   const candidates = [...raw, ...synthetic];
-  /** `errors`: every dropped error line, none, or only those of a chosen set (what fits the target). */
-  const attempt = (keep: number, notice = template, errors: 'all' | 'none' | ReadonlySet<string> = 'all'): ReduceResult | undefined => {
+  /**
+   * One cut, weighed: the context's tokens after it, and `finish` to build it. Emergency weighs
+   * many cuts (a binary search, the notice's error lines one by one) and builds one: the new
+   * messages array, the fates of a dropped summary's span and the report's notes are made by
+   * `finish` only (issue 31: building every weighed cut was most of a 10,000-turn preview).
+   * `errors`: every dropped error line, none, or only those of a chosen set (what fits the target).
+   */
+  const attempt = (keep: number, notice = template, errors: 'all' | 'none' | ReadonlySet<string> = 'all'): Attempt | undefined => {
     let cut = Math.max(0, candidates.length - keep);
     // Split safety: never start the kept part on a message made only of tool results.
     while (cut > 0 && cut < candidates.length && ctx.messages[candidates[cut]].blocks.some((b) => b.kind === 'tool_result')) cut--;
@@ -227,7 +236,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     removeMessagesSafely(editor, drop, fates.removed('emergency', ctx.step.id));
     // A dropped summary takes its span with it: those log messages are removed now, not summarized,
     // and the notice counts them (it said "turns 60–60, 1 messages" for a summary of 152 turns).
-    const { first, last, messages: covered } = droppedSpan(ctx, editor, drop);
+    const { first, last, messages: covered, removed } = droppedSpan(ctx, drop);
     const what = `turns ${first + 1}–${last + 1}, ${covered} messages`;
     const lines = errors === 'none' ? [] : droppedErrorLines(ctx, drop);
     let shown = errors === 'all' ? lines.slice(-NOTICE_ERRORS.maxLines) : errors === 'none' ? [] : lines.filter((l) => errors.has(l));
@@ -239,13 +248,19 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     }
     if (message.blocks[0].tokens >= editor.saved) return undefined;
     editor.insertBefore(drop[0], message);
-    const typed = droppedUserMessages(ctx, drop);
-    const named = typed.length ? [`user messages not kept (${typed.length}): ${typed.slice(0, 20).join('; ')}${typed.length > 20 ? `; … ${typed.length - 20} more` : ''}`] : [];
-    const inNotice = new Set(shown);
-    const lostErrors = lines.filter((l) => !inNotice.has(l));
-    if (lostErrors.length)
-      named.push(`error lines not kept in the notice (${lostErrors.length} of ${lines.length}): ${lostErrors.slice(0, 10).map((l) => `«${l.slice(0, 80)}${l.length > 80 ? '…' : ''}»`).join('; ')}${lostErrors.length > 10 ? `; … ${lostErrors.length - 10} more` : ''}`);
-    return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`, ...named]);
+    return {
+      tokens: editor.contextTotal,
+      finish: () => {
+        if (removed.length) editor.setFates(removed, fates.removed('emergency', ctx.step.id));
+        const typed = droppedUserMessages(ctx, drop);
+        const named = typed.length ? [`user messages not kept (${typed.length}): ${typed.slice(0, 20).join('; ')}${typed.length > 20 ? `; … ${typed.length - 20} more` : ''}`] : [];
+        const inNotice = new Set(shown);
+        const lostErrors = lines.filter((l) => !inNotice.has(l));
+        if (lostErrors.length)
+          named.push(`error lines not kept in the notice (${lostErrors.length} of ${lines.length}): ${lostErrors.slice(0, 10).map((l) => `«${l.slice(0, 80)}${l.length > 80 ? '…' : ''}»`).join('; ')}${lostErrors.length > 10 ? `; … ${lostErrors.length - 10} more` : ''}`);
+        return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`, ...named]);
+      },
+    };
   };
   // sven's keep_n is one number for both paths (Step.keepLastMessages): the newest messages the step
   // already protects count towards it, so emergency keeps keep_n in all, not keep_n more.
@@ -255,10 +270,10 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     for (let i = lastRaw + 1; i < ctx.messages.length; i++) if (ctx.messages[i].role !== 'system' && !ctx.messages[i].sidechain && !ctx.messages[i].synthetic) after++;
     keepN = Math.max(0, keepN - after);
   }
-  if (!untilFits) return attempt(keepN) ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
+  if (!untilFits) return attempt(keepN)?.finish() ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
   // Under a budget keep as many of the newest messages as fit (at least keep_n when they fit):
   // the kept total grows with the count, so binary search (O(n log n)).
-  const fits = (r: ReduceResult | undefined) => r !== undefined && contextTokens(r.ctx) <= budget.total;
+  const fits = (r: Attempt | undefined) => r !== undefined && r.tokens <= budget.total;
   let best = attempt(0);
   let notice = template;
   let errors: 'all' | 'none' | ReadonlySet<string> = 'all';
@@ -298,7 +313,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
   // protected, alone exceeds it): destroying the range — the user's instructions with it — would
   // buy nothing the target asked for. Nothing is dropped, and the report says why.
   if (!fits(best)) {
-    const floor = best ? contextTokens(best.ctx) : contextTokens(ctx);
+    const floor = best ? best.tokens : contextTokens(ctx);
     return new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, `not run: even dropping the whole range leaves ${floor.toLocaleString('en-US')} tokens > target ${budget.total.toLocaleString('en-US')}`]);
   }
   let lo = 0;
@@ -311,7 +326,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
       best = r;
     } else hi = mid - 1;
   }
-  return best!;
+  return best!.finish();
 }
 
 export function emergency(options: Record<string, unknown> = {}): Reducer {
