@@ -180,16 +180,34 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
 
   const planActive = planTouched || selection !== null;
   const draftNow = useMemo(() => (planActive ? planToDraft(plan, stepId, selection, model?.contextWindow, axis) : null), [planActive, plan, stepId, selection, model?.contextWindow, axis]);
-  const draft = useDebounced(draftNow, PREVIEW_DEBOUNCE_MS);
+  // The selection is debounced with the draft it belongs to: a new range previewed at once with the
+  // previous range's draft was a preview nobody asked for, and its cancellation 250 ms later stopped
+  // the warm preview worker (issue 31: the second range then read the log again, cold).
+  const requested = useMemo(() => ({ draft: draftNow, selection }), [draftNow, selection]);
+  const debounced = useDebounced(requested, PREVIEW_DEBOUNCE_MS);
+  const draft = debounced.draft;
   const previewEnabled = data !== undefined && versionsQuery.isSuccess && (draft !== null || version.steps.length > 0);
-  const preview = usePreviewQuery(id, version.id, versionStamp, draft, selection, previewEnabled, axis);
+  const preview = usePreviewQuery(id, version.id, versionStamp, draft, debounced.selection, previewEnabled, axis);
   // While the debounce holds a new drag back, or the query runs, the card still holds the previous
   // preview (keepPreviousData): it is the last one's numbers, not this selection's.
-  const previewPending = previewEnabled && (draftNow !== draft || preview.isFetching);
+  const previewPending = previewEnabled && (debounced !== requested || preview.isFetching);
   const draftLines = draft ? (preview.data?.preview.reducers ?? []).filter((r) => r.stepId === draft.id) : [];
   const draftIsNoop = draft !== null && !previewPending && preview.data !== undefined && draftLines.every((r) => r.saved === 0 && r.events === 0);
 
   const listReady = useListReady(id);
+  // The preview worker reads the log and builds what every preview needs while the user looks at
+  // the page, once the list is up (it shares the cores with the list's first reads): the first
+  // drag's preview then costs what the next ones do (issue 31).
+  useQuery({
+    queryKey: ['warm-preview', id],
+    queryFn: async () => {
+      await getBridge().warmPreview(undefined, id);
+      return true;
+    },
+    enabled: id !== '' && data !== undefined && listReady,
+    staleTime: Infinity,
+    retry: false,
+  });
   const triggersQuery = useQuery({
     queryKey: ['triggers', id, modelId],
     queryFn: ({ signal }) => getBridge().peerTriggers(signal, id, modelId || undefined),

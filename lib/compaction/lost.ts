@@ -170,6 +170,11 @@ function logPresence(log: Transcript): LogPresence {
   return out;
 }
 
+/** Build the log's index now (the preview worker warms it when the inspector opens: the first preview then does not). */
+export function prepareLostIdentifiers(log: Transcript): void {
+  logPresence(log);
+}
+
 /**
  * Lost identifiers of a projection, in order of first appearance. Only blocks the projection
  * changed are searched: kept blocks are in the context by definition. `summaries: false`: what a

@@ -382,6 +382,10 @@ export class WorkerBridge {
   preview(signal: AbortSignal | undefined, id: string, request: PreviewRequest): Promise<PreviewOutcome> {
     return this.run(signal, 'preview', (r) => r.preview(id, request) as Promise<PreviewOutcome>);
   }
+  /** Build, on the preview lane's worker, what every preview of this transcript needs (its first preview then does not). */
+  warmPreview(signal: AbortSignal | undefined, id: string): Promise<void> {
+    return this.run(signal, 'preview', (r) => r.warmPreview(id));
+  }
   compareVersions(signal: AbortSignal | undefined, id: string, a: string, b: string, model?: string): Promise<VersionComparison> {
     return this.run(signal, 'preview', (r) => r.compareVersions(id, a, b, model));
   }

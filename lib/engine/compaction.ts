@@ -7,7 +7,8 @@
 import { transfer } from 'comlink';
 import { buildAudit } from '../compaction/audit';
 import { ConfigError, parseCompactionConfig, type CompactionPlan } from '../compaction/config';
-import { lostIdentifiers } from '../compaction/lost';
+import { lostIdentifiers, prepareLostIdentifiers } from '../compaction/lost';
+import { modelCalls } from '../compaction/calls';
 import { addPointers } from '../compaction/pointers';
 import { modelViewTotals, projectTranscript, startingContext } from '../compaction/project';
 import type { Projection, Step, SummaryKey, Version } from '../compaction/types';
@@ -456,6 +457,17 @@ export function compactionEngine(deps: CompactionDeps) {
       return versions.undoStep(repo(), id, versionId);
     },
     preview,
+    /**
+     * What every preview of this log needs and no plan changes, built before the first preview asks
+     * (issue 31): the log read back in this worker, the lost-identifier index, the starting context
+     * and the model calls. The inspector asks for it on the preview lane once the page is up.
+     */
+    async warmPreview(id: string): Promise<void> {
+      const log = await deps.getTranscript(id);
+      prepareLostIdentifiers(log);
+      startingContext(log, 'model-view');
+      modelCalls(log);
+    },
     exportVersion,
     compareVersions,
     runSummaries,
