@@ -372,8 +372,12 @@ export class WorkerBridge {
   removeVersion(signal: AbortSignal | undefined, id: string, versionId: string): Promise<void> {
     return announced(id, this.run(signal, 'query', (r) => r.removeVersion(id, versionId), 'write'));
   }
+  /**
+   * On the preview lane (a write: never stopped by a stale preview's abort): its worker holds the
+   * projection of the preview the user applies, and Apply's check reuses it (issue 31).
+   */
   applyStep(signal: AbortSignal | undefined, id: string, versionId: string, step: DraftStep): Promise<Version> {
-    return announced(id, this.run(signal, 'query', (r) => r.applyStep(id, versionId, step), 'write'));
+    return announced(id, this.run(signal, 'preview', (r) => r.applyStep(id, versionId, step), 'write'));
   }
   undoStep(signal: AbortSignal | undefined, id: string, versionId: string): Promise<Version> {
     return announced(id, this.run(signal, 'query', (r) => r.undoStep(id, versionId), 'write'));
