@@ -35,6 +35,25 @@ export function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
+/**
+ * The preview request, once it has stopped changing: a plan edit (typing a budget is several) waits
+ * PREVIEW_DEBOUNCE_MS; a new selection with the same plan is one change (a mouse-up, the end of a
+ * key burst: the timeline hands over one selection) and is previewed at once (issue 31).
+ */
+function usePreviewRequest<T extends { plan: unknown }>(requested: T): T {
+  const [shown, setShown] = useState(requested);
+  useEffect(() => {
+    if (requested === shown) return;
+    if (requested.plan === shown.plan) {
+      setShown(requested);
+      return;
+    }
+    const t = setTimeout(() => setShown(requested), PREVIEW_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [requested, shown]);
+  return shown;
+}
+
 export function useUrlParam(): (patch: Record<string, string | null>) => void {
   const params = useSearchParams();
   const router = useRouter();
@@ -180,11 +199,12 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
 
   const planActive = planTouched || selection !== null;
   const draftNow = useMemo(() => (planActive ? planToDraft(plan, stepId, selection, model?.contextWindow, axis) : null), [planActive, plan, stepId, selection, model?.contextWindow, axis]);
-  // The selection is debounced with the draft it belongs to: a new range previewed at once with the
-  // previous range's draft was a preview nobody asked for, and its cancellation 250 ms later stopped
-  // the warm preview worker (issue 31: the second range then read the log again, cold).
-  const requested = useMemo(() => ({ draft: draftNow, selection }), [draftNow, selection]);
-  const debounced = useDebounced(requested, PREVIEW_DEBOUNCE_MS);
+  // The selection goes with the draft it belongs to: a new range previewed at once with the previous
+  // range's draft (the draft alone was debounced) was a preview nobody asked for, and its
+  // cancellation stopped the warm preview worker (issue 31: the second range read the log again, cold).
+  // A new selection is previewed at once; plan edits wait for the debounce (usePreviewRequest).
+  const requested = useMemo(() => ({ draft: draftNow, selection, plan }), [draftNow, selection, plan]);
+  const debounced = usePreviewRequest(requested);
   const draft = debounced.draft;
   const previewEnabled = data !== undefined && versionsQuery.isSuccess && (draft !== null || version.steps.length > 0);
   const preview = usePreviewQuery(id, version.id, versionStamp, draft, debounced.selection, previewEnabled, axis);

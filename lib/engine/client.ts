@@ -74,8 +74,10 @@ interface LaneState {
  * worker holds the transcript and the pipeline's per-log caches: a fresh one reads the transcript
  * again and runs the pipeline cold (at 10k turns ≈ 3× a warm preview), which costs more than the
  * rest of a short stale preview. A stale preview still running after this is stopped.
+ * Issue 31: a warm preview of 10,000 turns takes well under a second of CPU, and a fresh worker
+ * reads the log back and builds its indexes again (seconds): 1.5 s lets a stale preview end.
  */
-export const PREVIEW_GRACE_MS = 300;
+export const PREVIEW_GRACE_MS = 1500;
 
 export type WorkerFactory = () => Worker;
 
