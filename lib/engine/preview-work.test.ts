@@ -4,6 +4,7 @@
  * other ranges, build none of it again.
  */
 import 'fake-indexeddb/auto';
+import v8 from 'node:v8';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeClaudeCodeSession } from '../../bench/generate';
 import { defaultPlan, planToDraft } from '../../components/plan/plan';
@@ -11,6 +12,7 @@ import { lostIndexStats } from '../compaction/lost';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase } from './api';
 import { projectionStats } from './compaction';
+import { LOST_SHOWN } from './preview-kinds';
 import { ORIGINAL_VERSION } from './versions';
 
 beforeEach(() => useEngineDatabase(freshDbName()));
@@ -54,5 +56,27 @@ describe('the preview path, counted', () => {
     // Another plan is projected.
     await engine.preview(id, { versionId: version.id, draft: { ...draft, id: 's-more', range: { kind: 'turns', from: 150, to: 250 } }, selection: [150, 250] });
     expect(projectionStats.projected).toBe(projected + 1);
+  });
+
+  it('sends the Lost tab what it lists: the first LOST_SHOWN identifiers of each kind and the counts, whatever the log’s length', async () => {
+    const sizes: number[] = [];
+    const totals: number[] = [];
+    for (const turns of [300, 1200]) {
+      const out = await engine.importFile(new TextEncoder().encode(makeClaudeCodeSession(turns)), `cc-${turns}.jsonl`);
+      if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+      // Every message of the range dropped: each turn's prompt is a lost instruction.
+      const draft = { id: 'drop', range: { kind: 'turns' as const, from: 0, to: turns - 2 }, reducers: [{ id: 'emergency' as const, options: { keepN: 0 } }], keepLast: 1 };
+      const p = await engine.preview(out.meta.id, { versionId: ORIGINAL_VERSION, draft, selection: [0, turns - 2] });
+      if (p.kind !== 'preview') throw new Error(JSON.stringify(p));
+      expect(p.preview.lostCounts.instruction).toBeGreaterThanOrEqual(turns - 2);
+      expect(p.preview.lost.instruction).toHaveLength(LOST_SHOWN);
+      expect(p.preview.lostTotal).toBe(Object.values(p.preview.lostCounts).reduce((a, b) => a + b, 0));
+      for (const list of Object.values(p.preview.lost)) expect(list.length).toBeLessThanOrEqual(LOST_SHOWN);
+      sizes.push(v8.serialize(p.preview.lost).length);
+      totals.push(p.preview.lostTotal);
+    }
+    // Four times the turns: over three times the identifiers lost, well under twice the bytes sent.
+    expect(totals[1]).toBeGreaterThan(totals[0] * 3);
+    expect(sizes[1]).toBeLessThan(sizes[0] * 2);
   });
 });
