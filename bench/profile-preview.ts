@@ -54,4 +54,5 @@ for (const [label, sel] of [
   if (firstOnly) process.exit(0);
   console.log(`  → ${size(p)} to the main thread; changed ${Object.keys(p.preview.changed).length}, diff ${p.preview.diff.length}/${p.preview.diffTotal}, lost ${p.preview.lostTotal}; selection ${p.preview.tokens.selection?.before} → ${p.preview.tokens.selection?.after}`);
 }
-await timed('apply', () => engine.applyStep(id, ORIGINAL_VERSION, planToDraft(plan, 's-apply', sel1)!));
+// Apply what the page shows: the last range's draft (the Plan panel keeps one step id until Apply).
+await timed('apply (the last range)', () => engine.applyStep(id, ORIGINAL_VERSION, planToDraft(plan, 's-profile', sel2)!));
