@@ -35,6 +35,25 @@ export function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
+/**
+ * The preview request, once it has stopped changing: a plan edit (typing a budget is several) waits
+ * PREVIEW_DEBOUNCE_MS; a new selection with the same plan is one change (a mouse-up, the end of a
+ * key burst: the timeline hands over one selection) and is previewed at once (issue 31).
+ */
+function usePreviewRequest<T extends { plan: unknown }>(requested: T): T {
+  const [shown, setShown] = useState(requested);
+  useEffect(() => {
+    if (requested === shown) return;
+    if (requested.plan === shown.plan) {
+      setShown(requested);
+      return;
+    }
+    const t = setTimeout(() => setShown(requested), PREVIEW_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [requested, shown]);
+  return shown;
+}
+
 export function useUrlParam(): (patch: Record<string, string | null>) => void {
   const params = useSearchParams();
   const router = useRouter();
@@ -180,16 +199,35 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
 
   const planActive = planTouched || selection !== null;
   const draftNow = useMemo(() => (planActive ? planToDraft(plan, stepId, selection, model?.contextWindow, axis) : null), [planActive, plan, stepId, selection, model?.contextWindow, axis]);
-  const draft = useDebounced(draftNow, PREVIEW_DEBOUNCE_MS);
+  // The selection goes with the draft it belongs to: a new range previewed at once with the previous
+  // range's draft (the draft alone was debounced) was a preview nobody asked for, and its
+  // cancellation stopped the warm preview worker (issue 31: the second range read the log again, cold).
+  // A new selection is previewed at once; plan edits wait for the debounce (usePreviewRequest).
+  const requested = useMemo(() => ({ draft: draftNow, selection, plan }), [draftNow, selection, plan]);
+  const debounced = usePreviewRequest(requested);
+  const draft = debounced.draft;
   const previewEnabled = data !== undefined && versionsQuery.isSuccess && (draft !== null || version.steps.length > 0);
-  const preview = usePreviewQuery(id, version.id, versionStamp, draft, selection, previewEnabled, axis);
+  const preview = usePreviewQuery(id, version.id, versionStamp, draft, debounced.selection, previewEnabled, axis);
   // While the debounce holds a new drag back, or the query runs, the card still holds the previous
   // preview (keepPreviousData): it is the last one's numbers, not this selection's.
-  const previewPending = previewEnabled && (draftNow !== draft || preview.isFetching);
+  const previewPending = previewEnabled && (debounced !== requested || preview.isFetching);
   const draftLines = draft ? (preview.data?.preview.reducers ?? []).filter((r) => r.stepId === draft.id) : [];
   const draftIsNoop = draft !== null && !previewPending && preview.data !== undefined && draftLines.every((r) => r.saved === 0 && r.events === 0);
 
   const listReady = useListReady(id);
+  // The preview worker reads the log and builds what every preview needs while the user looks at
+  // the page, once the list is up (it shares the cores with the list's first reads): the first
+  // drag's preview then costs what the next ones do (issue 31).
+  useQuery({
+    queryKey: ['warm-preview', id],
+    queryFn: async () => {
+      await getBridge().warmPreview(undefined, id);
+      return true;
+    },
+    enabled: id !== '' && data !== undefined && listReady,
+    staleTime: Infinity,
+    retry: false,
+  });
   const triggersQuery = useQuery({
     queryKey: ['triggers', id, modelId],
     queryFn: ({ signal }) => getBridge().peerTriggers(signal, id, modelId || undefined),

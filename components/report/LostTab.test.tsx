@@ -5,7 +5,8 @@ import { LostTab } from './LostTab';
 
 function preview(lost: Partial<PreviewSummary['lost']>): PreviewSummary {
   const full = { instruction: [], path: [], url: [], id: [], error: [], ...lost } as PreviewSummary['lost'];
-  return { lost: full, lostTotal: Object.values(full).reduce((n, l) => n + l.length, 0) } as unknown as PreviewSummary;
+  const lostCounts = Object.fromEntries(Object.entries(full).map(([k, l]) => [k, l.length]));
+  return { lost: full, lostCounts, lostTotal: Object.values(full).reduce((n, l) => n + l.length, 0) } as unknown as PreviewSummary;
 }
 
 describe('LostTab', () => {

@@ -6,8 +6,6 @@ import type { LostKind } from '@/lib/compaction/lost';
 import { EmptyState } from './EmptyState';
 
 const LABEL: Record<LostKind, string> = { instruction: 'User instructions', path: 'Paths', url: 'URLs', id: 'Ids and hashes', error: 'Error lines' };
-/** Items listed per kind before "n more" (the full list is in the audit record). */
-const SHOWN = 100;
 
 /** Identifiers compacted out of the context, by kind; each jumps to the turn it came from. Lost errors come first, apart. */
 export function LostTab({ preview, onJump }: { preview: PreviewSummary | null; onJump: (turn: number) => void }) {
@@ -18,7 +16,7 @@ export function LostTab({ preview, onJump }: { preview: PreviewSummary | null; o
         Every path, URL, id, error line and user instruction of the compacted blocks is still somewhere in the context.
       </EmptyState>
     );
-  const errors = preview.lost.error.length;
+  const errors = preview.lostCounts.error;
   const others = preview.lostTotal - errors;
   return (
     <div className="space-y-4 text-xs" data-testid="lost">
@@ -43,7 +41,7 @@ export function LostTab({ preview, onJump }: { preview: PreviewSummary | null; o
           <p className="text-neutral-600 dark:text-neutral-400">
             {others} identifier{others === 1 ? '' : 's'} appear in compacted blocks and nowhere in the compacted context.
           </p>
-          {LOST_KINDS.filter((k) => k !== 'error' && preview.lost[k].length > 0).map((k) => (
+          {LOST_KINDS.filter((k) => k !== 'error' && preview.lostCounts[k] > 0).map((k) => (
             <LostGroup key={k} kind={k} preview={preview} onJump={onJump} />
           ))}
         </section>
@@ -56,10 +54,11 @@ function LostGroup({ kind: k, preview, onJump }: { kind: LostKind; preview: Prev
   return (
     <section data-testid="lost-group" data-kind={k}>
       <h3 className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-neutral-500">
-        {LABEL[k]} <span className="font-normal">({preview.lost[k].length})</span>
+        {LABEL[k]} <span className="font-normal">({preview.lostCounts[k]})</span>
       </h3>
       <ul className="space-y-0.5">
-        {preview.lost[k].slice(0, SHOWN).map((l, i) => (
+        {/* The preview sends the first LOST_SHOWN of each kind; the full list is in the audit record. */}
+        {preview.lost[k].map((l, i) => (
           <li key={`${l.value}-${i}`}>
             <button
               type="button"
@@ -72,7 +71,7 @@ function LostGroup({ kind: k, preview, onJump }: { kind: LostKind; preview: Prev
             </button>
           </li>
         ))}
-        {preview.lost[k].length > SHOWN && <li className="pl-1 text-neutral-500">… {preview.lost[k].length - SHOWN} more (in the audit record)</li>}
+        {preview.lostCounts[k] > preview.lost[k].length && <li className="pl-1 text-neutral-500">… {preview.lostCounts[k] - preview.lost[k].length} more (in the audit record)</li>}
       </ul>
     </section>
   );

@@ -272,6 +272,11 @@ export class ContextEditor {
     return this.tokensBefore - this.saved;
   }
 
+  /** contextTokens of the context `finish` will build (the main chain's tokens), known before it is built. */
+  get contextTotal(): number {
+    return this.changed ? this.tokensBefore - this.savedMain : this.tokensBefore;
+  }
+
   count(text: string): number {
     return this.ctx.counter.count(text);
   }

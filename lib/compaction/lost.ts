@@ -41,81 +41,162 @@ function words(s: string): string[] {
     .filter(Boolean);
 }
 
-/**
- * Everything the projected context still says, indexed for lookups. Identifiers by exact value
- * (path suffixes included); error lines by exact line; instructions and error lines also by word
- * shingles (all runs of min(4, length) words) over the prose — user and assistant text, summaries,
- * notices — so a summary that quotes an instruction keeps it, without a substring search per
- * candidate (which is quadratic on long sessions).
- */
-class PresenceIndex {
-  private ids = new Set<string>();
-  private lines = new Set<string>();
-  private shingles: Array<Set<string>> = [new Set(), new Set(), new Set(), new Set(), new Set()];
+/** The key a presence lookup asks for: an identifier (`i|kind:value`), a line (`l|line`) or an n-word shingle (`s|n|words`). */
+const idKey = (kind: string, value: string) => `i|${kind}:${value}`;
+const lineKey = (line: string) => `l|${line}`;
+const shingleKey = (n: number, gram: string) => `s|${n}|${gram}`;
+/** Paths written relative in the log and absolute in a summary (or vice versa). */
+const stripPath = (value: string) => value.replace(/^(?:\.{1,2}\/|\/)+/, '');
 
-  constructor(projection: Pick<Projection, 'messages'>, withSummaries = true) {
-    for (const m of projection.messages) {
-      if (m.sidechain) continue;
-      if (!withSummaries && m.synthetic === 'summary') continue;
-      for (const b of m.blocks) {
-        if (!withSummaries && b.kind === 'summary') continue;
-        const t = textOfBlock(b as Block);
-        for (const id of extractIdentifiers(t)) {
-          this.ids.add(`${id.kind}:${id.value}`);
-          if (id.kind === 'path') {
-            // Suffixes: src/a.ts is present in /repo/src/a.ts.
-            const segs = id.value.split('/');
-            for (let i = 1; i < segs.length; i++) this.ids.add(`path:${segs.slice(i).join('/')}`);
-          }
-        }
-        if (t.length < 1_000_000) for (const l of t.split('\n')) this.lines.add(l.trim().slice(0, 200));
-        if (b.kind === 'text' || b.kind === 'summary') this.addShingles(t);
+/**
+ * The shingles a prose check of `text` asks for: every run of min(4, length) words (none for a
+ * text without words, which is present by definition).
+ */
+function proseKeys(text: string): string[] {
+  const w = words(text);
+  const n = Math.min(SHINGLE, w.length);
+  const out: string[] = [];
+  for (let i = 0; n > 0 && i + n <= w.length; i++) out.push(shingleKey(n, w.slice(i, i + n).join(' ')));
+  return out;
+}
+
+/** Every presence key a block of text holds (PresenceIndex's entries, as keys), those in `wanted` only. */
+function presenceKeys(text: string, prose: boolean, ids: readonly Identifier[], wanted: ReadonlySet<string>, shingleSizes: readonly number[], add: (key: string) => void): void {
+  for (const id of ids) {
+    const key = idKey(id.kind, id.value);
+    if (wanted.has(key)) add(key);
+    if (id.kind === 'path') {
+      // Suffixes: src/a.ts is present in /repo/src/a.ts.
+      const segs = id.value.split('/');
+      for (let i = 1; i < segs.length; i++) {
+        const suffix = idKey('path', segs.slice(i).join('/'));
+        if (wanted.has(suffix)) add(suffix);
       }
     }
   }
-
-  private addShingles(text: string): void {
+  if (text.length < 1_000_000)
+    for (const l of text.split('\n')) {
+      const key = lineKey(l.trim().slice(0, 200));
+      if (wanted.has(key)) add(key);
+    }
+  if (prose && shingleSizes.length) {
     const w = words(text);
-    for (let n = 1; n <= SHINGLE; n++) {
-      const set = this.shingles[n];
-      for (let i = 0; i + n <= w.length; i++) set.add(w.slice(i, i + n).join(' '));
+    for (const n of shingleSizes)
+      for (let i = 0; i + n <= w.length; i++) {
+        const key = shingleKey(n, w.slice(i, i + n).join(' '));
+        if (wanted.has(key)) add(key);
+      }
+  }
+}
+
+/**
+ * What lostIdentifiers needs of a log that does not depend on the projection, computed once per
+ * log (issue 31: the scan over every block of the context was most of a preview's time, again for
+ * every preview). Per main-chain log block, numbered in log order: the identifiers a compaction of
+ * it would lose (instructions included); and, for every key any such identifier can be looked up
+ * by, the log blocks whose text holds it. A projection then only marks which log blocks it still
+ * carries (the same objects: kept blocks are never copied) and reads the new blocks it made.
+ */
+interface LogPresence {
+  messages: Transcript['messages'];
+  /** The main chain's log blocks, by object, to their number. */
+  number: Map<object, number>;
+  /** Per numbered block: the identifiers a compaction of it would lose, in order. */
+  found: Identifier[][];
+  /** Every key a candidate of this log can be looked up by. */
+  wanted: Set<string>;
+  /** The shingle sizes among `wanted`. */
+  shingleSizes: number[];
+  /** Key → the numbered blocks that hold it (one number, or an ascending list). */
+  holders: Map<string, number | number[]>;
+  /** Keys (of `wanted`) of blocks that are not the log's (stubs, truncations, summaries, notices), by object. */
+  madeKeys: WeakMap<object, string[]>;
+}
+
+const presenceCache = new WeakMap<Transcript, LogPresence>();
+/** Per-log builds so far (tests check that a second preview does not build again). */
+export const lostIndexStats = { builds: 0 };
+
+function logPresence(log: Transcript): LogPresence {
+  const hit = presenceCache.get(log);
+  if (hit && hit.messages === log.messages) return hit;
+  lostIndexStats.builds++;
+  const number = new Map<object, number>();
+  const found: Identifier[][] = [];
+  const texts: string[] = [];
+  const prose: boolean[] = [];
+  const wanted = new Set<string>();
+  const sizes = new Set<number>();
+  for (const m of log.messages) {
+    if (m.sidechain) continue;
+    for (const b of m.blocks) {
+      number.set(b, found.length);
+      const text = textOfBlock(b);
+      const ids: Identifier[] = extractIdentifiers(text);
+      texts.push(text);
+      prose.push(b.kind === 'text' || b.kind === 'summary');
+      if (isTypedByUser(m, b) && b.kind === 'text') ids.push({ kind: 'instruction', value: b.text.trim() });
+      found.push(ids);
+      for (const id of ids) {
+        if (id.kind === 'instruction' || id.kind === 'error') {
+          if (id.kind === 'error') wanted.add(lineKey(id.value));
+          for (const key of proseKeys(id.value)) {
+            wanted.add(key);
+            sizes.add(Number(key.slice(2, key.indexOf('|', 2))));
+          }
+        } else {
+          wanted.add(idKey(id.kind, id.value));
+          if (id.kind === 'path') wanted.add(idKey('path', stripPath(id.value)));
+        }
+      }
     }
   }
-
-  private proseHas(text: string): boolean {
-    const w = words(text);
-    if (w.length === 0) return true;
-    const n = Math.min(SHINGLE, w.length);
-    const set = this.shingles[n];
-    for (let i = 0; i + n <= w.length; i++) if (!set.has(w.slice(i, i + n).join(' '))) return false;
-    return true;
+  const shingleSizes = [...sizes].sort((a, b) => a - b);
+  const holders = new Map<string, number | number[]>();
+  for (let k = 0; k < found.length; k++) {
+    const ids = found[k];
+    // The block's own identifiers (its instruction is no identifier of its text: the prose holds it).
+    const own = ids.length && ids[ids.length - 1].kind === 'instruction' ? ids.slice(0, -1) : ids;
+    presenceKeys(texts[k], prose[k], own, wanted, shingleSizes, (key) => {
+      const h = holders.get(key);
+      if (h === undefined) holders.set(key, k);
+      else if (typeof h === 'number') {
+        if (h !== k) holders.set(key, [h, k]);
+      } else if (h[h.length - 1] !== k) h.push(k);
+    });
   }
+  const out: LogPresence = { messages: log.messages, number, found, wanted, shingleSizes, holders, madeKeys: new WeakMap() };
+  presenceCache.set(log, out);
+  return out;
+}
 
-  has(id: Identifier): boolean {
-    if (id.kind === 'instruction') return this.proseHas(id.value);
-    if (id.kind === 'error') return this.lines.has(id.value) || this.proseHas(id.value);
-    if (this.ids.has(`${id.kind}:${id.value}`)) return true;
-    // Paths written relative in the log and absolute in a summary (or vice versa).
-    return id.kind === 'path' && this.ids.has(`path:${id.value.replace(/^(?:\.{1,2}\/|\/)+/, '')}`);
-  }
+/** Build the log's index now (the preview worker warms it when the inspector opens: the first preview then does not). */
+export function prepareLostIdentifiers(log: Transcript): void {
+  logPresence(log);
 }
 
 /**
  * Lost identifiers of a projection, in order of first appearance. Only blocks the projection
  * changed are searched: kept blocks are in the context by definition. `summaries: false`: what a
  * summary lists does not count as present.
+ *
+ * Present means what PresenceIndex says of the projection's main-chain text: an identifier by
+ * exact value (path suffixes included), an error line by exact line, instructions and error lines
+ * by word shingles over the prose. The log's blocks the projection still carries are looked up in
+ * the log's index (logPresence); only the blocks the projection made are read here.
  */
 export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>, options: { summaries?: boolean } = {}): LostIdentifier[] {
+  const lp = logPresence(log);
   const seen = new Set<string>();
   const candidates: LostIdentifier[] = [];
+  let k = 0;
   for (const m of log.messages) {
     if (m.sidechain) continue;
     for (const b of m.blocks) {
+      const n = k++;
       const fate = projection.fates[b.id];
       if (!fate || fate.kind === 'kept') continue;
-      const found: Identifier[] = extractIdentifiers(textOfBlock(b));
-      if (isTypedByUser(m, b) && b.kind === 'text') found.push({ kind: 'instruction', value: b.text.trim() });
-      for (const id of found) {
+      for (const id of lp.found[n]) {
         const key = `${id.kind}:${id.value}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -124,8 +205,46 @@ export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'm
     }
   }
   if (candidates.length === 0) return [];
-  const present = new PresenceIndex(projection, options.summaries !== false);
-  return candidates.filter((c) => !present.has(c));
+  const withSummaries = options.summaries !== false;
+  // What the projection carries: log blocks by number, made blocks by their keys.
+  const alive = new Uint8Array(lp.found.length);
+  const made = new Set<string>();
+  for (const m of projection.messages) {
+    if (m.sidechain) continue;
+    if (!withSummaries && m.synthetic === 'summary') continue;
+    for (const b of m.blocks) {
+      if (!withSummaries && b.kind === 'summary') continue;
+      const n = lp.number.get(b);
+      if (n !== undefined) {
+        alive[n] = 1;
+        continue;
+      }
+      let keys = lp.madeKeys.get(b);
+      if (!keys) {
+        const text = textOfBlock(b as Block);
+        const list: string[] = [];
+        presenceKeys(text, b.kind === 'text' || b.kind === 'summary', extractIdentifiers(text), lp.wanted, lp.shingleSizes, (key) => list.push(key));
+        lp.madeKeys.set(b, (keys = list));
+      }
+      for (const key of keys) made.add(key);
+    }
+  }
+  const present = (key: string): boolean => {
+    if (made.has(key)) return true;
+    const h = lp.holders.get(key);
+    if (h === undefined) return false;
+    if (typeof h === 'number') return alive[h] === 1;
+    for (const n of h) if (alive[n] === 1) return true;
+    return false;
+  };
+  const prosePresent = (text: string) => proseKeys(text).every(present);
+  const has = (id: Identifier): boolean => {
+    if (id.kind === 'instruction') return prosePresent(id.value);
+    if (id.kind === 'error') return present(lineKey(id.value)) || prosePresent(id.value);
+    if (present(idKey(id.kind, id.value))) return true;
+    return id.kind === 'path' && present(idKey('path', stripPath(id.value)));
+  };
+  return candidates.filter((c) => !has(c));
 }
 
 /**

@@ -75,8 +75,10 @@ interface LaneState {
  * worker holds the transcript and the pipeline's per-log caches: a fresh one reads the transcript
  * again and runs the pipeline cold (at 10k turns ≈ 3× a warm preview), which costs more than the
  * rest of a short stale preview. A stale preview still running after this is stopped.
+ * Issue 31: a warm preview of 10,000 turns takes well under a second of CPU, and a fresh worker
+ * reads the log back and builds its indexes again (seconds): 1.5 s lets a stale preview end.
  */
-export const PREVIEW_GRACE_MS = 300;
+export const PREVIEW_GRACE_MS = 1500;
 
 export type WorkerFactory = () => Worker;
 
@@ -373,8 +375,12 @@ export class WorkerBridge {
   removeVersion(signal: AbortSignal | undefined, id: string, versionId: string): Promise<void> {
     return announced(id, this.run(signal, 'query', (r) => r.removeVersion(id, versionId), 'write'));
   }
+  /**
+   * On the preview lane (a write: never stopped by a stale preview's abort): its worker holds the
+   * projection of the preview the user applies, and Apply's check reuses it (issue 31).
+   */
   applyStep(signal: AbortSignal | undefined, id: string, versionId: string, step: DraftStep): Promise<Version> {
-    return announced(id, this.run(signal, 'query', (r) => r.applyStep(id, versionId, step), 'write'));
+    return announced(id, this.run(signal, 'preview', (r) => r.applyStep(id, versionId, step), 'write'));
   }
   undoStep(signal: AbortSignal | undefined, id: string, versionId: string): Promise<Version> {
     return announced(id, this.run(signal, 'query', (r) => r.undoStep(id, versionId), 'write'));
@@ -382,6 +388,10 @@ export class WorkerBridge {
   /** Stale previews are cancelled by TanStack Query's signal: the preview worker is terminated if the stale one is still running PREVIEW_GRACE_MS later. */
   preview(signal: AbortSignal | undefined, id: string, request: PreviewRequest): Promise<PreviewOutcome> {
     return this.run(signal, 'preview', (r) => r.preview(id, request) as Promise<PreviewOutcome>);
+  }
+  /** Build, on the preview lane's worker, what every preview of this transcript needs (its first preview then does not). */
+  warmPreview(signal: AbortSignal | undefined, id: string): Promise<void> {
+    return this.run(signal, 'preview', (r) => r.warmPreview(id));
   }
   compareVersions(signal: AbortSignal | undefined, id: string, a: string, b: string, model?: string): Promise<VersionComparison> {
     return this.run(signal, 'preview', (r) => r.compareVersions(id, a, b, model));

@@ -7,7 +7,8 @@
 import { transfer } from 'comlink';
 import { buildAudit } from '../compaction/audit';
 import { ConfigError, parseCompactionConfig, type CompactionPlan } from '../compaction/config';
-import { lostIdentifiers } from '../compaction/lost';
+import { lostIdentifiers, prepareLostIdentifiers } from '../compaction/lost';
+import { modelCalls } from '../compaction/calls';
 import { addPointers } from '../compaction/pointers';
 import { modelViewTotals, projectTranscript, startingContext } from '../compaction/project';
 import type { Projection, Step, SummaryKey, Version } from '../compaction/types';
@@ -119,6 +120,11 @@ export type ConfigOutcome = { kind: 'plan'; plan: CompactionPlan } | { kind: 'er
 
 const DRAFT_CREATED_AT = new Date(0).toISOString();
 
+/** Projections a compaction engine keeps per log (compactionEngine's `remembered`). */
+const REMEMBERED_PROJECTIONS = 4;
+/** Projections computed (not remembered) so far: tests count that Apply re-projects nothing the preview did. */
+export const projectionStats = { projected: 0 };
+
 function mimeOf(fileName: string, fallback: string): string {
   // A name that keeps the source's .gz is written gzip-compressed (lib/read/encode.ts encodeExport).
   if (/\.gz$/i.test(fileName)) return 'application/gzip';
@@ -220,6 +226,28 @@ export function compactionEngine(deps: CompactionDeps) {
     return draft ? [...version.steps, { ...draft, createdAt: draft.createdAt ?? DRAFT_CREATED_AT }] : version.steps;
   }
 
+  /**
+   * The last projections of each log, by what they were projected with (the steps without their
+   * dates, the baseline, the pins): the preview just shown is the one Apply checks, and the one of
+   * the version Apply makes (the same steps). Only without stored summaries (offline settings):
+   * those change as a summary run stores them.
+   */
+  const projections = new WeakMap<Transcript, Map<string, Projection>>();
+  function remembered(log: Transcript, key: string | undefined, project: () => Projection): Projection {
+    if (key === undefined) return project();
+    let byKey = projections.get(log);
+    if (!byKey) projections.set(log, (byKey = new Map()));
+    let p = byKey.get(key);
+    if (p) byKey.delete(key);
+    else {
+      p = project();
+      projectionStats.projected++;
+    }
+    byKey.set(key, p);
+    while (byKey.size > REMEMBERED_PROJECTIONS) byKey.delete(byKey.keys().next().value!);
+    return p;
+  }
+
   async function projectVersion(id: string, versionId: string, draft?: DraftStep | null, baseline?: 'log' | 'model-view'): Promise<{ log: Transcript; steps: Step[]; projection: Projection; version: Version }> {
     const log = await deps.getTranscript(id);
     const version = await versions.getVersion(repo(), id, versionId);
@@ -228,7 +256,9 @@ export function compactionEngine(deps: CompactionDeps) {
     const stored = await summaryLookup(id, s);
     // The inspector's pins (issue 26): no step of any version touches them.
     const pins = await readPins(repo(), id);
-    const projection = projectTranscript(log, steps, { ...(stored && { summaries: stored.lookup }), ...(baseline && { baseline }), ...(pins.length && { pins }) });
+    // A step's date is no input of its projection (a draft has none; Apply stamps it).
+    const key = stored ? undefined : JSON.stringify([steps.map(({ createdAt: _, ...step }) => step), baseline ?? null, pins]);
+    const projection = remembered(log, key, () => projectTranscript(log, steps, { ...(stored && { summaries: stored.lookup }), ...(baseline && { baseline }), ...(pins.length && { pins }) }));
     // The reducer only sees '' for a failed key; the reason (HTTP status, timeout, …) goes into its notes.
     return { log, steps, projection: stored ? annotateFailures(projection, [...stored.met.values()]) : projection, version };
   }
@@ -458,6 +488,17 @@ export function compactionEngine(deps: CompactionDeps) {
       return versions.undoStep(repo(), id, versionId);
     },
     preview,
+    /**
+     * What every preview of this log needs and no plan changes, built before the first preview asks
+     * (issue 31): the log read back in this worker, the lost-identifier index, the starting context
+     * and the model calls. The inspector asks for it on the preview lane once the page is up.
+     */
+    async warmPreview(id: string): Promise<void> {
+      const log = await deps.getTranscript(id);
+      prepareLostIdentifiers(log);
+      startingContext(log, 'model-view');
+      modelCalls(log);
+    },
     exportVersion,
     compareVersions,
     runSummaries,

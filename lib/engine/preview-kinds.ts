@@ -10,3 +10,10 @@ export const SAVED_FATES = ['stubbed', 'truncated', 'removed', 'deduped', 'summa
 export type SavedFate = (typeof SAVED_FATES)[number];
 
 export const LOST_KINDS: readonly LostKind[] = ['instruction', 'path', 'url', 'id', 'error'];
+
+/**
+ * Lost identifiers listed per kind (the Lost tab's list; the full list is in the audit record).
+ * The preview sends these and the counts, not every one (issue 31: what crosses to the main thread
+ * is what it shows).
+ */
+export const LOST_SHOWN = 100;

@@ -21,8 +21,8 @@ import { blockText } from '../tokens/count';
 import { BUDGET_KINDS, budgetKind, type BudgetKind } from '../tokens/totals';
 
 // Defined beside, in a module without the tokenizer, so components can import them (see there).
-import { LOST_KINDS, SAVED_FATES } from './preview-kinds';
-export { LOST_KINDS, SAVED_FATES, type SavedFate } from './preview-kinds';
+import { LOST_KINDS, LOST_SHOWN, SAVED_FATES } from './preview-kinds';
+export { LOST_KINDS, LOST_SHOWN, SAVED_FATES, type SavedFate } from './preview-kinds';
 
 /** Characters of a block's text shipped in the diff (the full text stays in the worker). */
 export const DIFF_TEXT_CAP = 4000;
@@ -92,7 +92,9 @@ export interface PreviewSummary {
     selection: TokenPair | null;
   };
   cacheStablePrefix: number;
+  /** The first LOST_SHOWN lost identifiers of each kind (lostCounts has how many there are). */
   lost: Record<LostKind, Array<Pick<LostIdentifier, 'value' | 'turn' | 'messageId'>>>;
+  lostCounts: Record<LostKind, number>;
   lostTotal: number;
   diff: DiffMessage[];
   diffTotal: number;
@@ -166,6 +168,9 @@ export function summarizePreview(log: Transcript, projection: Projection, select
     if (m.sidechain) continue;
     const bar = barOf(m.index);
     let blocks: DiffBlock[] | null = null;
+    let changedHere = false;
+    // Past the diff's cap a message is only counted: its texts are not read (nor capped) for nothing.
+    const listed = diff.length < DIFF_MESSAGE_CAP;
     for (const b of m.blocks) {
       const fate = blockFate(projection, b.id);
       if (fate.kind !== 'kept' && bySource(fate.stepId)) continue;
@@ -179,6 +184,8 @@ export function summarizePreview(log: Transcript, projection: Projection, select
       if (f !== undefined) savedAdded[bar * F + f] += Math.max(0, b.tokens - afterTokens);
       deltaAdded[bar * K + kindIndex.get(budgetKind(m.role, b))!] -= b.tokens;
       if (replacement) deltaAdded[bar * K + kindIndex.get(budgetKind(m.role, replacement))!] += replacement.tokens;
+      changedHere = true;
+      if (!listed) continue;
       blocks ??= [];
       blocks.push({
         blockId: b.id,
@@ -192,9 +199,9 @@ export function summarizePreview(log: Transcript, projection: Projection, select
         ...(toolOf(b) && { tool: toolOf(b) }),
       });
     }
-    if (blocks) {
+    if (changedHere) {
       diffTotal++;
-      if (diff.length < DIFF_MESSAGE_CAP) diff.push({ messageId: m.id, index: m.index, turn: m.turn, role: m.role, blocks });
+      if (blocks) diff.push({ messageId: m.id, index: m.index, turn: m.turn, role: m.role, blocks });
     }
   }
   for (const m of projection.messages) {
@@ -228,7 +235,8 @@ export function summarizePreview(log: Transcript, projection: Projection, select
 
   const lostList = lostIdentifiers(log, projection).filter((l) => !bySource(l.stepId));
   const lost = emptyLost();
-  for (const l of lostList) lost[l.kind].push({ value: l.value, turn: l.turn, messageId: l.messageId });
+  const lostCounts: Record<LostKind, number> = { instruction: 0, path: 0, url: 0, id: 0, error: 0 };
+  for (const l of lostList) if (lostCounts[l.kind]++ < LOST_SHOWN) lost[l.kind].push({ value: l.value, turn: l.turn, messageId: l.messageId });
 
   const start = projection.tokens.start?.total ?? projection.tokens.before.total;
   return {
@@ -246,6 +254,7 @@ export function summarizePreview(log: Transcript, projection: Projection, select
     },
     cacheStablePrefix: projection.cacheStablePrefix ?? 0,
     lost,
+    lostCounts,
     lostTotal: lostList.length,
     diff,
     diffTotal,

@@ -40,6 +40,10 @@ export interface ReplayView {
   recorded: Simulation['recorded'] | null;
   /** (as-recorded replay − recorded bill) / recorded bill, over the recorded calls. */
   recordedError: number | null;
+  /** What the replay could not take as recorded (simulate's warnings: implausible usage, timestamps that go back). */
+  warnings: string[];
+  /** The recorded usage was implausible: sizes are our counts (lib/tokens/usage-sanity.ts). */
+  usageIgnored: boolean;
   /** Main-chain calls: their turn and the message each produced. */
   callTurns: Int32Array;
   callMessages: Int32Array;
@@ -60,6 +64,8 @@ export function replayView(t: Transcript, options: { model?: string; cacheTtl?: 
     calibration: sim.calibration,
     recorded: sim.recorded ?? null,
     recordedError: recordedError(sim) ?? null,
+    warnings: sim.warnings,
+    usageIgnored: !!sim.usageIgnored,
     callTurns: Int32Array.from(first, (c) => c.turn),
     callMessages: Int32Array.from(first, (c) => c.messageIndex),
     series: sim.results.map((r, i) => {

@@ -10,6 +10,7 @@
  * that goes gives back, after the notice, the typed messages it quoted.
  */
 import type { ProjectedMessage } from '../types';
+import type { Transcript } from '../../model/types';
 import { ContextEditor, contextTokens, fateIn, fates, isBool, isEditable, isNum, isStr, opt, projectedMessageOf, type CompactionContext, type Reducer, type ReducerState, type ReduceResult } from '../context';
 import type { Budget } from '../budget';
 import { removeMessagesSafely } from './util';
@@ -30,6 +31,47 @@ export const EMERGENCY_NOTICE =
 const NOTICE_ERRORS = { maxLines: 10, lineChars: 200 };
 /** The heading under which the offline summarizer lists a span's distinct error lines. */
 const SUMMARY_ERRORS_HEADING = /^Error lines in tool output \(every distinct one, with its turns\):$/;
+
+// Emergency under a budget tries many cuts of one context (a binary search, the notice's error
+// lines one by one), and each try asks which log messages a dropped summary spans and which the
+// context still carries. Both are answered from indexes built once (issue 31: the scans of the
+// whole log per try were most of a 3,000-turn preview), in the log's order as the scans were.
+const presentCache = new WeakMap<readonly ProjectedMessage[], ReadonlySet<string>>();
+
+/** Log message ids the context still carries. */
+function presentSources(messages: readonly ProjectedMessage[]): ReadonlySet<string> {
+  let present = presentCache.get(messages);
+  if (!present) {
+    const set = new Set<string>();
+    for (const m of messages) if (m.sourceId) set.add(m.sourceId);
+    presentCache.set(messages, (present = set));
+  }
+  return present;
+}
+
+const byTurnCache = new WeakMap<Transcript['messages'], Map<number, number[]>>();
+
+/** Positions (in log.messages, ascending) of the log messages whose turn lies in any of the spans. */
+function logMessagesIn(log: Transcript, spans: ReadonlyArray<readonly [number, number]>): number[] {
+  let byTurn = byTurnCache.get(log.messages);
+  if (!byTurn) {
+    byTurn = new Map();
+    log.messages.forEach((m, i) => {
+      const list = byTurn!.get(m.turn);
+      if (list) list.push(i);
+      else byTurn!.set(m.turn, [i]);
+    });
+    byTurnCache.set(log.messages, byTurn);
+  }
+  const out = new Set<number>();
+  for (const [from, to] of spans) {
+    // A span wider than the log's turns is read turn by turn only where the log has them.
+    if (to - from + 1 > byTurn.size) {
+      for (const [turn, list] of byTurn) if (turn >= from && turn <= to) for (const i of list) out.add(i);
+    } else for (let t = from; t <= to; t++) for (const i of byTurn.get(t) ?? []) out.add(i);
+  }
+  return [...out].sort((a, b) => a - b);
+}
 
 /** Distinct error lines of the messages about to be dropped: their tool results and the error lists of dropped summaries. */
 export function droppedErrorLines(ctx: CompactionContext, indices: readonly number[]): string[] {
@@ -58,9 +100,6 @@ export function droppedErrorLines(ctx: CompactionContext, indices: readonly numb
  */
 function droppedUserMessages(ctx: CompactionContext, indices: readonly number[], restored: ReadonlySet<string> = new Set()): string[] {
   const out: string[] = [];
-  // A summary's span can hold a typed message the projection still carries (the prompt that opened a
-  // protected turn): dropping the summary does not lose it.
-  const present = presentIds(ctx);
   const name = (m: { role: string; meta?: boolean; sidechain?: boolean; synthetic?: 'summary' | 'notice'; turn: number; blocks: readonly { kind: string; text?: string }[] }) => {
     for (const b of m.blocks) {
       if (!isTypedByUser(m, b)) continue;
@@ -71,7 +110,9 @@ function droppedUserMessages(ctx: CompactionContext, indices: readonly number[],
   for (const mi of indices) {
     const m = ctx.messages[mi];
     if (m.synthetic === 'summary') {
-      for (const lm of quotedTypedMessages(ctx.log, m, present)) if (!restored.has(lm.id)) name(lm);
+      // A summary's span can hold a typed message the projection still carries (the prompt that
+      // opened a protected turn): dropping the summary does not lose it.
+      for (const lm of quotedIn(ctx, m)) if (!restored.has(lm.id)) name(lm);
       continue;
     }
     name(m);
@@ -79,10 +120,27 @@ function droppedUserMessages(ctx: CompactionContext, indices: readonly number[],
   return out;
 }
 
-function presentIds(ctx: CompactionContext): Set<string> {
-  const present = new Set<string>();
-  for (const m of ctx.messages) if (m.sourceId) present.add(m.sourceId);
-  return present;
+/**
+ * Per context: the typed log messages a summary of it quoted (calls.ts quotedTypedMessages: those
+ * of its span the context no longer carries), read from the by-turn index and cached — emergency
+ * asks for each weighed cut (issue 31).
+ */
+const quotedCache = new WeakMap<CompactionContext, Map<ProjectedMessage, readonly Transcript['messages'][number][]>>();
+function quotedIn(ctx: CompactionContext, m: ProjectedMessage): readonly Transcript['messages'][number][] {
+  if (m.synthetic !== 'summary' || !m.span) return [];
+  let byMessage = quotedCache.get(ctx);
+  if (!byMessage) quotedCache.set(ctx, (byMessage = new Map()));
+  let out = byMessage.get(m);
+  if (!out) {
+    const present = presentSources(ctx.messages);
+    const list: Transcript['messages'][number][] = [];
+    for (const li of logMessagesIn(ctx.log, [m.span])) {
+      const lm = ctx.log.messages[li];
+      if (!present.has(lm.id) && lm.blocks.some((b) => isTypedByUser(lm, b))) list.push(lm);
+    }
+    byMessage.set(m, (out = list));
+  }
+  return out;
 }
 
 /**
@@ -92,11 +150,10 @@ function presentIds(ctx: CompactionContext): Set<string> {
  * the words are what the floor keeps.
  */
 function restoredMessages(ctx: CompactionContext, drop: readonly number[]): ProjectedMessage[] {
-  const present = presentIds(ctx);
   const out: ProjectedMessage[] = [];
   const seen = new Set<string>();
   for (const mi of drop) {
-    for (const lm of quotedTypedMessages(ctx.log, ctx.messages[mi], present)) {
+    for (const lm of quotedIn(ctx, ctx.messages[mi])) {
       if (seen.has(lm.id)) continue;
       seen.add(lm.id);
       const p = projectedMessageOf(lm);
@@ -106,11 +163,33 @@ function restoredMessages(ctx: CompactionContext, drop: readonly number[]): Proj
   return out.sort((a, b) => a.turn - b.turn);
 }
 
+/** Per context: the log messages a set of summary spans holds as summarized (the context no longer carries them), each with its summarized block ids. */
+const summarizedCache = new WeakMap<CompactionContext, Map<string, ReadonlyArray<{ id: string; blocks: readonly string[] }>>>();
+function summarizedIn(ctx: CompactionContext, spans: ReadonlyArray<readonly [number, number]>): ReadonlyArray<{ id: string; blocks: readonly string[] }> {
+  let bySpans = summarizedCache.get(ctx);
+  if (!bySpans) summarizedCache.set(ctx, (bySpans = new Map()));
+  const key = spans.map(([a, b]) => `${a}-${b}`).join(',');
+  let hit = bySpans.get(key);
+  if (!hit) {
+    const present = presentSources(ctx.messages);
+    const list: { id: string; blocks: string[] }[] = [];
+    for (const li of logMessagesIn(ctx.log, spans)) {
+      const lm = ctx.log.messages[li];
+      if (lm.sidechain || present.has(lm.id)) continue;
+      const blocks: string[] = [];
+      for (const b of lm.blocks) if (fateIn(ctx.fates, b.id)?.kind === 'summarized') blocks.push(b.id);
+      if (blocks.length) list.push({ id: lm.id, blocks });
+    }
+    bySpans.set(key, (hit = list));
+  }
+  return hit;
+}
+
 /**
  * The turns and the log messages a drop takes out of the context: raw messages, and the span of
- * each dropped summary, whose log blocks (summarized until now) are given the drop's fate.
+ * each dropped summary, whose log blocks (summarized until now) are to be given the drop's fate.
  */
-function droppedSpan(ctx: CompactionContext, editor: ContextEditor, drop: readonly number[], restored: ReadonlySet<string> = new Set()): { first: number; last: number; messages: number } {
+function droppedSpan(ctx: CompactionContext, drop: readonly number[], restored: ReadonlySet<string> = new Set()): { first: number; last: number; messages: number; removed: readonly string[] } {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   let messages = 0;
@@ -122,23 +201,15 @@ function droppedSpan(ctx: CompactionContext, editor: ContextEditor, drop: readon
     if (m.synthetic === 'summary' && m.span) summaries.push(m.span);
     else if (!m.synthetic) messages++;
   }
-  if (summaries.length) {
-    const present = new Set<string>();
-    for (const m of ctx.messages) if (m.sourceId) present.add(m.sourceId);
-    const removed: string[] = [];
-    for (const lm of ctx.log.messages) {
-      if (lm.sidechain || present.has(lm.id) || restored.has(lm.id) || !summaries.some(([a, b]) => lm.turn >= a && lm.turn <= b)) continue;
-      let summarized = false;
-      for (const b of lm.blocks)
-        if (fateIn(ctx.fates, b.id)?.kind === 'summarized') {
-          summarized = true;
-          removed.push(b.id);
-        }
-      if (summarized) messages++;
-    }
-    editor.setFates(removed, fates.removed('emergency', ctx.step.id));
+  if (!summaries.length) return { first, last, messages, removed: [] };
+  // The typed messages a dropped summary gives back are kept, not removed nor counted.
+  const removed: string[] = [];
+  for (const e of summarizedIn(ctx, summaries)) {
+    if (restored.has(e.id)) continue;
+    messages++;
+    for (const id of e.blocks) removed.push(id);
   }
-  return { first, last, messages };
+  return { first, last, messages, removed };
 }
 
 function noticeMessage(ctx: CompactionContext, what: string, turn: number, template: string, errors: readonly string[] = [], of = errors.length): ProjectedMessage {
@@ -151,6 +222,12 @@ function noticeMessage(ctx: CompactionContext, what: string, turn: number, templ
     synthetic: 'notice',
     blocks: [{ kind: 'text', id: `notice:${ctx.step.id}:${turn}`, text, tokens: ctx.counter.count(text) }],
   };
+}
+
+/** A cut emergency weighs: the context's tokens after it (contextTokens of the finished context), and the context itself, built on demand. */
+interface Attempt {
+  tokens: number;
+  finish: () => ReduceResult;
 }
 
 /** Drop the window but its newest `keepN` messages. Exported for summarize's failure fallback. */
@@ -175,8 +252,14 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     else if (m.synthetic !== undefined && m.turn <= windowEnd) synthetic.push(mi);
   });
   const candidates = [...raw, ...synthetic];
-  /** `errors`: every dropped error line, none, or only those of a chosen set (what fits the target). */
-  const attempt = (keep: number, notice = template, errors: 'all' | 'none' | ReadonlySet<string> = 'all'): ReduceResult | undefined => {
+  /**
+   * One cut, weighed: the context's tokens after it, and `finish` to build it. Emergency weighs
+   * many cuts (a binary search, the notice's error lines one by one) and builds one: the new
+   * messages array, the fates of a dropped summary's span and the report's notes are made by
+   * `finish` only (issue 31: building every weighed cut was most of a 10,000-turn preview).
+   * `errors`: every dropped error line, none, or only those of a chosen set (what fits the target).
+   */
+  const attempt = (keep: number, notice = template, errors: 'all' | 'none' | ReadonlySet<string> = 'all'): Attempt | undefined => {
     let cut = Math.max(0, candidates.length - keep);
     // Split safety: never start the kept part on a message made only of tool results.
     while (cut > 0 && cut < candidates.length && ctx.messages[candidates[cut]].blocks.some((b) => b.kind === 'tool_result')) cut--;
@@ -190,7 +273,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     // A dropped summary takes its span with it: those log messages are removed now, not summarized,
     // and the notice counts them (it said "turns 60–60, 1 messages" for a summary of 152 turns).
     // The typed messages it gives back are kept, not counted.
-    const { first, last, messages: covered } = droppedSpan(ctx, editor, drop, restored);
+    const { first, last, messages: covered, removed } = droppedSpan(ctx, drop, restored);
     const what = `turns ${first + 1}–${last + 1}, ${covered} messages`;
     const lines = errors === 'none' ? [] : droppedErrorLines(ctx, drop);
     let shown = errors === 'all' ? lines.slice(-NOTICE_ERRORS.maxLines) : errors === 'none' ? [] : lines.filter((l) => errors.has(l));
@@ -204,15 +287,21 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     if (message.blocks[0].tokens >= saved) return undefined;
     editor.insertBefore(drop[0], message);
     for (const r of restore) editor.insertBefore(drop[0], r);
-    if (restore.length) editor.setFates(restore.flatMap((r) => r.blocks.map((b) => b.id)), { kind: 'kept' });
-    const typed = droppedUserMessages(ctx, drop, restored);
-    const named = typed.length ? [`user messages not kept (${typed.length}): ${typed.slice(0, 20).join('; ')}${typed.length > 20 ? `; … ${typed.length - 20} more` : ''}`] : [];
-    const inNotice = new Set(shown);
-    const lostErrors = lines.filter((l) => !inNotice.has(l));
-    if (lostErrors.length)
-      named.push(`error lines not kept in the notice (${lostErrors.length} of ${lines.length}): ${lostErrors.slice(0, 10).map((l) => `«${l.slice(0, 80)}${l.length > 80 ? '…' : ''}»`).join('; ')}${lostErrors.length > 10 ? `; … ${lostErrors.length - 10} more` : ''}`);
-    const gaveBack = restore.length ? [`gave back the ${restore.length} message(s) the user typed that the dropped summary quoted (turns ${restore[0].turn + 1}–${restore[restore.length - 1].turn + 1})`] : [];
-    return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`, ...gaveBack, ...named]);
+    return {
+      tokens: editor.contextTotal,
+      finish: () => {
+        if (removed.length) editor.setFates(removed, fates.removed('emergency', ctx.step.id));
+        if (restore.length) editor.setFates(restore.flatMap((r) => r.blocks.map((b) => b.id)), { kind: 'kept' });
+        const typed = droppedUserMessages(ctx, drop, restored);
+        const named = typed.length ? [`user messages not kept (${typed.length}): ${typed.slice(0, 20).join('; ')}${typed.length > 20 ? `; … ${typed.length - 20} more` : ''}`] : [];
+        const inNotice = new Set(shown);
+        const lostErrors = lines.filter((l) => !inNotice.has(l));
+        if (lostErrors.length)
+          named.push(`error lines not kept in the notice (${lostErrors.length} of ${lines.length}): ${lostErrors.slice(0, 10).map((l) => `«${l.slice(0, 80)}${l.length > 80 ? '…' : ''}»`).join('; ')}${lostErrors.length > 10 ? `; … ${lostErrors.length - 10} more` : ''}`);
+        const gaveBack = restore.length ? [`gave back the ${restore.length} message(s) the user typed that the dropped summary quoted (turns ${restore[0].turn + 1}–${restore[restore.length - 1].turn + 1})`] : [];
+        return editor.finish(state, [...extraNotes, `dropped ${drop.length} message(s), kept the newest ${candidates.length - cut} of the range`, ...gaveBack, ...named]);
+      },
+    };
   };
   // sven's keep_n is one number for both paths (Step.keepLastMessages): the newest messages the step
   // already protects count towards it, so emergency keeps keep_n in all, not keep_n more.
@@ -222,10 +311,10 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     for (let i = lastRaw + 1; i < ctx.messages.length; i++) if (ctx.messages[i].role !== 'system' && !ctx.messages[i].sidechain && !ctx.messages[i].synthetic) after++;
     keepN = Math.max(0, keepN - after);
   }
-  if (!untilFits) return attempt(keepN) ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
+  if (!untilFits) return attempt(keepN)?.finish() ?? new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, 'nothing to drop in range']);
   // Under a budget keep as many of the newest messages as fit (at least keep_n when they fit):
   // the kept total grows with the count, so binary search (O(n log n)).
-  const fits = (r: ReduceResult | undefined) => r !== undefined && contextTokens(r.ctx) <= budget.total;
+  const fits = (r: Attempt | undefined) => r !== undefined && r.tokens <= budget.total;
   let best = attempt(0);
   let notice = template;
   let errors: 'all' | 'none' | ReadonlySet<string> = 'all';
@@ -265,7 +354,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
   // protected, alone exceeds it): destroying the range — the user's instructions with it — would
   // buy nothing the target asked for. Nothing is dropped, and the report says why.
   if (!fits(best)) {
-    const floor = best ? contextTokens(best.ctx) : contextTokens(ctx);
+    const floor = best ? best.tokens : contextTokens(ctx);
     const kept = userKept ? ` (it keeps the ${userKept} message(s) with the user's words: tick "Emergency may drop user messages" to allow it)` : '';
     return new ContextEditor(ctx, 'emergency').finish(state, [...extraNotes, `not run: even dropping the whole range leaves ${floor.toLocaleString('en-US')} tokens > target ${budget.total.toLocaleString('en-US')}${kept}`]);
   }
@@ -279,7 +368,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
       best = r;
     } else hi = mid - 1;
   }
-  return best!;
+  return best!.finish();
 }
 
 export function emergency(options: Record<string, unknown> = {}): Reducer {

@@ -1,0 +1,82 @@
+/**
+ * Issue 31: the work of a preview, counted (never timed). The inspector's warm-up builds what
+ * every preview of the log needs and no plan changes; the previews of the drags that follow, on
+ * other ranges, build none of it again.
+ */
+import 'fake-indexeddb/auto';
+import v8 from 'node:v8';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { makeClaudeCodeSession } from '../../bench/generate';
+import { defaultPlan, planToDraft } from '../../components/plan/plan';
+import { lostIndexStats } from '../compaction/lost';
+import { freshDbName } from '../db/test-helpers';
+import { engine, useEngineDatabase } from './api';
+import { projectionStats } from './compaction';
+import { LOST_SHOWN } from './preview-kinds';
+import { ORIGINAL_VERSION } from './versions';
+
+beforeEach(() => useEngineDatabase(freshDbName()));
+
+describe('the preview path, counted', () => {
+  it('the warm-up builds the log’s lost-identifier index once; Auto previews of three ranges and Apply build none', async () => {
+    const out = await engine.importFile(new TextEncoder().encode(makeClaudeCodeSession(400)), 'cc-400.jsonl');
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const id = out.meta.id;
+    const builds = lostIndexStats.builds;
+    await engine.warmPreview(id);
+    expect(lostIndexStats.builds - builds).toBe(1);
+    // The Plan panel's default: Auto at half the context, on the selected turns.
+    const plan = defaultPlan(out.meta.tokens.total);
+    for (const range of [[40, 160], [200, 320], [100, 300]] as Array<[number, number]>) {
+      const p = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft: planToDraft(plan, `s-${range[0]}`, range), selection: range });
+      if (p.kind !== 'preview') throw new Error(JSON.stringify(p));
+      expect(p.preview.tokens.selection!.after).toBeLessThan(p.preview.tokens.selection!.before);
+    }
+    await engine.applyStep(id, ORIGINAL_VERSION, planToDraft(plan, 's-apply', [40, 160])!);
+    expect(lostIndexStats.builds - builds).toBe(1);
+  });
+
+  it('Apply projects nothing the preview it applies projected, nor does the preview of the version it makes', async () => {
+    const out = await engine.importFile(new TextEncoder().encode(makeClaudeCodeSession(300)), 'cc-300.jsonl');
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const id = out.meta.id;
+    const draft = planToDraft(defaultPlan(out.meta.tokens.total), 's-range', [30, 120])!;
+    // The original's own projection (no step), which Apply compares with.
+    await engine.preview(id, { versionId: ORIGINAL_VERSION });
+    const shown = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft, selection: [30, 120] });
+    if (shown.kind !== 'preview') throw new Error(JSON.stringify(shown));
+    const projected = projectionStats.projected;
+    const version = await engine.applyStep(id, ORIGINAL_VERSION, draft);
+    const after = await engine.preview(id, { versionId: version.id });
+    if (after.kind !== 'preview') throw new Error(JSON.stringify(after));
+    expect(projectionStats.projected).toBe(projected);
+    // The version's numbers are the preview's.
+    expect(after.preview.tokens.context).toEqual(shown.preview.tokens.context);
+    expect(after.preview.fateCounts).toEqual(shown.preview.fateCounts);
+    // Another plan is projected.
+    await engine.preview(id, { versionId: version.id, draft: { ...draft, id: 's-more', range: { kind: 'turns', from: 150, to: 250 } }, selection: [150, 250] });
+    expect(projectionStats.projected).toBe(projected + 1);
+  });
+
+  it('sends the Lost tab what it lists: the first LOST_SHOWN identifiers of each kind and the counts, whatever the log’s length', async () => {
+    const sizes: number[] = [];
+    const totals: number[] = [];
+    for (const turns of [300, 1200]) {
+      const out = await engine.importFile(new TextEncoder().encode(makeClaudeCodeSession(turns)), `cc-${turns}.jsonl`);
+      if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+      // Every message of the range dropped, the user's with the user's leave (issue 27 item 5): each turn's prompt is a lost instruction.
+      const draft = { id: 'drop', range: { kind: 'turns' as const, from: 0, to: turns - 2 }, reducers: [{ id: 'emergency' as const, options: { keepN: 0, dropUserMessages: true } }], keepLast: 1 };
+      const p = await engine.preview(out.meta.id, { versionId: ORIGINAL_VERSION, draft, selection: [0, turns - 2] });
+      if (p.kind !== 'preview') throw new Error(JSON.stringify(p));
+      expect(p.preview.lostCounts.instruction).toBeGreaterThanOrEqual(turns - 2);
+      expect(p.preview.lost.instruction).toHaveLength(LOST_SHOWN);
+      expect(p.preview.lostTotal).toBe(Object.values(p.preview.lostCounts).reduce((a, b) => a + b, 0));
+      for (const list of Object.values(p.preview.lost)) expect(list.length).toBeLessThanOrEqual(LOST_SHOWN);
+      sizes.push(v8.serialize(p.preview.lost).length);
+      totals.push(p.preview.lostTotal);
+    }
+    // Four times the turns: over three times the identifiers lost, well under twice the bytes sent.
+    expect(totals[1]).toBeGreaterThan(totals[0] * 3);
+    expect(sizes[1]).toBeLessThan(sizes[0] * 2);
+  });
+});
