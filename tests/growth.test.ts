@@ -25,6 +25,12 @@ import type { Step } from '../lib/compaction/types';
 import { cpuPerRun } from './cpu';
 
 const LIMIT = 24;
+/**
+ * The tests' wall-clock timeout only guards against a hang: the measure is CPU. At 120 s the
+ * anthropic-messages case timed out (126 s of wall time for its ~7 s of CPU) while its measure passed
+ * (11.5×), on a 2-core machine at load average 18 (issue 30 follow-up).
+ */
+const HANG_GUARD_MS = 600_000;
 
 /** Best CPU milliseconds per run of each function (this thread's) over `runs` alternating rounds. */
 function bestOfAlternating(fns: readonly (() => void)[], runs = 5): number[] {
@@ -51,7 +57,7 @@ describe('growth (no quadratic path)', () => {
     const [small, large] = bestOfAlternating([serializer(500), serializer(4000)]);
     console.log(`growth: Claude Code serialize ${small.toFixed(0)} → ${large.toFixed(0)} ms CPU (${(large / Math.max(small, 1)).toFixed(1)}×)`);
     expect(large / Math.max(small, 1), `serialize: ${small.toFixed(0)} ms CPU at 500 turns, ${large.toFixed(0)} ms at 4000`).toBeLessThan(LIMIT);
-  }, 120_000);
+  }, HANG_GUARD_MS);
 
   for (const format of ['anthropic-messages', 'gemini-api']) {
     it(`serializing a compacted ${format} request grows linearly (1000 → 8000 turns)`, () => {
@@ -72,7 +78,7 @@ describe('growth (no quadratic path)', () => {
       // 10× for 500 → 4000 turns, 20–31× for 1000 → 8000; linear measures 7–8×).
       console.log(`growth: ${format} serialize ${small.toFixed(0)} → ${large.toFixed(0)} ms CPU (${(large / Math.max(small, 1)).toFixed(1)}×)`);
       expect(large / Math.max(small, 1), `${format} serialize: ${small.toFixed(0)} ms CPU at 1000 turns, ${large.toFixed(0)} ms at 8000`).toBeLessThan(16);
-    }, 120_000);
+    }, HANG_GUARD_MS);
   }
 
   it('declaring tools grows linearly (10k → 80k schemas), and a 20k-tool request imports every tool', () => {
@@ -104,5 +110,5 @@ describe('growth (no quadratic path)', () => {
     expect(t.format).toBe('openai-chat');
     expect(t.tools.length).toBe(20_000);
     expect(t.tools[19_999].name).toBe('tool_19999');
-  }, 120_000);
+  }, HANG_GUARD_MS);
 });

@@ -365,6 +365,16 @@ export function hasTypedText(m: { role: string; meta?: boolean; sidechain?: bool
   return m.role === 'user' && m.blocks.some((b) => isTypedByUser(m, b));
 }
 
+/**
+ * Text Gemini CLI records as a user message that the user did not type: its "System: Please
+ * continue." nudge when the model stopped mid-task, and the prompt a built-in command sends in the
+ * user's place (`/init`: "You are an AI agent that brings the power of Gemini…").
+ */
+export function isGeminiHarnessText(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith('System: Please continue.') || t.startsWith('You are an AI agent that brings the power of Gemini directly into the terminal') || isHarnessText(t);
+}
+
 const TEXT_PATH_RE = /(?:^|[\s"'`(\[])((?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`)\],:;!?]|\.(?:\s|$))/gm;
 
 /** File paths written in prose (with a directory and an extension: `src/a.ts`, `/repo/x.py`), URLs excluded. */

@@ -28,6 +28,10 @@ describe("Auto's cache check in the pipeline (Plan panel, compact --cache-aware)
     expect(on.tokens.after.total).toBe(on.tokens.start?.total ?? on.tokens.before.total);
     const note = notes(on).find((n) => n.includes('cache check'))!;
     expect(note).toMatch(/cache check: not compacted: .*cost \$[\d.]+ more than it saves/);
+    // The calls it weighs are the main line's: 9 of the 170 recorded (inspect's "recorded calls");
+    // the other 161 are a sub-agent's, which send a context of their own. The note says which.
+    expect(log.usage.length).toBe(170);
+    expect(note).toContain('9 main-line calls so far (not the 161 recorded calls of sub-agents, which send a context of their own)');
   });
 
   it('a synthetic long session of stale reads: compacting pays, Auto compacts and says what it expects to save', () => {

@@ -45,12 +45,27 @@ export function callsSoFar(log: CompactionContext['log']): number {
   return modelCalls(log).length;
 }
 
+/**
+ * The recorded calls of sub-agents (side chains): they send a context of their own, so they are not
+ * calls to come for this one and `callsSoFar` leaves them out; the note says so, since `inspect`'s
+ * "recorded calls" counts them (claude-code-viewer_fe5e1c67: 9 main-line calls of 170 recorded).
+ */
+export function sideChainCalls(log: CompactionContext['log']): number {
+  return log.usage.filter((u) => u.input + u.cacheRead + u.cacheWrite > 0 && log.messages[u.messageIndex]?.sidechain).length;
+}
+
 export type AutoCacheCheck = { compact: true; note: string; decision?: EarlyDecision } | { compact: false; note: string; decision: EarlyDecision };
 
 /**
  * Weigh Auto's compaction (`start` → `end`): undefined when the model is not priced (no rule to
  * apply: Auto compacts as before).
  */
+function callsNote(log: CompactionContext['log'], calls: number): string {
+  const side = sideChainCalls(log);
+  if (side === 0) return `${calls} call${calls === 1 ? '' : 's'} so far`;
+  return `${calls} main-line call${calls === 1 ? '' : 's'} so far (not the ${side.toLocaleString('en-US')} recorded call${side === 1 ? '' : 's'} of sub-agents, which send a context of their own)`;
+}
+
 export function weighAutoCompaction(start: CompactionContext, startState: ReducerState, end: CompactionContext, endState: ReducerState): AutoCacheCheck | undefined {
   const info = lookupModel(start.log.model);
   if (!info) return undefined;
@@ -68,5 +83,5 @@ export function weighAutoCompaction(start: CompactionContext, startState: Reduce
   const callUsd = fresh.length ? before * p.read + summaryTokens * p.output : 0;
   const calls = callsSoFar(start.log);
   const d = decideEarly({ before, after, stablePrefix: stable, callUsd }, p, estimateCallsToCome(calls), clearAtLeast(p, budget));
-  return d.compact ? { compact: true, note: `cache check: ${d.reason}`, decision: d } : { compact: false, note: `cache check: ${d.reason}; ${info.label}, ${calls} call${calls === 1 ? '' : 's'} so far, the window does not force it below ${fmt(WINDOW_FORCES_AT * budget)} tokens`, decision: d };
+  return d.compact ? { compact: true, note: `cache check: ${d.reason}`, decision: d } : { compact: false, note: `cache check: ${d.reason}; ${info.label}, ${callsNote(start.log, calls)}, the window does not force it below ${fmt(WINDOW_FORCES_AT * budget)} tokens`, decision: d };
 }

@@ -71,6 +71,11 @@ describe('gemini-cli: what the parser reads', () => {
     expect(t.messages[1].blocks[0].kind === 'text' && t.messages[1].blocks[0].text).toBe(keep[1].content[0].text);
   });
 
+  it('without a summary the title is the first text the user typed, not /init\'s prompt or "System: Please continue." (what the sessions list shows too)', () => {
+    const t = loadText('untitled.jsonl', fs.readFileSync(JSONL, 'utf8'));
+    expect(t.title).toMatch(/^幫我做一個小修改/);
+  });
+
   it('a $set.summary patch names the session', () => {
     const t = loadText('named.jsonl', fs.readFileSync(JSONL, 'utf8') + JSON.stringify({ $set: { summary: 'Write GEMINI.md' } }) + '\n');
     expect(t.title).toBe('Write GEMINI.md');

@@ -17,6 +17,7 @@ import { againstSource, assertProjectionPairing, asText, baseName, cloneJson, ge
 import { lineStyle } from './openai-responses';
 import type { DetectInput, FormatModule, ParseOptions, ParseResult, SerializeResult } from './types';
 import { imageFields, thumbnailOf } from './images';
+import { isGeminiHarnessText } from '../categories/tools';
 
 type AnyObj = Record<string, unknown>;
 
@@ -234,7 +235,9 @@ function parse(file: SourceFile, _options?: ParseOptions): ParseResult {
   if (layout.warnings) b.warn({ code: 'gemini-cli:rewind', message: `${layout.warnings} $rewindTo record(s) name a message that is not in the session.` });
   const errors = layout.entries.filter((e) => e.value.type === 'error').length;
   if (errors) b.warn({ code: 'gemini-cli:error-records', message: `The session records ${errors} error message(s) (kept in the file, not model context).` });
-  const firstUser = layout.drafts.find((d) => d.draft.role === 'user')?.draft.blocks.find((x) => x.kind === 'text');
+  // The title: the first words the user typed, not what Gemini CLI sent in their place (/init's prompt, "System: Please continue.").
+  const userTexts = layout.drafts.filter((d) => d.draft.role === 'user').map((d) => d.draft.blocks.find((x) => x.kind === 'text'));
+  const firstUser = userTexts.find((x) => x?.kind === 'text' && !isGeminiHarnessText(x.text)) ?? userTexts[0];
   const summary = layout.header && typeof layout.header.summary === 'string' ? layout.header.summary : undefined;
   const transcript = b.build({
     format: 'gemini-cli',

@@ -42,6 +42,9 @@ describe('listSessions on a HOME holding corpus sessions of the three agents', (
     const gem = list.sessions.find((s) => s.sessionId === '0ab84937-9fe7-4284-986a-33c832af0b6a')!;
     expect(gem.cwd).toBe(fake.geminiProject);
     expect(gem.model).toMatch(/^gemini-/);
+    // Its first two user messages are Gemini CLI's, not the user's: /init's prompt ("You are an AI
+    // agent that brings the power of Gemini…") and "System: Please continue." (issue 30 follow-up).
+    expect(gem.firstPrompt).toMatch(/^幫我做一個小修改/);
     const legacy = list.sessions.find((s) => s.sessionId === '8a20078e-2d5e-4f81-a640-9b879bbb7e6d')!;
     expect(legacy.firstPrompt).toMatch(/^請幫我依照專案實際狀況更新 README\.md/);
     expect(legacy.updatedAt).toBe('2026-03-27T10:22:00.022Z');
@@ -152,6 +155,20 @@ describe('listSessions on a HOME holding corpus sessions of the three agents', (
     console.log(`2,000 sessions (${(total / 1e6).toFixed(0)} MB): read ${(stats.bytesRead / 1e6).toFixed(1)} MB, ${cpu} ms CPU`);
     fs.rmSync(dir, { recursive: true, force: true });
   }, 180_000);
+
+  it('Gemini CLI legacy JSON past the head: the first prompt read from the raw text skips what Gemini CLI sent in the user\'s place', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-gem-legacy-'));
+    const chats = path.join(dir, '.gemini', 'tmp', 'proj', 'chats');
+    fs.mkdirSync(chats, { recursive: true });
+    const msg = (i: number, type: string, text: string) => ({ id: `m${i}`, timestamp: '2026-03-27T10:20:00.000Z', type, content: [{ text }] });
+    const messages = [msg(0, 'user', 'System: Please continue.'), msg(1, 'user', 'Update the README for users'), msg(2, 'gemini', 'x'.repeat(HEAD_MAX_BYTES + TAIL_BYTES))];
+    const file = path.join(chats, 'session-2026-03-27T10-19-8a20078e.json');
+    fs.writeFileSync(file, JSON.stringify({ sessionId: '8a20078e-0000-4000-8000-000000000002', projectHash: 'x', startTime: '2026-03-27T10:19:12.584Z', lastUpdated: '2026-03-27T10:22:00.022Z', messages }));
+    const e = listSessions(resolveStores({ HOME: dir })).sessions[0];
+    expect(e.scanned).toBe('head-tail');
+    expect(e.firstPrompt).toBe('Update the README for users');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('lists regular files only: a symlink (dangling or not) and a folder named like a session are not sessions', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-skip-'));

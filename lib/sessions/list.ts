@@ -10,6 +10,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import type { AgentId, Lineage, ResumeAgent, SessionEntry, SessionList } from './contract';
 import { SESSION_EXTENSIONS, storeRoots, type Stores } from './stores';
+import { isGeminiHarnessText } from '../categories/tools';
 
 export const HEAD_BYTES = 64 * 1024;
 export const HEAD_MAX_BYTES = 256 * 1024;
@@ -313,7 +314,8 @@ function geminiMessage(r: Obj, d: Described): void {
   if (ts) d.updatedAt = d.updatedAt && d.updatedAt > ts ? d.updatedAt : ts;
   if (r.type === 'user' && !d.firstPrompt) {
     const t = textOf(r.content);
-    if (t && t.trim() && !HARNESS.test(t)) d.firstPrompt = clip(t);
+    // Skip what Gemini CLI sends in the user's place ("System: Please continue.", /init's prompt).
+    if (t && t.trim() && !HARNESS.test(t) && !isGeminiHarnessText(t)) d.firstPrompt = clip(t);
   }
   if (r.type === 'gemini') {
     d.model = str(r.model) ?? d.model;
@@ -339,13 +341,16 @@ function describeGemini(w: Window, file: string): Described {
     d.sessionId = rawField(w.headText, 'sessionId');
     d.startedAt = iso(rawField(w.headText, 'startTime'));
     d.updatedAt = iso(rawField(w.headText, 'lastUpdated'));
-    const firstUser = /"type"\s*:\s*"user"\s*,\s*"content"\s*:\s*(?:\[\s*\{\s*)?"text"\s*:\s*"((?:[^"\\]|\\.){1,2000})"/.exec(w.headText) ?? /"type"\s*:\s*"user"\s*,\s*"content"\s*:\s*"((?:[^"\\]|\\.){1,2000})"/.exec(w.headText);
-    if (firstUser) {
+    for (const m of w.headText.matchAll(/"type"\s*:\s*"user"\s*,\s*"content"\s*:\s*(?:\[\s*\{\s*"text"\s*:\s*)?"((?:[^"\\]|\\.){1,2000})"/g)) {
+      let t: string;
       try {
-        d.firstPrompt = clip(JSON.parse(`"${firstUser[1]}"`) as string);
+        t = JSON.parse(`"${m[1]}"`) as string;
       } catch {
-        /* cut escape */
+        continue; /* cut escape */
       }
+      if (!t.trim() || HARNESS.test(t) || isGeminiHarnessText(t)) continue;
+      d.firstPrompt = clip(t);
+      break;
     }
     d.model = lastRawField(w.tailText, 'model');
     return d;
