@@ -162,10 +162,14 @@ async function startTrace(cdp: CDPSession): Promise<() => Promise<unknown[]>> {
   };
 }
 
+/** While an action is timed, its waits share one cap: none goes past this (Date.now() ms). */
+let actionDeadline = Infinity;
+const capped = (timeout: number) => Math.max(1, Math.min(timeout, actionDeadline - Date.now()));
+
 /** Wait in the page (a few property reads per frame: no Playwright snapshot on the measured thread). */
 async function waitIn<A>(page: Page, what: string, predicate: (arg: A) => boolean, arg: A, timeout: number): Promise<void> {
   try {
-    await page.waitForFunction(predicate as (arg: unknown) => boolean, arg as unknown, { polling: 'raf', timeout });
+    await page.waitForFunction(predicate as (arg: unknown) => boolean, arg as unknown, { polling: 'raf', timeout: capped(timeout) });
   } catch (e) {
     if (/Timeout/i.test((e as Error).message)) throw new TimedOut(what);
     throw e;
@@ -199,6 +203,7 @@ async function timeAction(page: Page, name: AppAction, timeoutMs: number, act: (
   try {
     await page.evaluate((mark) => performance.mark(mark), PHASE_MARK + name);
     const t0 = performance.now();
+    actionDeadline = Date.now() + timeoutMs;
     await act();
     await done();
     ms = performance.now() - t0;
@@ -208,6 +213,7 @@ async function timeAction(page: Page, name: AppAction, timeoutMs: number, act: (
       note = `waited > ${timeoutMs / 1000} s for ${e.message}`;
     } else note = `failed: ${(e as Error).message.split('\n')[0]}`;
   }
+  actionDeadline = Infinity;
   let taskMs = NaN;
   try {
     const events = await stop();
@@ -232,6 +238,7 @@ interface AppRun {
 async function runInApp(browser: Browser, url: string, file: string, expectTurns: number, timeoutMs: number): Promise<AppRun> {
   const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const page = await context.newPage();
+  page.setDefaultTimeout(timeoutMs);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const run: AppRun = { figures: {}, axis: 'turns', errors };
@@ -312,7 +319,7 @@ async function runInApp(browser: Browser, url: string, file: string, expectTurns
       () => page.getByTestId('export').click(),
       async () => {
         await waitIn(page, 'Download to be enabled', () => !(document.querySelector('[data-testid=export-download]') as HTMLButtonElement | null)?.disabled && !!document.querySelector('[data-testid=export-download]'), null, T);
-        const download = page.waitForEvent('download', { predicate: (d) => !d.suggestedFilename().endsWith('.audit.json'), timeout: T }).catch((e) => {
+        const download = page.waitForEvent('download', { predicate: (d) => !d.suggestedFilename().endsWith('.audit.json'), timeout: capped(T) }).catch((e) => {
           throw /Timeout/i.test(String(e)) ? new TimedOut('the download') : e;
         });
         await page.getByTestId('export-download').click();
