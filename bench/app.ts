@@ -162,10 +162,14 @@ async function startTrace(cdp: CDPSession): Promise<() => Promise<unknown[]>> {
   };
 }
 
+/** While an action is timed, its waits share one cap: none goes past this (Date.now() ms). */
+let actionDeadline = Infinity;
+const capped = (timeout: number) => Math.max(1, Math.min(timeout, actionDeadline - Date.now()));
+
 /** Wait in the page (a few property reads per frame: no Playwright snapshot on the measured thread). */
 async function waitIn<A>(page: Page, what: string, predicate: (arg: A) => boolean, arg: A, timeout: number): Promise<void> {
   try {
-    await page.waitForFunction(predicate as (arg: unknown) => boolean, arg as unknown, { polling: 'raf', timeout });
+    await page.waitForFunction(predicate as (arg: unknown) => boolean, arg as unknown, { polling: 'raf', timeout: capped(timeout) });
   } catch (e) {
     if (/Timeout/i.test((e as Error).message)) throw new TimedOut(what);
     throw e;
@@ -199,6 +203,7 @@ async function timeAction(page: Page, name: AppAction, timeoutMs: number, act: (
   try {
     await page.evaluate((mark) => performance.mark(mark), PHASE_MARK + name);
     const t0 = performance.now();
+    actionDeadline = Date.now() + timeoutMs;
     await act();
     await done();
     ms = performance.now() - t0;
@@ -208,6 +213,7 @@ async function timeAction(page: Page, name: AppAction, timeoutMs: number, act: (
       note = `waited > ${timeoutMs / 1000} s for ${e.message}`;
     } else note = `failed: ${(e as Error).message.split('\n')[0]}`;
   }
+  actionDeadline = Infinity;
   let taskMs = NaN;
   try {
     const events = await stop();
@@ -232,6 +238,7 @@ interface AppRun {
 async function runInApp(browser: Browser, url: string, file: string, expectTurns: number, timeoutMs: number): Promise<AppRun> {
   const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const page = await context.newPage();
+  page.setDefaultTimeout(timeoutMs);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const run: AppRun = { figures: {}, axis: 'turns', errors };
@@ -312,7 +319,7 @@ async function runInApp(browser: Browser, url: string, file: string, expectTurns
       () => page.getByTestId('export').click(),
       async () => {
         await waitIn(page, 'Download to be enabled', () => !(document.querySelector('[data-testid=export-download]') as HTMLButtonElement | null)?.disabled && !!document.querySelector('[data-testid=export-download]'), null, T);
-        const download = page.waitForEvent('download', { predicate: (d) => !d.suggestedFilename().endsWith('.audit.json'), timeout: T }).catch((e) => {
+        const download = page.waitForEvent('download', { predicate: (d) => !d.suggestedFilename().endsWith('.audit.json'), timeout: capped(T) }).catch((e) => {
           throw /Timeout/i.test(String(e)) ? new TimedOut('the download') : e;
         });
         await page.getByTestId('export-download').click();
@@ -322,6 +329,8 @@ async function runInApp(browser: Browser, url: string, file: string, expectTurns
     const watch = await page.evaluate(() => (window as unknown as { __exportWatch?: { note?: number; enabled?: number } }).__exportWatch ?? {});
     if (watch.enabled !== undefined) run.noteFirst = watch.note !== undefined && watch.note <= watch.enabled;
     await page.keyboard.press('Escape');
+    const dialog = page.getByTestId('export-dialog');
+    await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => dialog.getByRole('button', { name: 'Close' }).first().click());
     await workerIdle(page, T).catch(() => {});
 
     // replay: the Replay link → every policy's row.
@@ -408,7 +417,7 @@ const ENGINE_CHILD = '--app-engine-child';
  * quadratic in the calls today: minutes at 10k turns): an action not reported within `timeoutMs`
  * reads Infinity ("> T s"), the ones after it NaN.
  */
-async function engineInChild(file: string, run: Pick<AppRun, 'selection' | 'axis' | 'budget'>, timeoutMs: number): Promise<Partial<Record<AppAction, number>>> {
+export async function engineInChild(file: string, run: Pick<AppRun, 'selection' | 'axis' | 'budget'>, timeoutMs: number): Promise<Partial<Record<AppAction, number>>> {
   const out: Partial<Record<AppAction, number>> = {};
   const order: AppAction[] = ['open', 'preview', 'apply', 'export', 'replay', 'overlay'];
   const child = spawn(process.execPath, [path.join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs'), fileURLToPath(import.meta.url), ENGINE_CHILD, JSON.stringify({ file, run })], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -416,15 +425,16 @@ async function engineInChild(file: string, run: Pick<AppRun, 'selection' | 'axis
   child.stderr!.on('data', (d) => (err += String(d)));
   await new Promise<void>((resolve) => {
     let timer: NodeJS.Timeout;
-    const arm = () => {
+    // The child's start (tsx compiling the engine) is not the engine's time: the cap starts when it says "ready".
+    const arm = (ms = timeoutMs) => {
       clearTimeout(timer);
       timer = setTimeout(() => {
         const next = order.find((a) => out[a] === undefined && (a !== 'preview' && a !== 'apply' && a !== 'export' ? true : !!run.selection));
         if (next) out[next] = Infinity;
         child.kill('SIGKILL');
-      }, timeoutMs);
+      }, ms);
     };
-    arm();
+    arm(Math.max(timeoutMs, 120_000));
     let buf = '';
     child.stdout!.on('data', (d) => {
       buf += String(d);
@@ -432,6 +442,7 @@ async function engineInChild(file: string, run: Pick<AppRun, 'selection' | 'axis
       while ((nl = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
+        if (line.trim() === 'engine ready') arm();
         const m = /^engine (\w+) ([\d.]+)$/.exec(line.trim());
         if (m) {
           out[m[1] as AppAction] = Number(m[2]);
@@ -450,7 +461,9 @@ async function engineInChild(file: string, run: Pick<AppRun, 'selection' | 'axis
 
 if (process.argv[2] === ENGINE_CHILD) {
   const { file, run } = JSON.parse(process.argv[3]) as { file: string; run: Pick<AppRun, 'selection' | 'axis' | 'budget'> };
-  engineTimes(path.basename(file), new Uint8Array(fs.readFileSync(file)), run, (a, ms) => process.stdout.write(`engine ${a} ${ms.toFixed(1)}\n`));
+  const bytes = new Uint8Array(fs.readFileSync(file));
+  process.stdout.write('engine ready\n');
+  engineTimes(path.basename(file), bytes, run, (a, ms) => process.stdout.write(`engine ${a} ${ms.toFixed(1)}\n`));
   process.exit(0);
 }
 

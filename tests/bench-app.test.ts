@@ -2,8 +2,11 @@
  * `npm run bench -- app` (issue 31): its options, its judgement of the issue's targets, and the
  * engine column's work on a real generated session. (The browser part runs in the bench itself.)
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_ACTIONS, appOptions, engineTimes, judgeApp, type AppCase, type AppFigure, type AppFigures } from '../bench/app';
+import { APP_ACTIONS, appOptions, engineInChild, engineTimes, judgeApp, type AppCase, type AppFigure, type AppFigures } from '../bench/app';
 import { makeClaudeCodeSession } from '../bench/generate';
 
 const f = (ms: number, taskMs = 20): AppFigure => ({ ms, taskMs, engineMs: ms / 4 });
@@ -56,4 +59,21 @@ describe('bench app', () => {
     engineTimes('cc-50.jsonl', new TextEncoder().encode(makeClaudeCodeSession(50)), { axis: 'turns' }, (a) => some.push(a));
     expect(some).toEqual(['open', 'replay', 'overlay']);
   });
+
+  it('the engine column is capped: a child process killed at the cap, that action "> T", none after it', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-app-')), 'cc-60.jsonl');
+    fs.writeFileSync(file, makeClaudeCodeSession(60));
+    try {
+      const full = await engineInChild(file, { selection: [20, 40], axis: 'turns', budget: 5_000 }, 60_000);
+      expect(Object.keys(full)).toEqual(['open', 'preview', 'apply', 'export', 'replay', 'overlay']);
+      expect(Object.values(full).every((ms) => Number.isFinite(ms))).toBe(true);
+      const cut = await engineInChild(file, { selection: [20, 40], axis: 'turns', budget: 5_000 }, 1);
+      const values = APP_ACTIONS.map((a) => cut[a]);
+      const at = values.indexOf(Infinity);
+      expect(at).toBeGreaterThanOrEqual(0);
+      expect(values.slice(at + 1).every((v) => v === undefined)).toBe(true);
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  }, 180_000); // two tsx start-ups of the engine: seconds each on a busy machine
 });
