@@ -53,14 +53,14 @@ class PresenceIndex {
   private lines = new Set<string>();
   private shingles: Array<Set<string>> = [new Set(), new Set(), new Set(), new Set(), new Set()];
 
-  constructor(projection: Pick<Projection, 'messages'>, withSummaries = true, idsOf: IdentifiersOf = identifiersOfBlock) {
+  constructor(projection: Pick<Projection, 'messages'>, withSummaries = true) {
     for (const m of projection.messages) {
       if (m.sidechain) continue;
       if (!withSummaries && m.synthetic === 'summary') continue;
       for (const b of m.blocks) {
         if (!withSummaries && b.kind === 'summary') continue;
         const t = textOfBlock(b as Block);
-        for (const id of idsOf(b as Block)) {
+        for (const id of extractIdentifiers(t)) {
           this.ids.add(`${id.kind}:${id.value}`);
           if (id.kind === 'path') {
             // Suffixes: src/a.ts is present in /repo/src/a.ts.
@@ -100,17 +100,12 @@ class PresenceIndex {
   }
 }
 
-/** The identifiers of a block's text (a caller replaying many projections of one log may remember them per block). */
-export type IdentifiersOf = (b: Block) => readonly Identifier[];
-const identifiersOfBlock: IdentifiersOf = (b) => extractIdentifiers(textOfBlock(b));
-
 /**
  * Lost identifiers of a projection, in order of first appearance. Only blocks the projection
  * changed are searched: kept blocks are in the context by definition. `summaries: false`: what a
  * summary lists does not count as present.
  */
-export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>, options: { summaries?: boolean; identifiersOf?: IdentifiersOf } = {}): LostIdentifier[] {
-  const idsOf = options.identifiersOf ?? identifiersOfBlock;
+export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>, options: { summaries?: boolean } = {}): LostIdentifier[] {
   const seen = new Set<string>();
   const candidates: LostIdentifier[] = [];
   for (const m of log.messages) {
@@ -118,9 +113,9 @@ export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'm
     for (const b of m.blocks) {
       const fate = projection.fates[b.id];
       if (!fate || fate.kind === 'kept') continue;
-      const found: readonly Identifier[] = idsOf(b);
-      const instruction: Identifier[] = m.role === 'user' && !m.meta && b.kind === 'text' && b.text.trim() ? [{ kind: 'instruction', value: b.text.trim() }] : [];
-      for (const id of found.length && instruction.length ? [...found, ...instruction] : found.length ? found : instruction) {
+      const found: Identifier[] = extractIdentifiers(textOfBlock(b));
+      if (m.role === 'user' && !m.meta && b.kind === 'text' && b.text.trim()) found.push({ kind: 'instruction', value: b.text.trim() });
+      for (const id of found) {
         const key = `${id.kind}:${id.value}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -129,7 +124,7 @@ export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'm
     }
   }
   if (candidates.length === 0) return [];
-  const present = new PresenceIndex(projection, options.summaries !== false, idsOf);
+  const present = new PresenceIndex(projection, options.summaries !== false);
   return candidates.filter((c) => !present.has(c));
 }
 

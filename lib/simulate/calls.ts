@@ -32,10 +32,9 @@
  * trigger would otherwise fire on every call, which no real agent does (they warn and go on).
  */
 import { startsTurn } from '../model/turns';
-import type { Block, Message, Transcript, UsageRecord } from '../model/types';
+import type { Message, Transcript, UsageRecord } from '../model/types';
 import { ImportError } from '../errors';
-import { extractIdentifiers, lostIdentifiers, type Identifier } from '../compaction/lost';
-import { blockText } from '../tokens/count';
+import { lostIdentifiers } from '../compaction/lost';
 import { projectTranscript } from '../compaction/project';
 import { wrapMessage } from '../compaction/context';
 import type { Fate, ProjectedMessage, Step } from '../compaction/types';
@@ -334,9 +333,9 @@ function sameItem(a: Item, b: Item): boolean {
  */
 /**
  * Work the replay did since the process started (tests guard the replay's cost with it): log
- * messages wrapped into a policy's context, and block texts scanned for identifiers.
+ * messages wrapped into a policy's context.
  */
-export const replayWork = { contextMessages: 0, identifierScans: 0 };
+export const replayWork = { contextMessages: 0 };
 
 class ContextMessages {
   messages: Message[] = [];
@@ -372,18 +371,6 @@ function commonPrefixTokens(a: readonly Item[], b: readonly Item[]): number {
   let n = 0;
   for (let i = 0; i < Math.min(a.length, b.length) && sameItem(a[i], b[i]); i++) n += a[i].tokens;
   return n;
-}
-
-// A block's identifiers (blocks are immutable): every policy's lost-identifier check reads the
-// blocks of one log, most of them the same objects, so each block's text is scanned once.
-const identifiersCache = new WeakMap<object, readonly Identifier[]>();
-function blockIdentifiers(b: Block): readonly Identifier[] {
-  let ids = identifiersCache.get(b);
-  if (!ids) {
-    replayWork.identifierScans++;
-    identifiersCache.set(b, (ids = extractIdentifiers(blockText(b))));
-  }
-  return ids;
 }
 
 const isSummaryMessage = (m: Message) => m.blocks.length > 0 && m.blocks.every((b) => b.kind === 'summary');
@@ -718,7 +705,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     read(msgs.length);
     const fateRecord: Record<string, Fate> = {};
     for (const [id, f] of fates) fateRecord[id] = f;
-    const lost = lostIdentifiers(log, { messages: items.map((it) => it.msg), fates: fateRecord }, { identifiersOf: blockIdentifiers });
+    const lost = lostIdentifiers(log, { messages: items.map((it) => it.msg), fates: fateRecord });
     for (const l of lost) l.kind === 'instruction' ? userMessagesLost++ : identifiersLost++;
   }
 
