@@ -3,7 +3,10 @@
  * turn. With no argument every section runs, then the table of issue 12 (every figure beside its
  * limit or peer) is printed from their figures; `npm run bench -- compaction` runs one section.
  * Sections: import, compaction, growth, cli (cli --no-big skips the 200 MB file), minified, open
- * (opens a 100k-turn transcript in Chromium through e2e/long.spec.ts; needs `out/` from `npx next build`).
+ * (opens a 100k-turn transcript in Chromium through e2e/long.spec.ts; needs `out/` from `npx next build`),
+ * app (issue 31: the user's waits in the built app, bench/app.ts; `--app-sizes 1000,3000`,
+ * `--app-timeout 60` seconds per wait, `--no-app-corpus`). `app` runs only when named: it builds
+ * the app when `out/` is missing or stale and takes minutes at 10k turns.
  */
 import { runCliBench, type CliFigures } from './cli';
 import { runCompactionBench } from './compaction';
@@ -11,6 +14,7 @@ import { GROWTH_LIMIT, runGrowthBench } from './growth';
 import { runImportBench } from './import';
 import { runMinifiedBench } from './minified';
 import { runOpenBench, type OpenFigures } from './open';
+import { appOptions, runAppBench } from './app';
 
 interface Figures {
   import?: Awaited<ReturnType<typeof runImportBench>>;
@@ -30,7 +34,12 @@ const SECTIONS: Record<string, () => Promise<unknown>> = {
   cli: async () => (figures.cli = await runCliBench({ big: !noBig })),
   minified: async () => runMinifiedBench(),
   open: async () => (figures.open = await runOpenBench()),
+  app: async () => runAppBench(appOptions(process.argv)),
 };
+/** Sections run only when named (`npm run bench -- app`). */
+const ON_REQUEST = new Set(['app']);
+/** Flags that take a value: the value is not a section name. */
+const VALUED_FLAGS = new Set(['--app-sizes', '--app-timeout']);
 
 const s = (ms: number) => (Number.isNaN(ms) ? '—' : ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`);
 
@@ -83,13 +92,14 @@ function issueTable(f: Figures): void {
 }
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const argv = process.argv.slice(2);
+  const wanted = argv.filter((a, i) => !a.startsWith('-') && !VALUED_FLAGS.has(argv[i - 1]));
   const unknown = wanted.filter((w) => !(w in SECTIONS));
   if (unknown.length) {
     console.error(`Unknown section(s): ${unknown.join(', ')}. Sections: ${Object.keys(SECTIONS).join(', ')}`);
     process.exit(2);
   }
-  for (const name of wanted.length ? wanted : Object.keys(SECTIONS)) await SECTIONS[name]();
+  for (const name of wanted.length ? wanted : Object.keys(SECTIONS).filter((n) => !ON_REQUEST.has(n))) await SECTIONS[name]();
   issueTable(figures);
 }
 

@@ -53,7 +53,9 @@ export function SelectionTotals({ selection, selectedTokens, preview, pending, c
   // In the model's view: a source compaction may already have taken part of the selection out.
   const before = pair ? pair.before : selection ? selectedTokens : contextNow;
   return (
-    <div className="rounded-md border border-neutral-200 bg-neutral-50 px-3 py-2 dark:border-neutral-800 dark:bg-neutral-900/60" aria-live="polite">
+    // data-preview / data-range: the settled signal the app bench (bench/app.ts) waits for — "settled"
+    // once the numbers shown are this selection's (data-range, 0-based inclusive; '' = whole context).
+    <div className="rounded-md border border-neutral-200 bg-neutral-50 px-3 py-2 dark:border-neutral-800 dark:bg-neutral-900/60" aria-live="polite" data-testid="selection-totals" data-preview={pending ? 'pending' : pair ? 'settled' : 'none'} data-range={selection ? `${selection[0]}-${selection[1]}` : ''}>
       <div className="flex items-baseline justify-between text-[11px] text-neutral-500">
         <span>{selection ? rangeLabel(selection, axis) : overhead > 0 ? 'Whole context, from the file' : 'Whole context'}</span>
         {pending && (

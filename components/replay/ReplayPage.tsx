@@ -112,6 +112,15 @@ export function ReplayPage() {
         {view && (
           <>
             <Summary view={view} model={model} ttl={ttl} onModel={(m) => setParam('m', m || null)} onTtl={(t) => setParam('ttl', t)} />
+            {view.warnings.length > 0 && (
+              <ul className="space-y-1 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-200" role="note" data-testid="replay-warnings">
+                {view.warnings.map((w) => (
+                  <li key={w} data-testid="replay-warning">
+                    {w}
+                  </li>
+                ))}
+              </ul>
+            )}
             <section className="rounded-lg border border-neutral-200 p-3 dark:border-neutral-800" aria-label="Context per call">
               <div className="mb-2 flex items-baseline justify-between gap-4">
                 <h2 className="text-sm font-semibold">Context each call sends, by policy</h2>
@@ -237,6 +246,8 @@ function Summary({ view, model, ttl, onModel, onTtl }: { view: ReplayView; model
             </span>
           )}
         </span>
+      ) : view.usageIgnored ? (
+        <span className="text-amber-700 dark:text-amber-400" data-testid="replay-usage-ignored">recorded usage implausible: sizes are our counts</span>
       ) : (
         <span>no recorded usage: sizes are estimates</span>
       )}

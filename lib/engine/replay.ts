@@ -40,6 +40,10 @@ export interface ReplayView {
   recorded: Simulation['recorded'] | null;
   /** (as-recorded replay − recorded bill) / recorded bill, over the recorded calls. */
   recordedError: number | null;
+  /** What the replay could not take as recorded (simulate's warnings: implausible usage, timestamps that go back). */
+  warnings: string[];
+  /** The recorded usage was implausible: sizes are our counts (lib/tokens/usage-sanity.ts). */
+  usageIgnored: boolean;
   /** Main-chain calls: their turn and the message each produced. */
   callTurns: Int32Array;
   callMessages: Int32Array;
@@ -114,7 +118,8 @@ export function replayView(t: Transcript, options: ReplayOptions = {}, cache?: R
     sim.results.forEach((r, i) => e.series.set(r.policy, packSeries(r, rows[i])));
     if (missing.some((p) => p.id === 'recorded')) e.recordedError = recordedError(sim) ?? null;
     if (!e.head) {
-      const main = modelCalls(t).filter((c) => !c.sidechain);
+      // The calls the replay ran on: without the recorded usage when it was implausible (simulate's own rule).
+      const main = modelCalls(sim.usageIgnored ? { ...t, usage: [] } : t).filter((c) => !c.sidechain);
       e.head = {
         title: t.title,
         format: t.format,
@@ -123,6 +128,8 @@ export function replayView(t: Transcript, options: ReplayOptions = {}, cache?: R
         cacheFit: sim.cacheFit ?? null,
         calibration: sim.calibration,
         recorded: sim.recorded ?? null,
+        warnings: sim.warnings,
+        usageIgnored: !!sim.usageIgnored,
         callTurns: Int32Array.from(main, (c) => c.turn),
         callMessages: Int32Array.from(main, (c) => c.messageIndex),
       };

@@ -6,6 +6,7 @@ import type { ImportWarning, Transcript } from '../model/types';
 import { firstInvalidUtf8, sourceFromBytes, type SourceFile } from '../read/source';
 import { detect, type Detection } from './detect';
 import { formatById } from './registry';
+import { IMPLAUSIBLE_USAGE, implausibleUsageMessage, usagePlausibility } from '../tokens/usage-sanity';
 import type { ParseOptions } from './types';
 
 export interface ImportOptions extends ParseOptions {
@@ -33,9 +34,16 @@ export function importFile(file: SourceFile, options: ImportOptions = {}): Impor
     throw new ImportError('empty:transcript', 'The file holds no messages: there is nothing to inspect.', { file: file.name }, 'at least one message');
   }
   const id = options.id ?? contentId(file);
-  const all = [...warnings, ...decodingWarning(file, [...transcript.warnings, ...warnings])];
+  const all = [...warnings, ...decodingWarning(file, [...transcript.warnings, ...warnings]), ...usageWarning(transcript)];
   const merged = all.length ? { ...transcript, warnings: [...transcript.warnings, ...all] } : transcript;
   return { transcript: Object.freeze({ ...merged, id }) as Transcript, detection };
+}
+
+/** Recorded usage implausible next to the content (issue 31): replay and simulate use our counts instead. */
+function usageWarning(t: Pick<Transcript, 'messages' | 'markers' | 'tools' | 'usage'>): ImportWarning[] {
+  if (t.usage.length === 0) return [];
+  const message = implausibleUsageMessage(usagePlausibility(t));
+  return message ? [{ code: IMPLAUSIBLE_USAGE, message }] : [];
 }
 
 /**

@@ -39,6 +39,7 @@ import { projectTranscript } from '../compaction/project';
 import { wrapMessage } from '../compaction/context';
 import type { Fate, ProjectedMessage, Step } from '../compaction/types';
 import { calibrate, isContextSample, visibleBefore } from '../tokens/calibration';
+import { implausibleUsageMessage, usagePlausibility } from '../tokens/usage-sanity';
 import { callCost, lookupModel, type ModelInfo } from '../tokens/catalog';
 import { billCall, cacheRules, type CacheRules, type CallBill } from './billing';
 import { resolveModel } from './replay';
@@ -260,8 +261,10 @@ export interface Simulation {
   /** The recorded bill (catalog prices over the recorded usage), when the source has per-call usage. */
   recorded?: { usd: number; input: number; cacheRead: number; cacheWrite: number; output: number };
   results: ReplayResult[];
-  /** What the replay could not take as recorded (timestamps that go backwards). */
+  /** What the replay could not take as recorded (usage implausible next to the content, timestamps that go backwards). */
   warnings: string[];
+  /** The recorded usage was implausible (lib/tokens/usage-sanity.ts): the replay used our counts instead. */
+  usageIgnored?: boolean;
 }
 
 /** More tokens than any call, or any batch of calls one usage record sums, has ever used. */
@@ -378,8 +381,12 @@ const isSummaryMessage = (m: Message) => m.blocks.length > 0 && m.blocks.every((
 const RECORDED_POLICY: ReplayPolicy = { id: 'recorded', label: 'As recorded', kind: 'recorded' };
 
 /** Replay every given policy on the transcript. */
-export function simulate(log: Transcript, policies: readonly ReplayPolicy[], options: SimulationOptions = {}): Simulation {
-  checkUsage(log);
+export function simulate(source: Transcript, policies: readonly ReplayPolicy[], options: SimulationOptions = {}): Simulation {
+  checkUsage(source);
+  // Usage implausible next to the content (10 tokens a call for a context of 1.5M: "peak 10"):
+  // replayed on our counts, as a session without recorded usage is, and said (issue 31).
+  const usageNote = source.usage.length ? implausibleUsageMessage(usagePlausibility(source)) : undefined;
+  const log: Transcript = usageNote ? { ...source, usage: [] } : source;
   const { model: limits, assumed } = resolveModel(log, options.model);
   const info: ModelInfo | undefined = typeof options.model === 'object' ? options.model : lookupModel(typeof options.model === 'string' ? options.model : log.model);
   const rules = cacheRules(info, { ttl: options.cacheTtl });
@@ -451,7 +458,8 @@ export function simulate(log: Transcript, policies: readonly ReplayPolicy[], opt
     calibration: { factor, overhead, fromUsage: !!cal },
     ...(recorded && { recorded }),
     results,
-    warnings: backwardsTimes(calls, log),
+    warnings: [...(usageNote ? [usageNote] : []), ...backwardsTimes(calls, log)],
+    ...(usageNote && { usageIgnored: true }),
   };
 }
 

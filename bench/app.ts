@@ -1,0 +1,627 @@
+/**
+ * `npm run bench -- app [--app-sizes 1000,3000,10000] [--app-timeout 60] [--no-app-corpus]`:
+ * what the user waits for in the app (issue 31), in Debian's Chromium driven by Playwright on the
+ * built app (`out/`, served by scripts/serve.mjs; built here first when missing or older than the
+ * sources), on generated Claude Code sessions (bench/generate.ts, 4 messages and 2 model calls a
+ * turn) and on the corpus' largest rollouts (Codex localpush, Claude Code slopometry).
+ *
+ * For each session, as a user does it, each action timed on the wall clock (what the user waits):
+ *   open     file input (the drop zone's path) → the row is listed → Open → a timeline drawing every turn;
+ *   preview  Plan: Auto, "50 %"; drag over ~30 % of the timeline: mouse-up → the numbers shown are
+ *            that selection's (the Plan panel's `data-preview="settled"` for its `data-range`);
+ *   apply    Apply → the new version shown with its numbers;
+ *   export   Export → Download enabled (and whether the "will not hold" note was on screen first)
+ *            → the file downloaded;
+ *   replay   the Replay link → the table holds every policy's row;
+ *   overlay  (the inspector reloaded) Policies: tick Auto, Claude Code and "none" → their chips.
+ * Beside each: the longest task of the page's main thread meanwhile, by its CPU time (a DevTools
+ * trace's thread duration, scripts/trace-tasks.mjs; the wall time of a task on a busy machine counts
+ * the waits for a core), and the engine's own time for the same work, run in this node process on
+ * the same file (CPU time of this thread, tests/cpu.ts: import; project + summarizePreview;
+ * apply's two projections; serialize + import back + the note + lost identifiers; replayView of
+ * every policy), so app / engine is the app's overhead (worker hops, structured clones, IndexedDB,
+ * React, rendering) — a ratio of a wall clock to a CPU time: on a busy machine it errs high.
+ *
+ * Every wait is capped (`--app-timeout`, seconds, default 60): a wait past it prints "> 60 s" and
+ * the session goes on with its next action.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
+import { makeClaudeCodeSession } from './generate';
+import { importBytes } from '../lib/formats/import';
+import { formatById } from '../lib/formats/registry';
+import type { Transcript } from '../lib/model/types';
+import { projectTranscript } from '../lib/compaction/project';
+import { lostIdentifiers } from '../lib/compaction/lost';
+import { summarizePreview } from '../lib/engine/preview';
+import { historyLeftOut } from '../lib/engine/compaction';
+import { replayView } from '../lib/engine/replay';
+import { encodeExport, sniffTextEncoding } from '../lib/read/encode';
+import { REPLAY_POLICIES } from '../lib/simulate/policies/replay';
+import { defaultPlan, planToDraft } from '../components/plan/plan';
+import type { Step } from '../lib/compaction/types';
+import { threadCpuMs } from '../tests/cpu';
+// @ts-expect-error: a plain .mjs script without types
+import { findOrInstallBrowser } from '../scripts/find-browser.mjs';
+import { judgeTrace, PHASE_MARK } from '../scripts/trace-tasks.mjs';
+
+export const APP_ACTIONS = ['open', 'preview', 'apply', 'export', 'replay', 'overlay'] as const;
+export type AppAction = (typeof APP_ACTIONS)[number];
+
+export interface AppFigure {
+  /** Wall-clock ms the user waited; Infinity when the wait passed the cap; NaN when not measured. */
+  ms: number;
+  /** The longest main-thread task meanwhile (CPU ms, from the trace); NaN when not traced. */
+  taskMs: number;
+  /** The engine's CPU ms for the same work in node; NaN when not computed. */
+  engineMs: number;
+  note?: string;
+}
+
+export interface AppCase {
+  name: string;
+  /** Generated size in turns (undefined for a corpus file). */
+  size?: number;
+  turns: number;
+  mb: number;
+  figures: Partial<Record<AppAction, AppFigure>>;
+  /** Export: the "will not hold" note was on screen before Download was enabled (undefined: not seen). */
+  noteFirst?: boolean;
+  errors: string[];
+}
+
+export interface AppFigures {
+  cases: AppCase[];
+  timeoutMs: number;
+  note?: string;
+}
+
+/** The issue's targets (issue 31 "Done when"). */
+export const APP_TARGETS = { preview3k: 1000, preview10k: 2000, overlay2k: 3000, replay2k: 3000, export3k: 3000, growth: 12, taskMs: 50 } as const;
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const TRACE_CATEGORIES = 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing';
+const OVERLAY_POLICIES = ['contextscope-auto', 'claude-code', 'none'];
+
+class TimedOut extends Error {}
+
+// ---------------------------------------------------------------------------------------------
+// The build and the server
+
+const SOURCE_DIRS = ['app', 'components', 'lib', 'workers', 'public'];
+const SOURCE_FILES = ['next.config.mjs', 'package.json', 'postcss.config.mjs', 'tsconfig.json'];
+
+function newestSource(root: string): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== 'node_modules' && !e.name.startsWith('.')) walk(p);
+      } else if (!/\.test\.tsx?$/.test(e.name)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    }
+  };
+  for (const d of SOURCE_DIRS) walk(path.join(root, d));
+  for (const f of SOURCE_FILES) if (fs.existsSync(path.join(root, f))) newest = Math.max(newest, fs.statSync(path.join(root, f)).mtimeMs);
+  return newest;
+}
+
+/** `out/` built from the current sources: built here (`next build`, ~70 s) when missing or older. */
+export function ensureBuilt(root: string, log: (s: string) => void): string | undefined {
+  const index = path.join(root, 'out', 'index.html');
+  const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
+  if (built && built >= newestSource(root)) return undefined;
+  log(built ? '  out/ is older than the sources: building the app (npx next build, about 70 s)…' : '  no out/: building the app (npx next build, about 70 s)…');
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }, maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0 || !fs.existsSync(index)) return `the build failed (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`;
+  return undefined;
+}
+
+async function serve(root: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`scripts/serve.mjs did not start: ${out}`)), 20_000);
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+      const m = /at (http:\/\/[\d.]+:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`scripts/serve.mjs exited (${code}): ${out}`)));
+  });
+  return { url, child };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page
+
+async function startTrace(cdp: CDPSession): Promise<() => Promise<unknown[]>> {
+  const events: unknown[] = [];
+  const collect = (e: { value: unknown[] }) => void events.push(...e.value);
+  cdp.on('Tracing.dataCollected', collect);
+  await cdp.send('Tracing.start', { categories: TRACE_CATEGORIES, transferMode: 'ReportEvents' });
+  return async () => {
+    const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await done;
+    cdp.off('Tracing.dataCollected', collect);
+    return events;
+  };
+}
+
+/** While an action is timed, its waits share one cap: none goes past this (Date.now() ms). */
+let actionDeadline = Infinity;
+const capped = (timeout: number) => Math.max(1, Math.min(timeout, actionDeadline - Date.now()));
+
+/** Wait in the page (a few property reads per frame: no Playwright snapshot on the measured thread). */
+async function waitIn<A>(page: Page, what: string, predicate: (arg: A) => boolean, arg: A, timeout: number): Promise<void> {
+  try {
+    await page.waitForFunction(predicate as (arg: unknown) => boolean, arg as unknown, { polling: 'raf', timeout: capped(timeout) });
+  } catch (e) {
+    if (/Timeout/i.test((e as Error).message)) throw new TimedOut(what);
+    throw e;
+  }
+}
+
+const workerIdle = (page: Page, timeout: number) => waitIn(page, 'the engine worker to settle', () => document.querySelector('[data-testid=worker-activity]')?.getAttribute('data-busy') !== 'yes', null, timeout);
+
+/** The Plan panel shows settled numbers for `range` ('' = the whole context; null = any selection the timeline holds). */
+const previewSettled = (page: Page, range: string | null, timeout: number) =>
+  waitIn(
+    page,
+    `the preview of ${range === null ? 'the selection' : range || 'the whole context'}`,
+    (want) => {
+      const totals = document.querySelector('[data-testid=selection-totals]');
+      if (totals?.getAttribute('data-preview') !== 'settled') return false;
+      const shown = totals.getAttribute('data-range') ?? '';
+      if (want !== null) return shown === want;
+      return shown !== '' && shown === (document.querySelector('[data-testid=timeline]')?.getAttribute('data-selection') ?? '');
+    },
+    range,
+    timeout,
+  );
+
+/** One action: a phase mark, the trace around it, the wall clock from `start` until `done` resolves. */
+async function timeAction(page: Page, name: AppAction, timeoutMs: number, act: () => Promise<void>, done: () => Promise<void>): Promise<AppFigure> {
+  const cdp = await page.context().newCDPSession(page);
+  const stop = await startTrace(cdp);
+  let ms = NaN;
+  let note: string | undefined;
+  try {
+    await page.evaluate((mark) => performance.mark(mark), PHASE_MARK + name);
+    const t0 = performance.now();
+    actionDeadline = Date.now() + timeoutMs;
+    await act();
+    await done();
+    ms = performance.now() - t0;
+  } catch (e) {
+    if (e instanceof TimedOut) {
+      ms = Infinity;
+      note = `waited > ${timeoutMs / 1000} s for ${e.message}`;
+    } else note = `failed: ${(e as Error).message.split('\n')[0]}`;
+  }
+  actionDeadline = Infinity;
+  let taskMs = NaN;
+  try {
+    const events = await stop();
+    const judged = judgeTrace(events as never[], { default: APP_TARGETS.taskMs });
+    taskMs = judged.tasks.filter((t: { phase: string }) => t.phase === name).reduce((a: number, t: { cpuMs: number }) => Math.max(a, t.cpuMs), 0);
+  } catch (e) {
+    note = (note ? note + '; ' : '') + `trace: ${(e as Error).message}`;
+  }
+  await cdp.detach().catch(() => {});
+  return { ms, taskMs, engineMs: NaN, ...(note && { note }) };
+}
+
+interface AppRun {
+  figures: Partial<Record<AppAction, AppFigure>>;
+  selection?: [number, number];
+  axis: 'turns' | 'calls';
+  budget?: number;
+  noteFirst?: boolean;
+  errors: string[];
+}
+
+async function runInApp(browser: Browser, url: string, file: string, expectTurns: number, timeoutMs: number): Promise<AppRun> {
+  const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeoutMs);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const run: AppRun = { figures: {}, axis: 'turns', errors };
+  const T = timeoutMs;
+  try {
+    await page.goto('/');
+    await page.getByTestId('drop-zone').waitFor({ timeout: 60_000 });
+    await page.getByTestId('transcript-row').first().or(page.getByTestId('library-empty')).waitFor({ timeout: 60_000 });
+    const base = path.basename(file);
+
+    // open: the file input (the drop zone's own path into the import) → row → Open → the timeline.
+    run.figures.open = await timeAction(
+      page,
+      'open',
+      T,
+      () => page.getByTestId('file-input').setInputFiles(file),
+      async () => {
+        await waitIn(page, 'the row of the import', (name) => [...document.querySelectorAll('[data-testid=transcript-row]')].some((r) => r.textContent?.includes(name)) && !document.querySelector('[data-testid=import-progress]'), base, T);
+        await page.getByTestId('transcript-row').filter({ hasText: base }).getByTestId('open-transcript').click();
+        await waitIn(page, 'a timeline of every turn', (n) => Number(document.querySelector('[data-testid=timeline]')?.getAttribute('data-turns') ?? 0) >= n && !!document.querySelector('[data-testid=message]'), expectTurns, T);
+      },
+    );
+    if (!Number.isFinite(run.figures.open.ms)) return run;
+    await workerIdle(page, T).catch(() => {});
+    run.axis = (await page.getByTestId('timeline').getAttribute('data-unit')) === 'call' ? 'calls' : 'turns';
+
+    // The plan: Auto, 50 % (its whole-context preview is not measured).
+    await page.getByRole('tab', { name: 'Plan', exact: true }).click();
+    await page.getByRole('radio', { name: 'Auto' }).click();
+    await page.getByRole('button', { name: '50 %' }).click();
+    run.budget = Number(await page.getByTestId('target-budget').inputValue());
+    await previewSettled(page, '', T).catch(() => {});
+    await workerIdle(page, T).catch(() => {});
+
+    // preview: drag over 30 %–60 % of the timeline; mouse-up → that selection's numbers.
+    const canvas = (await page.getByTestId('timeline-canvas').boundingBox())!;
+    const plotX = (f: number) => canvas.x + 52 + f * (canvas.width - 52 - 14);
+    const y = canvas.y + canvas.height / 2;
+    await page.mouse.move(plotX(0.3), y);
+    await page.mouse.down();
+    await page.mouse.move(plotX(0.6), y, { steps: 12 });
+    run.figures.preview = await timeAction(page, 'preview', T, () => page.mouse.up(), () => previewSettled(page, null, T));
+    const sel = /^(\d+)-(\d+)$/.exec((await page.getByTestId('selection-totals').getAttribute('data-range')) ?? '');
+    if (sel) run.selection = [Number(sel[1]), Number(sel[2])];
+    await workerIdle(page, T).catch(() => {});
+
+    // apply: the new version shown, with its numbers.
+    run.figures.apply = await timeAction(
+      page,
+      'apply',
+      T,
+      () => page.getByRole('button', { name: 'Apply', exact: true }).click(),
+      async () => {
+        await waitIn(page, 'the applied version', () => new URL(location.href).searchParams.has('v'), null, T);
+        await previewSettled(page, '', T);
+      },
+    );
+    await workerIdle(page, T).catch(() => {});
+    const inspectorUrl = page.url();
+
+    // export: Export → the note → Download enabled → the file.
+    await page.evaluate(() => {
+      const w = window as unknown as { __exportWatch?: { note?: number; enabled?: number } };
+      const seen: { note?: number; enabled?: number } = (w.__exportWatch = {});
+      const tick = () => {
+        const now = performance.now();
+        if (seen.note === undefined && document.querySelector('[data-testid=history-left-out], [data-testid=conversion-losses]')) seen.note = now;
+        const b = document.querySelector('[data-testid=export-download]') as HTMLButtonElement | null;
+        if (seen.enabled === undefined && b && !b.disabled) seen.enabled = now;
+        if (seen.enabled === undefined) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    run.figures.export = await timeAction(
+      page,
+      'export',
+      T,
+      () => page.getByTestId('export').click(),
+      async () => {
+        await waitIn(page, 'Download to be enabled', () => !(document.querySelector('[data-testid=export-download]') as HTMLButtonElement | null)?.disabled && !!document.querySelector('[data-testid=export-download]'), null, T);
+        const download = page.waitForEvent('download', { predicate: (d) => !d.suggestedFilename().endsWith('.audit.json'), timeout: capped(T) }).catch((e) => {
+          throw /Timeout/i.test(String(e)) ? new TimedOut('the download') : e;
+        });
+        await page.getByTestId('export-download').click();
+        await download;
+      },
+    );
+    const watch = await page.evaluate(() => (window as unknown as { __exportWatch?: { note?: number; enabled?: number } }).__exportWatch ?? {});
+    if (watch.enabled !== undefined) run.noteFirst = watch.note !== undefined && watch.note <= watch.enabled;
+    await page.keyboard.press('Escape');
+    const dialog = page.getByTestId('export-dialog');
+    await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => dialog.getByRole('button', { name: 'Close' }).first().click());
+    await workerIdle(page, T).catch(() => {});
+
+    // replay: the Replay link → every policy's row.
+    run.figures.replay = await timeAction(
+      page,
+      'replay',
+      T,
+      () => page.getByTestId('open-replay').click(),
+      () => waitIn(page, "every policy's row", (n) => document.querySelectorAll('[data-testid=replay-row]').length >= n, REPLAY_POLICIES.length, T),
+    );
+
+    // overlay: back in a freshly loaded inspector (the replay the page computed is not reused).
+    await page.goto(inspectorUrl);
+    await waitIn(page, 'the timeline', (n) => Number(document.querySelector('[data-testid=timeline]')?.getAttribute('data-turns') ?? 0) >= n, expectTurns, T).catch(() => {});
+    await workerIdle(page, T).catch(() => {});
+    await page.getByTestId('policy-menu').locator('summary').click();
+    run.figures.overlay = await timeAction(
+      page,
+      'overlay',
+      T,
+      async () => {
+        for (const id of OVERLAY_POLICIES) await page.getByTestId(`policy-toggle-${id}`).check();
+      },
+      () => waitIn(page, 'the policies on the timeline', (n) => document.querySelectorAll('[data-testid=policy-chip]').length >= n && (document.querySelector('[data-testid=timeline]')?.getAttribute('data-policies') ?? '').split(',').filter(Boolean).length >= n, OVERLAY_POLICIES.length, T),
+    );
+  } catch (e) {
+    errors.push(`the session stopped: ${(e as Error).message.split('\n')[0]}`);
+  } finally {
+    await context.close().catch(() => {});
+  }
+  return run;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine, in node
+
+function cpu<T>(fn: () => T): { value: T; ms: number } {
+  const t0 = threadCpuMs();
+  const value = fn();
+  return { value, ms: threadCpuMs() - t0 };
+}
+
+/**
+ * The engine's CPU ms for the work behind each action, on the app run's own selection and budget,
+ * reported action by action (`report`) in this order: open, preview, apply, export, replay (the
+ * overlay asks the worker for the same replay of every policy).
+ */
+export function engineTimes(name: string, bytes: Uint8Array, run: Pick<AppRun, 'selection' | 'axis' | 'budget'>, report: (action: AppAction, ms: number) => void): void {
+  const imported = cpu(() => importBytes(name, bytes).transcript);
+  const log: Transcript = imported.value;
+  report('open', imported.ms);
+  if (run.selection && run.budget !== undefined) {
+    const plan = { ...defaultPlan(1), targetBudget: run.budget };
+    const draft = planToDraft(plan, 'bench', run.selection, undefined, run.axis)!;
+    const step: Step = { ...draft, createdAt: '2026-01-01T00:00:00.000Z' } as Step;
+    report('preview', cpu(() => summarizePreview(log, projectTranscript(log, [step]), run.selection!, run.axis)).ms);
+    const applied = cpu(() => {
+      projectTranscript(log, []);
+      return projectTranscript(log, [step]);
+    });
+    report('apply', applied.ms);
+    const projection = applied.value;
+    report(
+      'export',
+      cpu(() => {
+        const format = formatById(log.format)!;
+        const written = format.serialize(log, projection);
+        const encoded = encodeExport({ text: written.text, fileName: written.fileName, ...(written.bytes && { bytes: written.bytes }) }, sniffTextEncoding(bytes));
+        importBytes(written.fileName, encoded, { format: log.format });
+        historyLeftOut(log, projection, !!format.keepsHistory, written.text);
+        lostIdentifiers(log, projection);
+      }).ms,
+    );
+  }
+  const replay = cpu(() => replayView(log, {}));
+  report('replay', replay.ms);
+  report('overlay', replay.ms);
+}
+
+const ENGINE_CHILD = '--app-engine-child';
+
+/**
+ * engineTimes in a child process, so a wait past the cap is cut (the replay of every policy is
+ * quadratic in the calls today: minutes at 10k turns): an action not reported within `timeoutMs`
+ * reads Infinity ("> T s"), the ones after it NaN.
+ */
+export async function engineInChild(file: string, run: Pick<AppRun, 'selection' | 'axis' | 'budget'>, timeoutMs: number): Promise<Partial<Record<AppAction, number>>> {
+  const out: Partial<Record<AppAction, number>> = {};
+  const order: AppAction[] = ['open', 'preview', 'apply', 'export', 'replay', 'overlay'];
+  const child = spawn(process.execPath, [path.join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs'), fileURLToPath(import.meta.url), ENGINE_CHILD, JSON.stringify({ file, run })], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (d) => (err += String(d)));
+  await new Promise<void>((resolve) => {
+    let timer: NodeJS.Timeout;
+    // The child's start (tsx compiling the engine) is not the engine's time: the cap starts when it says "ready".
+    const arm = (ms = timeoutMs) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const next = order.find((a) => out[a] === undefined && (a !== 'preview' && a !== 'apply' && a !== 'export' ? true : !!run.selection));
+        if (next) out[next] = Infinity;
+        child.kill('SIGKILL');
+      }, ms);
+    };
+    arm(Math.max(timeoutMs, 120_000));
+    let buf = '';
+    child.stdout!.on('data', (d) => {
+      buf += String(d);
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line.trim() === 'engine ready') arm();
+        const m = /^engine (\w+) ([\d.]+)$/.exec(line.trim());
+        if (m) {
+          out[m[1] as AppAction] = Number(m[2]);
+          arm();
+        }
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code !== 0 && code !== null && err) console.log(`  engine: ${err.trim().split('\n').slice(-1)[0]}`);
+      resolve();
+    });
+  });
+  return out;
+}
+
+if (process.argv[2] === ENGINE_CHILD) {
+  const { file, run } = JSON.parse(process.argv[3]) as { file: string; run: Pick<AppRun, 'selection' | 'axis' | 'budget'> };
+  const bytes = new Uint8Array(fs.readFileSync(file));
+  process.stdout.write('engine ready\n');
+  engineTimes(path.basename(file), bytes, run, (a, ms) => process.stdout.write(`engine ${a} ${ms.toFixed(1)}\n`));
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The section
+
+const s = (ms: number) => (Number.isNaN(ms) ? '—' : ms === Infinity ? '>' : ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`);
+
+function argOf(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(name);
+  if (i >= 0) return argv[i + 1];
+  const eq = argv.find((a) => a.startsWith(name + '='));
+  return eq?.slice(name.length + 1);
+}
+
+export interface AppOptions {
+  sizes: number[];
+  timeoutMs: number;
+  corpus: boolean;
+}
+
+export function appOptions(argv: string[]): AppOptions {
+  const sizes = (argOf(argv, '--app-sizes') ?? '1000,3000,10000')
+    .split(',')
+    .map((x) => Number(x.trim().replace(/k$/i, '000')))
+    .filter((n) => Number.isInteger(n) && n > 0);
+  const timeout = Number(argOf(argv, '--app-timeout') ?? 60);
+  return { sizes, timeoutMs: (Number.isFinite(timeout) && timeout > 0 ? timeout : 60) * 1000, corpus: !argv.includes('--no-app-corpus') };
+}
+
+const CORPUS_ROLLOUTS = [
+  ['codex-cli', 'localpush_rollout-2026-02-23_sanitized_compacted.jsonl'],
+  ['claude-code', 'slopometry_transcript_opus45_compact.jsonl'],
+] as const;
+
+export async function runAppBench(options: AppOptions = appOptions(process.argv)): Promise<AppFigures> {
+  const root = process.cwd();
+  const T = options.timeoutMs;
+  console.log(`\n## The user's waits in the app (issue 31): Chromium on the built app, wall clock; longest main-thread task by CPU; the engine in node by CPU (each wait capped at ${T / 1000} s)`);
+  const buildError = ensureBuilt(root, (l) => console.log(l));
+  if (buildError) {
+    console.log(`  not measured: ${buildError}`);
+    return { cases: [], timeoutMs: T, note: buildError };
+  }
+  const found = findOrInstallBrowser({ log: (l: string) => console.log(`  ${l}`) }) as { path?: string; error?: string };
+  if (!found.path) {
+    console.log(`  not measured: ${found.error}`);
+    return { cases: [], timeoutMs: T, note: found.error };
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'contextscope-app-bench-'));
+  const inputs: Array<{ name: string; file: string; size?: number }> = [];
+  for (const n of options.sizes) {
+    const file = path.join(tmp, `claude-code-${n}-turns.jsonl`);
+    fs.writeFileSync(file, makeClaudeCodeSession(n));
+    inputs.push({ name: `Claude Code ${n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : n} turns`, file, size: n });
+  }
+  if (options.corpus) {
+    const corpus = path.resolve(process.env.CONTEXTSCOPE_CORPUS ?? path.join(root, '..', 'shared', 'corpus'));
+    for (const [dir, name] of CORPUS_ROLLOUTS) {
+      const file = path.join(corpus, dir, name);
+      if (fs.existsSync(file)) inputs.push({ name: `${dir}/${name.replace(/\.jsonl$/, '').slice(0, 28)}`, file });
+    }
+  }
+  const { url, child } = await serve(root);
+  const browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS });
+  const cases: AppCase[] = [];
+  try {
+    for (const input of inputs) {
+      const bytes = new Uint8Array(fs.readFileSync(input.file));
+      const turns = importBytes(path.basename(input.file), bytes).transcript.turnCount;
+      const run = await runInApp(browser, url, input.file, turns, T);
+      const engine = await engineInChild(input.file, run, T);
+      for (const a of APP_ACTIONS) if (run.figures[a]) run.figures[a]!.engineMs = engine[a] ?? NaN;
+      const c: AppCase = { name: input.name, ...(input.size !== undefined && { size: input.size }), turns, mb: bytes.length / 1e6, figures: run.figures, ...(run.noteFirst !== undefined && { noteFirst: run.noteFirst }), errors: run.errors };
+      cases.push(c);
+      printCase(c, T);
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    child.kill('SIGTERM');
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const figures = { cases, timeoutMs: T };
+  printJudgement(figures);
+  return figures;
+}
+
+const LABEL: Record<AppAction, string> = {
+  open: 'drop → interactive timeline',
+  preview: 'mouse-up → preview settled (~30 % range, Auto 50 %)',
+  apply: 'Apply → new version shown',
+  export: 'Export → file downloaded',
+  replay: 'Replay page → every policy',
+  overlay: 'Policies overlay (3 ticked)',
+};
+
+function fig(f: AppFigure | undefined, T: number): string {
+  if (!f) return 'not reached';
+  return f.ms === Infinity ? `> ${T / 1000} s` : s(f.ms);
+}
+
+function printCase(c: AppCase, T: number): void {
+  console.log(`\n  ${c.name} (${c.turns.toLocaleString('en-US')} turns, ${c.mb.toFixed(1)} MB)`);
+  console.log(`  ${'action'.padEnd(52)} ${'app'.padStart(9)} ${'longest task'.padStart(13)} ${'engine'.padStart(9)} ${'app/engine'.padStart(10)}`);
+  for (const a of APP_ACTIONS) {
+    const f = c.figures[a];
+    const ratio = f && Number.isFinite(f.ms) && Number.isFinite(f.engineMs) && f.engineMs > 0 ? `${(f.ms / f.engineMs).toFixed(1)}×` : '—';
+    const task = f && !Number.isNaN(f.taskMs) ? `${s(f.taskMs)}${f.taskMs > APP_TARGETS.taskMs ? ' !' : ''}` : '—';
+    let extra = f?.note ? `  (${f.note})` : '';
+    if (a === 'export' && c.noteFirst !== undefined) extra = `  note ${c.noteFirst ? 'shown before' : 'NOT shown before'} Download was enabled` + extra;
+    console.log(`  ${LABEL[a].padEnd(52)} ${fig(f, T).padStart(9)} ${task.padStart(13)} ${(f?.engineMs === Infinity ? `> ${T / 1000} s` : s(f?.engineMs ?? NaN)).padStart(9)} ${ratio.padStart(10)}${extra}`);
+  }
+  if (c.errors.length) console.log(`  errors in the page: ${c.errors.slice(0, 3).join(' | ')}`);
+}
+
+/** The issue's "Done when", each beside the figure it judges: MET / NOT MET (or not measured). */
+export function judgeApp(f: AppFigures): Array<{ what: string; now: string; goal: string; ok: boolean | undefined }> {
+  const T = f.timeoutMs;
+  const rows: Array<{ what: string; now: string; goal: string; ok: boolean | undefined }> = [];
+  const bySize = (n: number) => f.cases.find((c) => c.size === n);
+  const ok = (x: AppFigure | undefined, limit: number) => (x && !Number.isNaN(x.ms) ? x.ms <= limit : undefined);
+  const k3 = bySize(3000);
+  const k10 = bySize(10_000);
+  rows.push({ what: 'mouse-up → preview settled, 3k turns', now: fig(k3?.figures.preview, T), goal: '≤ 1 s', ok: ok(k3?.figures.preview, APP_TARGETS.preview3k) });
+  rows.push({ what: 'mouse-up → preview settled, 10k turns', now: fig(k10?.figures.preview, T), goal: '≤ 2 s', ok: ok(k10?.figures.preview, APP_TARGETS.preview10k) });
+  // The targets at 2k are judged at 2k when it was run, else at 3k (stricter: more work).
+  const at2 = bySize(2000) ?? k3;
+  const at2Label = at2 === bySize(2000) ? '2k turns' : '3k turns (target at 2k)';
+  rows.push({ what: `Policies overlay, ${at2Label}`, now: fig(at2?.figures.overlay, T), goal: '≤ 3 s', ok: ok(at2?.figures.overlay, APP_TARGETS.overlay2k) });
+  rows.push({ what: `Replay page, ${at2Label}`, now: fig(at2?.figures.replay, T), goal: '≤ 3 s', ok: ok(at2?.figures.replay, APP_TARGETS.replay2k) });
+  const ex = k3?.figures.export;
+  rows.push({
+    what: 'export of 3k turns, note before Download',
+    now: `${fig(ex, T)}${k3?.noteFirst === undefined ? '' : k3.noteFirst ? ', note first' : ', note NOT first'}`,
+    goal: '≤ 3 s, note first',
+    ok: ex && !Number.isNaN(ex.ms) ? ex.ms <= APP_TARGETS.export3k && k3?.noteFirst === true : undefined,
+  });
+  const k1 = bySize(1000);
+  for (const a of APP_ACTIONS) {
+    const a1 = k1?.figures[a];
+    const a10 = k10?.figures[a];
+    const measured = a1 && a10 && Number.isFinite(a1.ms) && !Number.isNaN(a10.ms);
+    const g = measured ? a10.ms / a1.ms : NaN;
+    rows.push({ what: `growth 1k → 10k, ${a}`, now: measured ? (a10.ms === Infinity ? `> ${(T / a1.ms).toFixed(0)}×` : `${g.toFixed(1)}×`) : '—', goal: `≤ ${APP_TARGETS.growth}×`, ok: measured ? g <= APP_TARGETS.growth : undefined });
+  }
+  let worst: { c: AppCase; a: AppAction; ms: number } | undefined;
+  for (const c of f.cases) for (const a of APP_ACTIONS) {
+    const t = c.figures[a]?.taskMs;
+    if (t !== undefined && !Number.isNaN(t) && (!worst || t > worst.ms)) worst = { c, a, ms: t };
+  }
+  rows.push({ what: 'longest main-thread task (CPU), any action', now: worst ? `${s(worst.ms)} (${worst.c.name}, ${worst.a})` : '—', goal: `≤ ${APP_TARGETS.taskMs} ms`, ok: worst ? worst.ms <= APP_TARGETS.taskMs : undefined });
+  return rows;
+}
+
+function printJudgement(f: AppFigures): void {
+  const rows = judgeApp(f);
+  console.log("\n## Issue 31: the app's waits beside their targets");
+  const w0 = Math.max(...rows.map((r) => r.what.length));
+  const w1 = Math.max(...rows.map((r) => r.now.length));
+  for (const r of rows) console.log(`  ${r.what.padEnd(w0)}  ${r.now.padEnd(w1)}  ${r.goal.padEnd(18)}  ${r.ok === undefined ? 'not measured' : r.ok ? 'MET' : 'NOT MET'}`);
+}
