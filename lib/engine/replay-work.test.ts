@@ -54,4 +54,17 @@ describe('the replay, per policy and cached (issue 31)', () => {
     expect(built).toBeGreaterThan(0);
     expect(built).toBeLessThanOrEqual(t.messages.length);
   });
+
+  it('usage implausible next to the content: the cached view is on the calls simulate ran on (our counts), as without a cache', () => {
+    const bad = { ...log, usage: log.usage.map((u) => ({ ...u, input: 1, cacheRead: 0, cacheWrite: 0 })) };
+    const cache = new ReplayCache();
+    const overlay = replayView(bad, { policies: ['gemini-cli'] }, cache);
+    expect(overlay.usageIgnored).toBe(true);
+    expect(overlay.warnings.length).toBeGreaterThan(0);
+    const page = replayView(bad, {}, cache);
+    const fresh = replayView(bad);
+    expect(page.callTurns).toEqual(fresh.callTurns);
+    expect(page.series).toEqual(fresh.series);
+    for (const x of page.series) expect(x.prompts).toHaveLength(page.callTurns.length);
+  });
 });
