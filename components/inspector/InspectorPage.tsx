@@ -222,9 +222,16 @@ export function InspectorPage() {
   // A model the user picked (m= in the URL) prices the overlay as it does the Replay page; else the
   // session's own model routing (Gemini CLI's Flash/Pro), as `simulate` has it: one bill for both.
   const chosenModel = params.get('m') ?? '';
+  // Only the policies drawn are replayed (issue 31): the worker keeps each policy's series, so
+  // ticking one more replays that one alone, and the curves already drawn stay while it does. A
+  // replay a new tick supersedes is not cancelled (that would stop the worker and lose what it
+  // replayed): it finishes, and the next request finds its policies done.
+  const drawnKey = useMemo(() => [...shownPolicies].sort().join(','), [shownPolicies]);
   const replay = useQuery({
-    queryKey: ['replay', id, chosenModel, ''],
-    queryFn: ({ signal }) => getBridge().replay(signal, id, chosenModel ? { model: chosenModel } : {}),
+    queryKey: ['replay', id, chosenModel, '', drawnKey],
+    queryFn: () => getBridge().replay(undefined, id, { ...(chosenModel && { model: chosenModel }), policies: drawnKey.split(',') }),
+    // The same session and model only (another model's numbers are not shown while its replay runs).
+    placeholderData: (prev, prevQuery) => (prevQuery?.queryKey[1] === id && prevQuery?.queryKey[2] === chosenModel ? prev : undefined),
     enabled: data.isSuccess && shownPolicies.length > 0,
     retry: false,
     staleTime: Infinity,
@@ -508,6 +515,11 @@ function PolicyChips({ id, model, shown, view, pending, error }: { id: string; m
             </span>
           </li>
         ))}
+      {pending && shown.some((p) => !view.series.some((x) => x.id === p)) && (
+        <li className="text-neutral-500" data-testid="policy-pending">
+          Replaying…
+        </li>
+      )}
       <li>
         <Link href={`/replay?id=${encodeURIComponent(id)}${model ? `&m=${encodeURIComponent(model)}` : ''}`} className="text-blue-700 underline dark:text-blue-400" data-testid="policy-full-table">
           full table

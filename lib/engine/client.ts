@@ -19,7 +19,7 @@ import type { ToolStat } from './preview';
 import type { Version } from '../compaction/types';
 import { announce, type LibraryMessage } from './channel';
 import type { TriggerPoint } from '../simulate/replay';
-import type { ReplayView } from './replay';
+import type { ReplayOptions, ReplayView } from './replay';
 import type { LedgerView, PinsOutcome, SessionRef } from './ledger';
 import type { Pin } from '../compaction/pins';
 import type { Census, CensusProgress } from '../ledger/census';
@@ -425,8 +425,8 @@ export class WorkerBridge {
   peerTriggers(signal: AbortSignal | undefined, id: string, model?: string): Promise<TriggerPoint[]> {
     return this.run(signal, 'query', (r) => r.peerTriggers(id, model));
   }
-  /** Every policy replayed call by call (the Replay page); CPU-bound, so on the preview lane (cancellable). */
-  replay(signal: AbortSignal | undefined, id: string, options: { model?: string; cacheTtl?: '5m' | '1h' } = {}): Promise<ReplayView> {
+  /** Every policy replayed call by call (the Replay page), or the ones asked (the timeline's overlay); CPU-bound, so on the preview lane (cancellable). */
+  replay(signal: AbortSignal | undefined, id: string, options: ReplayOptions = {}): Promise<ReplayView> {
     return this.run(signal, 'preview', (r) => r.replay(id, options));
   }
   /** classify-tangents proposals (an LLM call when a provider is configured: never sent twice). */

@@ -185,6 +185,27 @@ export function historyLeftOut(log: Transcript, projection: Projection | undefin
   return out;
 }
 
+/** Work the export dialog's calls did (tests count it): saved versions projected, files written. */
+export const exportWork = { projections: 0, serializations: 0 };
+
+type Format = NonNullable<ReturnType<typeof formatById>>;
+// A projection's file in its log's own format, written once (the note reads it, the export downloads
+// it). Text only: a binary format's bytes are transferred to the page, which detaches them.
+const serialized = new WeakMap<Projection, Map<string, ReturnType<Format['serialize']>>>();
+function serializeOnce(format: Format, log: Transcript, projection: Projection | undefined): ReturnType<Format['serialize']> {
+  if (!projection) return format.serialize(log, projection);
+  let perFormat = serialized.get(projection);
+  const hit = perFormat?.get(format.id);
+  if (hit) return hit;
+  const out = format.serialize(log, projection);
+  exportWork.serializations++;
+  if (!out.bytes) {
+    if (!perFormat) serialized.set(projection, (perFormat = new Map()));
+    perFormat.set(format.id, out);
+  }
+  return out;
+}
+
 export function compactionEngine(deps: CompactionDeps) {
   const repo = () => deps.repo();
 
@@ -263,6 +284,26 @@ export function compactionEngine(deps: CompactionDeps) {
     return { log, steps, projection: stored ? annotateFailures(projection, [...stored.met.values()]) : projection, version };
   }
 
+  /**
+   * A saved version's projection for the export dialog (issue 31): its note (historyLeftOut), the
+   * conversion's losses and the export itself project the same version, one after the other. The
+   * last one is kept while the transcript, the version's steps and the pins are the same, and only
+   * with offline summaries (stored LLM summaries can change between two calls).
+   */
+  let savedMemo: { log: Transcript; key: string; value: Awaited<ReturnType<typeof projectVersion>> } | undefined;
+  async function projectSaved(id: string, versionId: string): Promise<Awaited<ReturnType<typeof projectVersion>>> {
+    const log = await deps.getTranscript(id);
+    const version = await versions.getVersion(repo(), id, versionId);
+    const s = await settings();
+    const offline = !providerConfigOf(s);
+    const key = JSON.stringify([id, versionId, withFailurePolicy(version.steps, s.onFailure), await readPins(repo(), id)]);
+    if (offline && savedMemo && savedMemo.log === log && savedMemo.key === key) return savedMemo.value;
+    const value = await projectVersion(id, versionId);
+    exportWork.projections++;
+    savedMemo = offline && value.log === log ? { log, key, value } : undefined;
+    return value;
+  }
+
   async function preview(id: string, request: PreviewRequest): Promise<PreviewOutcome> {
     try {
       const { log, projection, version } = await projectVersion(id, request.versionId, request.draft);
@@ -281,7 +322,7 @@ export function compactionEngine(deps: CompactionDeps) {
 
   async function exportVersion(id: string, versionId: string, options: ExportOptions = {}): Promise<ExportVersionOutcome> {
     try {
-      const { log, steps, projection: projected } = await projectVersion(id, versionId);
+      const { log, steps, projection: projected } = await projectSaved(id, versionId);
       // The recall file is named after the source (the export's own name is known only once written).
       const recallName = `${baseName(log.fileName)}.recall.jsonl`;
       const pointed = options.pointers && steps.length > 0 ? addPointers(log, projected, { recallPath: recallName }) : undefined;
@@ -297,7 +338,7 @@ export function compactionEngine(deps: CompactionDeps) {
       let dropped: string[];
       let losses: ConversionLoss[] = [];
       if (target === log.format) {
-        const out = format.serialize(log, compacted);
+        const out = serializeOnce(format, log, compacted);
         ({ text, fileName, mimeType, dropped } = out);
         raw = out.bytes;
       } else {
@@ -529,7 +570,7 @@ export function compactionEngine(deps: CompactionDeps) {
      */
     async conversionLosses(id: string, versionId: string, format: string): Promise<ConversionLossesOutcome> {
       try {
-        const { log, steps, projection } = await projectVersion(id, versionId);
+        const { log, steps, projection } = await projectSaved(id, versionId);
         if (format === log.format) return { kind: 'losses' as const, losses: [], tokens: { before: projection.tokens.after.total, after: projection.tokens.after.total } };
         const out = convertTranscript(log, format, steps.length > 0 ? projection : undefined);
         return { kind: 'losses' as const, losses: out.losses, tokens: out.tokens };
@@ -539,11 +580,11 @@ export function compactionEngine(deps: CompactionDeps) {
     },
     /** What a compacted export in the source's own format leaves out of the file (the export dialog says it before the download). */
     async historyLeftOut(id: string, versionId: string): Promise<HistoryLeftOut> {
-      const { log, steps, projection } = await projectVersion(id, versionId);
+      const { log, steps, projection } = await projectSaved(id, versionId);
       const format = formatById(log.format);
       const compacted = steps.length > 0 ? projection : undefined;
-      // Where the format keeps history, what stays in the file is read from the file it writes.
-      const text = compacted && format?.keepsHistory ? format.serialize(log, compacted).text : undefined;
+      // Where the format keeps history, what stays in the file is read from the file it writes (the export then writes it again from here).
+      const text = compacted && format?.keepsHistory ? serializeOnce(format, log, compacted).text : undefined;
       return historyLeftOut(log, compacted, !!format?.keepsHistory, text);
     },
     async exportTargets(id: string): Promise<Array<{ id: string; label: string; source: boolean }>> {

@@ -6,7 +6,7 @@
  */
 import { transfer } from 'comlink';
 import type { Transcript } from '../model/types';
-import { simulate, type Simulation } from '../simulate/calls';
+import { modelCalls, simulate, type Simulation } from '../simulate/calls';
 import { REPLAY_POLICIES } from '../simulate/policies/replay';
 import { recordedError, replayRows, type ReplayRow } from '../simulate/table';
 
@@ -50,38 +50,99 @@ export interface ReplayView {
   series: ReplaySeries[];
 }
 
-export function replayView(t: Transcript, options: { model?: string; cacheTtl?: '5m' | '1h' } = {}): ReplayView {
-  const sim = simulate(t, REPLAY_POLICIES, options);
-  const rows = replayRows(sim);
-  const mainOf = (r: Simulation['results'][number]) => r.calls.filter((c) => !c.sidechain);
-  const first = sim.results[0] ? mainOf(sim.results[0]) : [];
+export interface ReplayOptions {
+  model?: string;
+  cacheTtl?: '5m' | '1h';
+  /**
+   * Only these policies (ids of REPLAY_POLICIES; the timeline's overlay asks for the ones it
+   * draws), in REPLAY_POLICIES' order. Every policy is replayed on its own (lib/simulate/calls.ts),
+   * so a policy's series is the same whichever others are asked with it.
+   */
+  policies?: readonly string[];
+}
+
+type ViewHead = Omit<ReplayView, 'series' | 'recordedError' | 'callTurns' | 'callMessages'> & { callTurns: Int32Array; callMessages: Int32Array };
+
+/**
+ * What one transcript's replays computed, per model and cache lifetime: the view's head and each
+ * policy's series. The overlay replays the policies it draws; the Replay page then replays only
+ * the others, and ticking one more policy on the timeline replays that one alone.
+ */
+export class ReplayCache {
+  private byLog = new WeakMap<Transcript, Map<string, { head?: ViewHead; recordedError?: number | null; series: Map<string, ReplaySeries> }>>();
+  /** Policies replayed so far (for tests: each policy of a transcript, options, is replayed once). */
+  replayed = 0;
+
+  entry(t: Transcript, options: ReplayOptions) {
+    let perLog = this.byLog.get(t);
+    if (!perLog) this.byLog.set(t, (perLog = new Map()));
+    const key = `${options.model ?? ''}|${options.cacheTtl ?? ''}`;
+    let e = perLog.get(key);
+    if (!e) perLog.set(key, (e = { series: new Map() }));
+    return e;
+  }
+}
+
+function packSeries(r: Simulation['results'][number], row: ReplayRow): ReplaySeries {
+  const calls = r.calls.filter((c) => !c.sidechain);
   return {
-    title: t.title,
-    format: t.format,
-    model: sim.model,
-    cache: sim.cache,
-    cacheFit: sim.cacheFit ?? null,
-    calibration: sim.calibration,
-    recorded: sim.recorded ?? null,
-    recordedError: recordedError(sim) ?? null,
-    warnings: sim.warnings,
-    usageIgnored: !!sim.usageIgnored,
-    callTurns: Int32Array.from(first, (c) => c.turn),
-    callMessages: Int32Array.from(first, (c) => c.messageIndex),
-    series: sim.results.map((r, i) => {
-      const calls = mainOf(r);
-      return {
-        id: r.policy,
-        label: r.label,
-        ...(r.note && { note: r.note }),
-        row: rows[i],
-        prompts: Float64Array.from(calls, (c) => c.prompt),
-        fired: Uint8Array.from(calls, (c) => (c.fired ? 1 : 0)),
-        broken: Uint8Array.from(calls, (c) => (c.cacheBroken ? 1 : 0)),
-        breakEven: Float64Array.from(calls, (c) => (c.compaction ? c.compaction.breakEvenCalls ?? Infinity : 0)),
-        unpaid: Uint8Array.from(calls, (c) => (c.compaction && !c.compaction.paidBack ? 1 : 0)),
+    id: r.policy,
+    label: r.label,
+    ...(r.note && { note: r.note }),
+    row,
+    prompts: Float64Array.from(calls, (c) => c.prompt),
+    fired: Uint8Array.from(calls, (c) => (c.fired ? 1 : 0)),
+    broken: Uint8Array.from(calls, (c) => (c.cacheBroken ? 1 : 0)),
+    breakEven: Float64Array.from(calls, (c) => (c.compaction ? c.compaction.breakEvenCalls ?? Infinity : 0)),
+    unpaid: Uint8Array.from(calls, (c) => (c.compaction && !c.compaction.paidBack ? 1 : 0)),
+  };
+}
+
+const copySeries = (s: ReplaySeries): ReplaySeries => ({ ...s, prompts: s.prompts.slice(), fired: s.fired.slice(), broken: s.broken.slice(), breakEven: s.breakEven.slice(), unpaid: s.unpaid.slice() });
+
+/**
+ * The replay of the asked policies (every one by default), packed for the page. With a cache, a
+ * policy already replayed on this transcript with these options is not replayed again; the view
+ * holds copies of the cached arrays (it is transferred, which detaches them).
+ */
+export function replayView(t: Transcript, options: ReplayOptions = {}, cache?: ReplayCache): ReplayView {
+  const simOptions = { ...(options.model && { model: options.model }), ...(options.cacheTtl && { cacheTtl: options.cacheTtl }) };
+  const asked = options.policies ? REPLAY_POLICIES.filter((p) => options.policies!.includes(p.id)) : REPLAY_POLICIES;
+  const e = (cache ?? new ReplayCache()).entry(t, options);
+  const missing = asked.filter((p) => !e.series.has(p.id));
+  // The head (model, calibration, the calls) does not depend on the policies: one simulate gives it.
+  if (missing.length > 0 || !e.head) {
+    const sim = simulate(t, missing, simOptions);
+    if (cache) cache.replayed += missing.length;
+    const rows = replayRows(sim);
+    sim.results.forEach((r, i) => e.series.set(r.policy, packSeries(r, rows[i])));
+    if (missing.some((p) => p.id === 'recorded')) e.recordedError = recordedError(sim) ?? null;
+    if (!e.head) {
+      // The calls the replay ran on: without the recorded usage when it was implausible (simulate's own rule).
+      const main = modelCalls(sim.usageIgnored ? { ...t, usage: [] } : t).filter((c) => !c.sidechain);
+      e.head = {
+        title: t.title,
+        format: t.format,
+        model: sim.model,
+        cache: sim.cache,
+        cacheFit: sim.cacheFit ?? null,
+        calibration: sim.calibration,
+        recorded: sim.recorded ?? null,
+        warnings: sim.warnings,
+        usageIgnored: !!sim.usageIgnored,
+        callTurns: Int32Array.from(main, (c) => c.turn),
+        callMessages: Int32Array.from(main, (c) => c.messageIndex),
       };
-    }),
+    }
+  }
+  const head = e.head!;
+  const series = asked.map((p) => e.series.get(p.id)!);
+  return {
+    ...head,
+    recordedError: e.recordedError ?? null,
+    callTurns: head.callTurns.slice(),
+    callMessages: head.callMessages.slice(),
+    series: cache ? series.map(copySeries) : series,
   };
 }
 
@@ -91,10 +152,12 @@ export function replayTransferables(v: ReplayView): ArrayBuffer[] {
 }
 
 export function replayEngine(deps: { getTranscript: (id: string) => Promise<Transcript> }) {
+  // Keyed by the transcript object: the worker's transcript cache hands the same one back while it holds it.
+  const cache = new ReplayCache();
   return {
-    /** Every policy replayed call by call on a stored transcript (the Replay page). */
-    async replay(id: string, options: { model?: string; cacheTtl?: '5m' | '1h' } = {}): Promise<ReplayView> {
-      const view = replayView(await deps.getTranscript(id), options);
+    /** The policies replayed call by call on a stored transcript (the Replay page: all; the timeline's overlay: the ones it draws). */
+    async replay(id: string, options: ReplayOptions = {}): Promise<ReplayView> {
+      const view = replayView(await deps.getTranscript(id), options, cache);
       return transfer(view, replayTransferables(view));
     },
   };

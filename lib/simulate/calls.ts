@@ -31,7 +31,7 @@
  * window (tokens) or by half its event count since — a compaction that cannot get under its own
  * trigger would otherwise fire on every call, which no real agent does (they warn and go on).
  */
-import { assignTurns } from '../model/turns';
+import { startsTurn } from '../model/turns';
 import type { Message, Transcript, UsageRecord } from '../model/types';
 import { ImportError } from '../errors';
 import { lostIdentifiers } from '../compaction/lost';
@@ -301,50 +301,78 @@ function backwardsTimes(calls: readonly CallPoint[], log: Transcript): string[] 
 }
 
 interface Item {
-  key: string;
   tokens: number;
   msg: ProjectedMessage;
-}
-
-const blockIds = new WeakMap<object, number>();
-let nextBlockId = 1;
-function identity(o: object): number {
-  let id = blockIds.get(o);
-  if (id === undefined) blockIds.set(o, (id = nextBlockId++));
-  return id;
 }
 
 function itemOf(m: ProjectedMessage): Item {
   let tokens = 0;
   for (const b of m.blocks) tokens += b.tokens;
-  return { key: `${m.role}:${m.blocks.map(identity).join('.')}`, tokens, msg: m };
+  return { tokens, msg: m };
 }
 
-/** A transcript whose messages are the given context: what a policy compacts when it fires. */
-function contextAsLog(log: Transcript, items: readonly Item[], tools: Transcript['tools']): Transcript {
-  const messages: Message[] = items.map((it, i) => ({
-    id: it.msg.sourceId ?? `replay-${i}`,
-    index: i,
-    turn: 0,
-    role: it.msg.role,
-    blocks: it.msg.blocks,
-    recordRefs: [],
-    ...(it.msg.meta && { meta: true }),
-  }));
-  const turnCount = assignTurns(messages);
-  // An earlier compaction's summary stays a compaction point: 'after-last-compaction' ranges start
-  // after it (prefix-ward: the summary and what precedes it keep their cached prefix).
-  const markers: Transcript['markers'] = [];
-  items.forEach((it, i) => {
-    if (it.msg.synthetic === 'summary' || (it.msg.blocks.length > 0 && it.msg.blocks.every((b) => b.kind === 'summary')))
-      markers.push({ id: `replay-summary-${i}`, source: 'other', atMessage: i });
-  });
-  return { ...log, messages, tools, markers, usage: [], turnCount };
+/** Tokens of a list of items. */
+function itemTokens(items: readonly Item[]): number {
+  let n = 0;
+  for (let i = 0; i < items.length; i++) n += items[i].tokens;
+  return n;
+}
+
+/** Two items the provider sees as the same message: one role, the very same blocks in order. */
+function sameItem(a: Item, b: Item): boolean {
+  if (a === b) return true;
+  const x = a.msg;
+  const y = b.msg;
+  if (x.role !== y.role || x.blocks.length !== y.blocks.length) return false;
+  for (let i = 0; i < x.blocks.length; i++) if (x.blocks[i] !== y.blocks[i]) return false;
+  return true;
+}
+
+/**
+ * The policy's context as log messages, kept beside its items: what the read appends is appended
+ * here too (a message's turn depends only on the messages before it, model/turns.ts), and a
+ * compaction rebuilds it. Building it anew for every look at the context was quadratic on the
+ * policies whose context grows past their trigger (they look every 5 % of the window).
+ */
+/**
+ * Work the replay did since the process started (tests guard the replay's cost with it): log
+ * messages wrapped into a policy's context.
+ */
+export const replayWork = { contextMessages: 0 };
+
+class ContextMessages {
+  messages: Message[] = [];
+  markers: Transcript['markers'] = [];
+  private turn = -1;
+
+  append(it: Item): void {
+    const i = this.messages.length;
+    replayWork.contextMessages++;
+    const m: Message = { id: it.msg.sourceId ?? `replay-${i}`, index: i, turn: 0, role: it.msg.role, blocks: it.msg.blocks, recordRefs: [], ...(it.msg.meta && { meta: true }) };
+    if (startsTurn(m) || this.turn < 0) this.turn++;
+    m.turn = this.turn;
+    this.messages.push(m);
+    // An earlier compaction's summary stays a compaction point: 'after-last-compaction' ranges start
+    // after it (prefix-ward: the summary and what precedes it keep their cached prefix).
+    if (it.msg.synthetic === 'summary' || (it.msg.blocks.length > 0 && it.msg.blocks.every((b) => b.kind === 'summary'))) this.markers.push({ id: `replay-summary-${i}`, source: 'other', atMessage: i });
+  }
+
+  reset(items: readonly Item[]): void {
+    this.messages = [];
+    this.markers = [];
+    this.turn = -1;
+    for (const it of items) this.append(it);
+  }
+
+  /** A transcript whose messages are the context: what a policy compacts when it fires. */
+  asLog(log: Transcript, tools: Transcript['tools']): Transcript {
+    return { ...log, messages: this.messages.slice(), tools, markers: this.markers.slice(), usage: [], turnCount: this.messages.length === 0 ? 0 : this.turn + 1 };
+  }
 }
 
 function commonPrefixTokens(a: readonly Item[], b: readonly Item[]): number {
   let n = 0;
-  for (let i = 0; i < Math.min(a.length, b.length) && a[i].key === b[i].key; i++) n += a[i].tokens;
+  for (let i = 0; i < Math.min(a.length, b.length) && sameItem(a[i], b[i]); i++) n += a[i].tokens;
   return n;
 }
 
@@ -476,6 +504,9 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
   const tracksContext = policy.kind !== 'recorded';
   // The policy's context (for 'none' and plans): items, and how far into the log it has read.
   let items: Item[] = [];
+  // Tokens of `items` (kept with it: summing the context on every call was quadratic in the calls).
+  let itemsTokens = 0;
+  const contextMessages = new ContextMessages();
   let tools = log.tools;
   let toolTokens = env.toolTokens;
   let cursor = 0;
@@ -506,10 +537,13 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     for (; cursor < upTo; cursor++) {
       const m = msgs[cursor];
       if (m.sidechain || isSummaryMessage(m)) continue;
-      items.push(itemOf(wrapMessage(m)));
+      const it = itemOf(wrapMessage(m));
+      items.push(it);
+      itemsTokens += it.tokens;
+      contextMessages.append(it);
     }
   };
-  const estimate = () => toolTokens + items.reduce((n, it) => n + it.tokens, 0);
+  const estimate = () => toolTokens + itemsTokens;
 
   for (let ci = 0; ci < calls.length; ci++) {
     const c = calls[ci];
@@ -544,10 +578,14 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       // JP checks between turns only: the first call of a turn (the previous turn has completed).
       const checks = policy.checkAt !== 'turn' || c.turn !== lastTurn;
       const forced = policy.kind === 'plan' && !!policy.plan && checks && (overTokens || overEvents);
+      // The context as a log, built once per call: the plan and every candidate of this call
+      // compact the same one (and projectTranscript's per-log work is done once for it).
+      let contextLog: Transcript | undefined;
+      const contextNow = () => (contextLog ??= contextMessages.asLog(log, tools));
       // A summarizer's call sends the context it summarizes (the previous request's prefix, read
       // from the cache while alive) and writes the summary.
       const candidate = (steps: Step[]): Candidate => {
-        const context = contextAsLog(log, items, tools);
+        const context = contextNow();
         // A plan's budget is a prompt size (what the model is sent); the context it compacts is
         // counted the way the file is: less the invisible overhead, ÷ the calibration factor.
         const scaled = steps.map((st) => (st.budget === undefined ? st : { ...st, budget: Math.max(1, Math.floor((st.budget - env.overhead) / factor)) }));
@@ -555,7 +593,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
         const nextItems = projection.messages.map(itemOf);
         const nextTools = projection.tools as Transcript['tools'];
         const nextToolTokens = nextTools.reduce((n, t) => n + t.tokens, 0);
-        const after = Math.max(1, Math.round(base + factor * (nextToolTokens + nextItems.reduce((n, it) => n + it.tokens, 0) - before[c.promptEnd])));
+        const after = Math.max(1, Math.round(base + factor * (nextToolTokens + itemTokens(nextItems) - before[c.promptEnd])));
         const stable = Math.min(prevPrompt, Math.round((env.overhead + nextToolTokens) * factor + factor * commonPrefixTokens(prevItems, nextItems)));
         const summaryTokens = projection.summaries.reduce((n, x) => n + x.tokens, 0);
         const p = env.priceOf(c);
@@ -564,7 +602,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       };
       let chosen: Candidate | undefined;
       let why: 'window' | 'pays' = 'window';
-      if (forced) chosen = candidate(policy.plan!(contextAsLog(log, items, tools), limits));
+      if (forced) chosen = candidate(policy.plan!(contextNow(), limits));
       else if (policy.early && env.pricing && ci > 0 && prompt >= checkedAt + env.minCleared) {
         // The cache-aware Auto: weigh an early compaction each time the context has grown by the
         // least one must clear since the last look; the whole context, or only what came since
@@ -577,7 +615,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
           const d = decideEarly({ before: prompt, after: cand.after, stablePrefix: cand.stable, callUsd: cand.call?.usd ?? 0, cacheAlive: aliveGuess }, env.pricing!, callsToCome, env.minCleared);
           options.push({ cand, d });
         };
-        const context = contextAsLog(log, items, tools);
+        const context = contextNow();
         tryPlan(policy.early.plan(context, limits));
         if (policy.early.tailPlan && boundary > 0 && boundary < items.length) tryPlan(policy.early.tailPlan(context, limits, boundary));
         const best = options.filter((o) => o.d.compact).sort((a, b) => b.d.netUsd - a.d.netUsd)[0];
@@ -599,6 +637,8 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
         for (const [id, f] of Object.entries(chosen.projection.fates)) if (f.kind !== 'kept') fates.set(id, f);
         firedBefore = prompt;
         items = chosen.items;
+        itemsTokens = itemTokens(items);
+        contextMessages.reset(items);
         tools = chosen.tools;
         toolTokens = chosen.toolTokens;
         prompt = size();

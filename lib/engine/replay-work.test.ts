@@ -1,0 +1,70 @@
+/**
+ * Issue 31: the replay the timeline's Policies overlay and the Replay page wait for. Guarded by
+ * counting work (policies replayed, context messages built), never wall time.
+ */
+import { describe, expect, it } from 'vitest';
+import { makeClaudeCodeSession } from '../../bench/generate';
+import { importBytes } from '../formats/import';
+import { replayWork, simulate } from '../simulate/calls';
+import { REPLAY_POLICIES } from '../simulate/policies/replay';
+import { ReplayCache, replayView } from './replay';
+
+const session = (turns: number) => importBytes('session.jsonl', new TextEncoder().encode(makeClaudeCodeSession(turns))).transcript;
+
+describe('the replay, per policy and cached (issue 31)', () => {
+  const log = session(120);
+
+  it('replays each policy of a transcript once: the overlay asks for the ones it draws, the Replay page for the rest', () => {
+    const cache = new ReplayCache();
+    const overlay = replayView(log, { policies: ['claude-code', 'none'] }, cache);
+    expect(overlay.series.map((s) => s.id)).toEqual(['none', 'claude-code']);
+    expect(cache.replayed).toBe(2);
+    // One more policy ticked: only that one is replayed.
+    replayView(log, { policies: ['claude-code', 'none', 'gemini-cli'] }, cache);
+    expect(cache.replayed).toBe(3);
+    const page = replayView(log, {}, cache);
+    expect(cache.replayed).toBe(REPLAY_POLICIES.length);
+    replayView(log, {}, cache);
+    expect(cache.replayed).toBe(REPLAY_POLICIES.length);
+    // Another model is another replay.
+    replayView(log, { model: 'gpt-5', policies: ['none'] }, cache);
+    expect(cache.replayed).toBe(REPLAY_POLICIES.length + 1);
+
+    // The same numbers as a replay of every policy at once without a cache (the CLI's `simulate`).
+    const fresh = replayView(log);
+    expect(page.series.map((s) => s.id)).toEqual(REPLAY_POLICIES.map((p) => p.id));
+    expect(page.series).toEqual(fresh.series);
+    expect(page.recordedError).toBe(fresh.recordedError);
+    expect(page.callTurns).toEqual(fresh.callTurns);
+    expect(page.callMessages).toEqual(fresh.callMessages);
+    expect(overlay.series[1]).toEqual(fresh.series.find((s) => s.id === 'claude-code'));
+    // Each view has its own arrays (they are transferred to the page, which detaches them).
+    expect(page.series[0].prompts.buffer).not.toBe(replayView(log, {}, cache).series[0].prompts.buffer);
+  });
+
+  it("a policy's context is built as the session is read, not anew at every look (linear, not quadratic, in the calls)", () => {
+    // clear_thinking fires at 0 tokens and finds nothing to clear in these sessions: it looks at its
+    // whole context every 5 % of the window, and the context is the whole session (400 turns: 80 looks).
+    const t = session(400);
+    const policy = REPLAY_POLICIES.filter((p) => p.id === 'anthropic-clear-thinking');
+    const before = replayWork.contextMessages;
+    const r = simulate(t, policy).results[0];
+    expect(r.totals.compactions).toBe(0);
+    const built = replayWork.contextMessages - before;
+    expect(built).toBeGreaterThan(0);
+    expect(built).toBeLessThanOrEqual(t.messages.length);
+  });
+
+  it('usage implausible next to the content: the cached view is on the calls simulate ran on (our counts), as without a cache', () => {
+    const bad = { ...log, usage: log.usage.map((u) => ({ ...u, input: 1, cacheRead: 0, cacheWrite: 0 })) };
+    const cache = new ReplayCache();
+    const overlay = replayView(bad, { policies: ['gemini-cli'] }, cache);
+    expect(overlay.usageIgnored).toBe(true);
+    expect(overlay.warnings.length).toBeGreaterThan(0);
+    const page = replayView(bad, {}, cache);
+    const fresh = replayView(bad);
+    expect(page.callTurns).toEqual(fresh.callTurns);
+    expect(page.series).toEqual(fresh.series);
+    for (const x of page.series) expect(x.prompts).toHaveLength(page.callTurns.length);
+  });
+});
