@@ -63,3 +63,36 @@ describe('commands in the offline summary', () => {
     expect(rankedCommands(extractSpanFacts(messages)).map((d) => d.latest.command)).toEqual(['npm run lint', 'npm test', 'ls']);
   });
 });
+
+describe('a summary over its room is tightened by rank, not cut (issue 27 item 2)', () => {
+  // 60 turns: each edits its own file and runs an ok command; a test run fails at turn 2 and passes at turn 59.
+  const turns = Array.from({ length: 60 }, (_, i) => ({
+    user: i === 0 ? 'Refactor every module; keep the public API unchanged.' : `Next module ${i}.`,
+    assistant: `I will now refactor module number ${i} carefully, because the previous one is done and its tests should stay green.`,
+    tools: [
+      { name: 'Edit', input: { file_path: `/repo/src/module_${i}.py`, old_string: 'a', new_string: 'b' }, output: 'ok' },
+      { name: 'Bash', input: { command: `python -m compileall src/module_${i}.py --quiet --force` }, output: `Listing src/module_${i}.py` },
+      ...(i === 1 ? [{ name: 'Bash', input: { command: 'pytest -x tests/test_api.py' }, output: 'FAILED tests/test_api.py::test_x - assert 1 == 2\n1 failed, 11 passed in 0.52s\nExit code 1', isError: true }] : []),
+      ...(i === 58 ? [{ name: 'Bash', input: { command: 'pytest tests/' }, output: '=== 173 passed in 4.10s ===' }] : []),
+    ],
+  }));
+  const log = makeTranscript(turns, { format: 'claude-code' });
+  const messages = log.messages as unknown as ProjectedMessage[];
+  const full = summarizeOffline({ messages, span: [0, 59] });
+
+  it('leaves out the lowest-ranked lines first: agent-only account, then ok commands (earliest first), never a path, a user message, an error or the failing run', () => {
+    const maxChars = Math.floor(full.length * 0.55);
+    const s = summarizeOffline({ messages, span: [0, 59], maxChars });
+    expect(s.length).toBeLessThanOrEqual(maxChars);
+    for (let i = 0; i < 60; i++) expect(s, `module_${i}.py`).toContain(`/repo/src/module_${i}.py`);
+    expect(s).toContain('Refactor every module; keep the public API unchanged.');
+    for (let i = 1; i < 60; i++) expect(s).toContain(`Next module ${i}.`);
+    expect(s).toContain('FAILED tests/test_api.py::test_x - assert 1 == 2');
+    expect(s).toContain('`pytest -x tests/test_api.py` → failed');
+    expect(s).toContain('`pytest tests/` → ok; 173 passed');
+    expect(s).toMatch(/\[… [\d,]+ lower-ranked lines left out to fit\]$/);
+    // Ok commands go earliest first: the latest is listed, the first is not.
+    expect(s).toContain('python -m compileall src/module_59.py');
+    expect(s).not.toContain('python -m compileall src/module_0.py');
+  });
+});
