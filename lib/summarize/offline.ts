@@ -121,6 +121,36 @@ let dropKeys: Map<string, number> | undefined;
 /** Drop keys by tier (see DESIGN-NOTES "Summary tightening"). */
 const DROP = { seen: 100, urls: 200, decisions: 300, stated: 400, lastState: 450, agentTurns: 500, commands: 1000 } as const;
 
+/**
+ * A command line's drop key: by tier (0 ok, 1 a test run with a tally, 2 failed), then by place
+ * in it (0–499: an earlier chunk's line, folded in; 500–999: this span's, the most recent highest).
+ */
+function commandKey(tier: number, place: number): number {
+  return DROP.commands + tier * 1000 + place;
+}
+
+/** An earlier summary's file line (mergeFileLines reads it back): never cut when folding, every path stays. */
+const PRIOR_FILE_RE = /^- `.+` — [a-z, ]+ \(turns? \d/;
+
+/** An earlier summary's command line (folded in): its tier, read back from how it is written. */
+const PRIOR_COMMAND_RE = /^- `.+` → (ok|failed|no result in span)(; \d)?/;
+function priorCommandTier(line: string): number | undefined {
+  const m = PRIOR_COMMAND_RE.exec(line);
+  if (!m) return undefined;
+  return m[1] === 'failed' ? 2 : m[2] ? 1 : 0;
+}
+
+/**
+ * An earlier chunk's line folded into a section: its decision sentences, plan and stated-next lines,
+ * and its narrative lines of turns where the user typed nothing, rank as this span's do (earlier
+ * chunks first among equal keys, as they come first).
+ */
+function priorDroppable(section: string, line: string): string {
+  if (section === 'Key Decisions & Rationale' && /^- (?:Turn \d+|Plan): /.test(line)) return droppable(line, DROP.decisions);
+  if (section === 'Session Narrative' && /^- Turn \d+: agent /.test(line)) return droppable(line, DROP.agentTurns);
+  return line;
+}
+
 /** Record `line` as droppable with `key` (no-op outside a tightening render). */
 function droppable(line: string, key: number): string {
   if (dropKeys && !dropKeys.has(line)) dropKeys.set(line, key);
@@ -218,7 +248,14 @@ function commandHead(command: string, cap: number): string {
 function commandLines(facts: SpanFacts, limits: OfflineLimits): string[] {
   const ranked = rankedCommands(facts);
   const shown = ranked.slice(0, limits.maxCommands);
-  const lines = shown.map(({ latest: c, turns }, i) => {
+  // Tier (0 ok, 1 a test run with a tally, 2 failed) and place in it: the most recent of a tier is kept longest.
+  const tierOf = (c: DistinctCommand['latest']) => (c.outcome === 'error' ? 2 : c.tally ? 1 : 0);
+  const inTier = [0, 0, 0];
+  for (const d of shown) inTier[tierOf(d.latest)]++;
+  const seenInTier = [0, 0, 0];
+  const lines = shown.map(({ latest: c, turns }) => {
+    const tier = tierOf(c);
+    const key = commandKey(tier, 500 + Math.min(499, inTier[tier] - 1 - seenInTier[tier]++));
     const outcome = c.outcome === 'ok' ? 'ok' : c.outcome === 'error' ? (c.exitCode !== undefined ? `failed, exit ${c.exitCode}` : 'failed') : 'no result in span';
     const tally = c.tally ? `; ${c.tally}` : '';
     // The line it ended with, unless it says little more than the tally it gave.
@@ -226,7 +263,7 @@ function commandLines(facts: SpanFacts, limits: OfflineLimits): string[] {
     const ended = end && limits.commandEndChars > 0 && !(c.tally && end.includes(c.tally.split(', ')[0]) && end.length <= c.tally.length + 16) ? `; "${oneLine(end, limits.commandEndChars)}"` : '';
     const when = turns.length === 1 ? `turn ${turns[0] + 1}` : `turns ${turns.map((t) => t + 1).join(', ')}`;
     // Ranked list, most important first: the last one is dropped first.
-    return droppable(`- \`${commandHead(c.command, limits.commandChars)}\` → ${outcome}${tally}${ended} (${when})`, DROP.commands + (shown.length - 1 - i));
+    return droppable(`- \`${commandHead(c.command, limits.commandChars)}\` → ${outcome}${tally}${ended} (${when})`, key);
   });
   lines.push(...moreMarker(shown.length, ranked.length, 'commands'));
   return lines;
@@ -427,8 +464,9 @@ function clipEarlier(text: string, cap: number): string {
   // A quoted user message can span lines ("1. One-way\n2. Economy…"): its continuation lines, up
   // to the closing », stay with it (issue #27 item 5: they were cut as "[… 2 earlier lines cut]").
   let open = false;
-  const keep = lines.map((l) => {
-    const kept = open || KEPT_WHEN_FOLDED.test(l);
+  // Commands and figures are not cut blindly either: the summary's tightening ranks them (issue 27 item 2).
+  const keep = lines.map((l, i) => {
+    const kept = open || KEPT_WHEN_FOLDED.test(l) || PRIOR_COMMAND_RE.test(l) || (i > 0 && lines[i - 1] === 'Figures measured:') || PRIOR_FILE_RE.test(l) || l.startsWith(READ_ONLY_PREFIX);
     if (kept) {
       const from = open ? 0 : l.indexOf('«');
       open = from >= 0 && l.lastIndexOf('»') < Math.max(from, l.lastIndexOf('«'));
@@ -522,7 +560,7 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
   const prior = (name: string) => (foldable ? clipEarlier((previous!.get(name) ?? '').trim(), limits.earlierSummaryChars) : '');
   const withPrior = (name: string, lines: string[]) => {
     const before = prior(name);
-    return before && !before.startsWith('- (none') ? [before, ...lines] : lines;
+    return before && !before.startsWith('- (none') ? [...before.split('\n').map((l) => priorDroppable(name, l)), ...lines] : lines;
   };
 
   // Active Task: the latest instruction of this span; when the span has none, the task carries over.
@@ -538,7 +576,13 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
   let fileLines: string[];
   if (foldable) {
     const merged = mergeFileLines(prior('Files & Artifacts'), facts.files);
-    const rest = merged.rest.filter((l) => !l.startsWith('- (none'));
+    // An earlier chunk's commands are earlier runs: in their tier, dropped before this span's.
+    const rest = merged.rest.filter((l) => !l.startsWith('- (none')).map((l, i) => {
+      const tier = priorCommandTier(l);
+      if (tier !== undefined) return droppable(l, commandKey(tier, Math.min(i, 499)));
+      // An earlier chunk's URLs and seen-in-output lists rank as this span's do.
+      return /^- (?:paths|URLs|ids): /.test(l) ? droppable(l, DROP.seen) : /^- [a-z][a-z0-9+.-]*:\/\//i.test(l) ? droppable(l, DROP.urls) : l;
+    });
     fileLines = [...fileList(merged.files, limits), ...(rest.length ? ['', ...rest] : []), ...fileExtras(facts, limits)];
   } else fileLines = fileSection(facts, limits);
 
