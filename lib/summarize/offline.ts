@@ -734,7 +734,7 @@ export function scaleLimits(limits: OfflineLimits, f: number): OfflineLimits {
  * summary over its room is tightened instead: its lowest-ranked lines are left out (tighten, the
  * ranking of DESIGN-NOTES "Summary tightening": an agent-only turn before a command, an ok command
  * before a test run, a passing run before a failing one, the earlier before the latest), so every
- * path, user message and error line stays. The smallest rendering, tightened, is returned when
+ * path, user message and error line stays. The smallest rendering, as it is, is returned when
  * even that does not fit.
  */
 export function summarizeOfflineWith(input: SpanInput, limits: OfflineLimits = DEFAULT_OFFLINE_LIMITS): string {
@@ -759,9 +759,12 @@ export function summarizeOfflineWith(input: SpanInput, limits: OfflineLimits = D
   // Then fewer lines: the lowest-ranked go first.
   text = tighten(r.text, r.keys, input.maxChars);
   if (text.length <= input.maxChars) return text;
-  // Last resort: the tightest caps (files and narrated turns capped), tightened too.
+  // Last resort: the tightest caps (files and narrated turns capped), tightened too. When nothing
+  // fits, the smallest rendering as it is: no line is left out for nothing.
   r = rendered(scaleLimits(limits, 0));
-  return r.text.length <= input.maxChars ? r.text : tighten(r.text, r.keys, input.maxChars);
+  if (r.text.length <= input.maxChars) return r.text;
+  text = tighten(r.text, r.keys, input.maxChars);
+  return text.length <= input.maxChars ? text : r.text;
 }
 
 /**
