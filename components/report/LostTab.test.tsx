@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { PreviewSummary } from '@/lib/engine/preview';
 import { LostTab } from './LostTab';
 
-function preview(lost: Partial<PreviewSummary['lost']>): PreviewSummary {
+const none = { kept: 0, of: 0, lost: [] };
+function preview(lost: Partial<PreviewSummary['lost']>, byCategory: Partial<PreviewSummary['lostByCategory']> = {}): PreviewSummary {
   const full = { instruction: [], path: [], url: [], id: [], error: [], ...lost } as PreviewSummary['lost'];
   const lostCounts = Object.fromEntries(Object.entries(full).map(([k, l]) => [k, l.length]));
-  return { lost: full, lostCounts, lostTotal: Object.values(full).reduce((n, l) => n + l.length, 0) } as unknown as PreviewSummary;
+  const lostByCategory = { instructions: none, paths: none, commands: none, errors: none, figures: none, ...byCategory };
+  return { lost: full, lostCounts, lostTotal: Object.values(full).reduce((n, l) => n + l.length, 0), lostByCategory } as unknown as PreviewSummary;
 }
 
 describe('LostTab', () => {
@@ -34,5 +36,34 @@ describe('LostTab', () => {
     const html = renderToStaticMarkup(<LostTab preview={preview({ url: [{ value: 'https://x.example', turn: 0, messageId: 'm0' }] })} onJump={() => {}} />);
     expect(html).toContain('data-testid="lost-errors-none"');
     expect(html).toContain('https://x.example');
+  });
+
+  it('shows kept / of per category and lists the lost items of every category, each with its turn', () => {
+    const html = renderToStaticMarkup(
+      <LostTab
+        preview={preview(
+          {},
+          {
+            commands: { kept: 29, of: 35, lost: [{ text: 'pytest -q tests/test_a.py', turn: 4, messageId: 'm9', tool: 'Bash' }] },
+            figures: { kept: 1, of: 2, lost: [{ text: '17 passed', turn: 5, messageId: 'm11', tool: 'Bash' }] },
+            paths: { kept: 5, of: 5, lost: [] },
+          },
+        )}
+        onJump={() => {}}
+      />,
+    );
+    // Losses in a category alone are not "Nothing lost".
+    expect(html).not.toContain('lost-empty');
+    expect(html).toContain('data-category="commands" data-kept="29" data-of="35" data-lost="1"');
+    expect(html).toContain('data-category="paths" data-kept="5" data-of="5" data-lost="0"');
+    expect(html).toMatch(/data-testid="lost-category-item" data-turn="4"[^>]*>.*t5.*pytest -q tests\/test_a\.py/);
+    expect(html).toMatch(/data-testid="lost-category-item" data-turn="5"[^>]*>.*t6.*17 passed/);
+    expect(html.indexOf('lost-categories')).toBeLessThan(html.indexOf('lost-errors'));
+  });
+
+  it('with nothing lost, still shows what each category kept', () => {
+    const html = renderToStaticMarkup(<LostTab preview={preview({}, { instructions: { kept: 4, of: 4, lost: [] } })} onJump={() => {}} />);
+    expect(html).toContain('lost-empty');
+    expect(html).toContain('data-category="instructions" data-kept="4" data-of="4" data-lost="0"');
   });
 });

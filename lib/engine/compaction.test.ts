@@ -13,6 +13,10 @@ import { engine, useEngineDatabase } from './api';
 import type { DraftStep } from './compaction';
 import { SAVED_FATES } from './preview';
 import { ORIGINAL_VERSION } from './versions';
+import { lostByCategory } from '../compaction/lost';
+import { compactTranscript } from '../cli/compact';
+import { step } from '../compaction/testing/steps';
+import { CATEGORIES } from '../categories';
 
 const claudeCode = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker_claude_code'))!;
 const codex = corpusFiles('codex-cli').find((f) => f.includes('codex-session-view'))!;
@@ -105,6 +109,48 @@ describe('engine.preview', () => {
     const c = await engine.compareVersions(id, ORIGINAL_VERSION, v.id);
     expect(c.a.total).toBe(timeline.turns[turns - 1].contextTotal);
     expect(c.delta).toBe(p.tokens.context.after - p.tokens.context.before);
+  });
+
+  it('carries the lost report by category (the Lost tab): compact’s for the same plan; a summary of turns 1–6 counts its span', async () => {
+    // Codex, Auto at 3,000 tokens, keep last 0, the whole rollout: what `compact --budget 3000 --keep-last 0` reports.
+    const { id } = await importCorpus(codex);
+    const out = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft: { id: 'auto-3000', range: { kind: 'all-but-last', n: 0 }, reducers: [{ id: 'auto' }], keepLast: 0, keepLastCalls: 3, budget: 3000 } });
+    if (out.kind !== 'preview') throw new Error(JSON.stringify(out));
+    const log = importBytes(path.basename(codex), new Uint8Array(fs.readFileSync(codex))).transcript;
+    const cli = compactTranscript(log, step(['auto'], { id: 'cli', keepLast: 0, budget: 3000 }), 3000, { write: false });
+    expect(out.preview.tokens.context.after).toBe(cli.projection.tokens.after.total);
+    const expected = lostByCategory(log, cli.projection).categories;
+    expect(out.preview.lostByCategory).toEqual(expected);
+    expect(expected.commands.lost.length).toBeGreaterThan(0);
+
+    // The case whose first attempt read as "nothing in any category": a summary of turns 1–6 of a Claude Code session.
+    const cc = await importCorpus(claudeCode);
+    const draft: DraftStep = { id: 'sum-1-6', range: { kind: 'turns', from: 0, to: 5 }, reducers: [{ id: 'summarize' }], keepLast: 1, keepLastCalls: 3 };
+    const sum = await engine.preview(cc.id, { versionId: ORIGINAL_VERSION, draft, selection: [0, 5] });
+    if (sum.kind !== 'preview') throw new Error(JSON.stringify(sum));
+    const ccLog = importBytes(path.basename(claudeCode), new Uint8Array(fs.readFileSync(claudeCode))).transcript;
+    const byCategory = sum.preview.lostByCategory;
+    expect(byCategory).toEqual(lostByCategory(ccLog, projectTranscript(ccLog, [{ ...draft, createdAt: new Date(0).toISOString() }]), { ownOnly: true }).categories);
+    // The span's user messages, paths and command are counted (not 0 of 0), all still in the summary;
+    // the identifier lists' losses are URLs and ids, which no category holds.
+    expect([byCategory.instructions.of, byCategory.paths.of, byCategory.commands.of].every((n) => n > 0)).toBe(true);
+    expect(CATEGORIES.every((c) => byCategory[c].lost.length === 0)).toBe(true);
+    expect(sum.preview.lost.url.length + sum.preview.lost.id.length).toBe(sum.preview.lostTotal);
+    expect(sum.preview.lostTotal).toBeGreaterThan(0);
+  });
+
+  it('on a session the source compacted, the Lost tab’s categories leave out what the source’s compaction took out', async () => {
+    const compacted = corpusFiles('claude-code').find((f) => f.includes('slopometry'))!;
+    const { id, turns } = await importCorpus(compacted);
+    const out = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft: strip(turns, 'late', [turns - 3, turns - 1]), selection: [turns - 3, turns - 1] });
+    if (out.kind !== 'preview') throw new Error(JSON.stringify(out));
+    const log = importBytes(path.basename(compacted), new Uint8Array(fs.readFileSync(compacted))).transcript;
+    const projection = projectTranscript(log, [{ ...strip(turns, 'late', [turns - 3, turns - 1]), createdAt: new Date(0).toISOString() }]);
+    const own = lostByCategory(log, projection, { ownOnly: true }).categories;
+    const all = lostByCategory(log, projection).categories;
+    expect(out.preview.lostByCategory).toEqual(own);
+    // compact --report-json counts the source's compaction too: slopometry's 29 commands are there, not here.
+    expect(all.commands.of).toBeGreaterThan(own.commands.of);
   });
 
   it('a missing version is an error as data, not a throw', async () => {

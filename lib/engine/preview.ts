@@ -12,7 +12,7 @@
  * Big transcripts: per-turn series are flat Float64Arrays (turns × kinds), transferable; fates are
  * sent for changed blocks only (kept is the default).
  */
-import { lostIdentifiers, type LostIdentifier, type LostKind } from '../compaction/lost';
+import { lostByCategory, lostIdentifiers, type LostByCategory, type LostIdentifier, type LostKind } from '../compaction/lost';
 import { callAtOrAfter, modelCalls } from '../compaction/calls';
 import { blockFate } from '../compaction/project';
 import type { FateKind, ProjectedBlock, Projection, ReducerId } from '../compaction/types';
@@ -96,6 +96,8 @@ export interface PreviewSummary {
   lost: Record<LostKind, Array<Pick<LostIdentifier, 'value' | 'turn' | 'messageId'>>>;
   lostCounts: Record<LostKind, number>;
   lostTotal: number;
+  /** The five categories (lib/categories) of the compacted messages and what the model is no longer sent: the counts `compact` and the audit record give. */
+  lostByCategory: LostByCategory['categories'];
   diff: DiffMessage[];
   diffTotal: number;
   summaries: Array<{ id: string; span: [number, number]; producer: string; tokens: number }>;
@@ -256,6 +258,7 @@ export function summarizePreview(log: Transcript, projection: Projection, select
     lost,
     lostCounts,
     lostTotal: lostList.length,
+    lostByCategory: lostByCategory(log, projection, { ownOnly: true }).categories,
     diff,
     diffTotal,
     summaries: projection.summaries.map((s) => ({ id: s.id, span: s.span, producer: s.producer, tokens: s.tokens })),

@@ -108,6 +108,56 @@ export { STRUCTURED_SECTIONS, CLAUDE_CODE_SECTIONS } from './sections';
 import { STRUCTURED_SECTIONS, CLAUDE_CODE_SECTIONS } from './sections';
 
 // ---------------------------------------------------------------------------------------------
+// Ranked lines: what goes first when the summary is over its room (DESIGN-NOTES "Summary tightening")
+
+/**
+ * While a summary is rendered for tightening, the lines that may be left out, with their drop key:
+ * the lowest key goes first (ties: the earlier line first). Lines not listed are never dropped:
+ * headings, what the user typed (quotes, constraints), files, error lines, errors and how they
+ * ended, unanswered requests, figures. Set only inside summarizeOfflineWith (synchronous).
+ */
+let dropKeys: Map<string, number> | undefined;
+
+/** Drop keys by tier (see DESIGN-NOTES "Summary tightening"). */
+const DROP = { seen: 100, urls: 200, decisions: 300, stated: 400, lastState: 450, agentTurns: 500, commands: 1000 } as const;
+
+/**
+ * A command line's drop key: by tier (0 ok, 1 a test run with a tally, 2 failed), then by place
+ * in it (0–499: an earlier chunk's line, folded in; 500–999: this span's, the most recent highest).
+ */
+function commandKey(tier: number, place: number): number {
+  return DROP.commands + tier * 1000 + place;
+}
+
+/** An earlier summary's file line (mergeFileLines reads it back): never cut when folding, every path stays. */
+const PRIOR_FILE_RE = /^- `.+` — [a-z, ]+ \(turns? \d/;
+
+/** An earlier summary's command line (folded in): its tier, read back from how it is written. */
+const PRIOR_COMMAND_RE = /^- `.+` → (ok|failed|no result in span)(; \d)?/;
+function priorCommandTier(line: string): number | undefined {
+  const m = PRIOR_COMMAND_RE.exec(line);
+  if (!m) return undefined;
+  return m[1] === 'failed' ? 2 : m[2] ? 1 : 0;
+}
+
+/**
+ * An earlier chunk's line folded into a section: its decision sentences, plan and stated-next lines,
+ * and its narrative lines of turns where the user typed nothing, rank as this span's do (earlier
+ * chunks first among equal keys, as they come first).
+ */
+function priorDroppable(section: string, line: string): string {
+  if (section === 'Key Decisions & Rationale' && /^- (?:Turn \d+|Plan): /.test(line)) return droppable(line, DROP.decisions);
+  if (section === 'Session Narrative' && /^- Turn \d+: agent /.test(line)) return droppable(line, DROP.agentTurns);
+  return line;
+}
+
+/** Record `line` as droppable with `key` (no-op outside a tightening render). */
+function droppable(line: string, key: number): string {
+  if (dropKeys && !dropKeys.has(line)) dropKeys.set(line, key);
+  return line;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Rendering pieces shared by the three styles
 
 /** A message the user typed is quoted whole; harness text is shortened past `harnessChars`. */
@@ -198,14 +248,22 @@ function commandHead(command: string, cap: number): string {
 function commandLines(facts: SpanFacts, limits: OfflineLimits): string[] {
   const ranked = rankedCommands(facts);
   const shown = ranked.slice(0, limits.maxCommands);
+  // Tier (0 ok, 1 a test run with a tally, 2 failed) and place in it: the most recent of a tier is kept longest.
+  const tierOf = (c: DistinctCommand['latest']) => (c.outcome === 'error' ? 2 : c.tally ? 1 : 0);
+  const inTier = [0, 0, 0];
+  for (const d of shown) inTier[tierOf(d.latest)]++;
+  const seenInTier = [0, 0, 0];
   const lines = shown.map(({ latest: c, turns }) => {
+    const tier = tierOf(c);
+    const key = commandKey(tier, 500 + Math.min(499, inTier[tier] - 1 - seenInTier[tier]++));
     const outcome = c.outcome === 'ok' ? 'ok' : c.outcome === 'error' ? (c.exitCode !== undefined ? `failed, exit ${c.exitCode}` : 'failed') : 'no result in span';
     const tally = c.tally ? `; ${c.tally}` : '';
     // The line it ended with, unless it says little more than the tally it gave.
     const end = c.endLine?.replace(/^[=\-_*\s]+|[=\-_*\s]+$/g, '');
     const ended = end && limits.commandEndChars > 0 && !(c.tally && end.includes(c.tally.split(', ')[0]) && end.length <= c.tally.length + 16) ? `; "${oneLine(end, limits.commandEndChars)}"` : '';
     const when = turns.length === 1 ? `turn ${turns[0] + 1}` : `turns ${turns.map((t) => t + 1).join(', ')}`;
-    return `- \`${commandHead(c.command, limits.commandChars)}\` → ${outcome}${tally}${ended} (${when})`;
+    // Ranked list, most important first: the last one is dropped first.
+    return droppable(`- \`${commandHead(c.command, limits.commandChars)}\` → ${outcome}${tally}${ended} (${when})`, key);
   });
   lines.push(...moreMarker(shown.length, ranked.length, 'commands'));
   return lines;
@@ -232,9 +290,9 @@ function decisionLines(facts: SpanFacts, limits: OfflineLimits): string[] {
   const seen = new Set<string>();
   const unique = facts.decisions.filter((d) => (seen.has(d.text) ? false : (seen.add(d.text), true)));
   const { items, omitted } = headAndTail(unique, limits.maxDecisions);
-  const lines = items.map((d) => `- Turn ${d.turn + 1}: ${oneLine(d.text, limits.decisionChars)}`);
+  const lines = items.map((d, i) => droppable(`- Turn ${d.turn + 1}: ${oneLine(d.text, limits.decisionChars)}`, DROP.decisions + Math.min(i, 98)));
   if (omitted) lines.splice(Math.ceil(limits.maxDecisions / 2), 0, `- [… ${formatCount(omitted)} more decision sentences not listed]`);
-  if (facts.planText) lines.push(`- Plan: ${oneLine(facts.planText, limits.planChars)}`);
+  if (facts.planText) lines.push(droppable(`- Plan: ${oneLine(facts.planText, limits.planChars)}`, DROP.decisions + 99));
   return lines;
 }
 
@@ -262,7 +320,7 @@ function pendingLines(facts: SpanFacts, limits: OfflineLimits): string[] {
   if (facts.unanswered) lines.push(`- Unanswered user request (turn ${facts.unanswered.turn + 1}): ${oneLine(facts.unanswered.text, limits.instructionChars)}`);
   for (const item of facts.plan) if (item.status !== 'completed') lines.push(`- [${item.status}] ${oneLine(item.text, limits.decisionChars)}`);
   for (const e of facts.errors) if (!e.resolved) lines.push(`- Unresolved error (turn ${e.turn + 1}, ${e.tool}): ${oneLine(e.line, limits.errorLineChars)}`);
-  if (facts.lastAssistantText) for (const s of nextStepSentences(facts.lastAssistantText.text).slice(0, 3)) lines.push(`- Stated next: ${oneLine(s, limits.decisionChars)}`);
+  if (facts.lastAssistantText) for (const s of nextStepSentences(facts.lastAssistantText.text).slice(0, 3)) lines.push(droppable(`- Stated next: ${oneLine(s, limits.decisionChars)}`, DROP.stated));
   return lines;
 }
 
@@ -295,7 +353,7 @@ function fileExtras(facts: SpanFacts, limits: OfflineLimits): string[] {
   if (facts.commands.length) lines.push('', 'Commands run (each once: how its latest run ended, the turns it ran):', ...commandLines(facts, limits));
   if (facts.figures.length) lines.push('', 'Figures measured:', ...figureLines(facts, limits));
   if (facts.urls.length) {
-    lines.push('', 'URLs:', ...facts.urls.slice(0, limits.maxUrls).map((u) => `- ${clip(u, IDENTIFIER_CHARS)}`), ...moreMarker(Math.min(facts.urls.length, limits.maxUrls), facts.urls.length, 'URLs'));
+    lines.push('', 'URLs:', ...facts.urls.slice(0, limits.maxUrls).map((u, i) => droppable(`- ${clip(u, IDENTIFIER_CHARS)}`, DROP.urls + Math.min(i, 99))), ...moreMarker(Math.min(facts.urls.length, limits.maxUrls), facts.urls.length, 'URLs'));
   }
   const { paths, urls, ids } = facts.seen;
   if (paths.length || urls.length || ids.length) {
@@ -303,7 +361,7 @@ function fileExtras(facts: SpanFacts, limits: OfflineLimits): string[] {
     const list = (label: string, items: string[], cap: number) => {
       if (!items.length) return;
       const shown = items.slice(0, cap);
-      lines.push(`- ${label}: ${shown.map((x) => `\`${clip(x, IDENTIFIER_CHARS)}\``).join(', ')}${items.length > cap ? ` [… ${formatCount(items.length - cap)} more]` : ''}`);
+      lines.push(droppable(`- ${label}: ${shown.map((x) => `\`${clip(x, IDENTIFIER_CHARS)}\``).join(', ')}${items.length > cap ? ` [… ${formatCount(items.length - cap)} more]` : ''}`, DROP.seen));
     };
     list('paths', paths, limits.maxSeenPaths);
     list('URLs', urls, limits.maxSeenUrls);
@@ -321,7 +379,7 @@ function fileExtras(facts: SpanFacts, limits: OfflineLimits): string[] {
 }
 
 function lastState(facts: SpanFacts, limits: OfflineLimits): string | undefined {
-  return facts.lastAssistantText ? `Last assistant state (turn ${facts.lastAssistantText.turn + 1}): ${oneLine(facts.lastAssistantText.text, limits.lastStateChars)}` : undefined;
+  return facts.lastAssistantText ? droppable(`Last assistant state (turn ${facts.lastAssistantText.turn + 1}): ${oneLine(facts.lastAssistantText.text, limits.lastStateChars)}`, DROP.lastState) : undefined;
 }
 
 function latestInstruction(facts: SpanFacts) {
@@ -377,7 +435,8 @@ function narrativeLines(facts: SpanFacts, limits: OfflineLimits): string[] {
       const first = sentences(t.lastAssistantText)[0] ?? t.lastAssistantText;
       parts.push(`agent said: "${oneLine(first, limits.decisionChars)}"`);
     }
-    if (parts.length) lines.push(`${head} ${parts.join('; ')}`);
+    // A turn where the user typed nothing is the agent's own account: dropped before any command (oldest first).
+    if (parts.length) lines.push(typed(t) ? `${head} ${parts.join('; ')}` : droppable(`${head} ${parts.join('; ')}`, DROP.agentTurns + Math.min(t.turn, 499)));
   }
   if (skipped) lines.push(`- [… ${formatCount(skipped)} more turns not narrated]`);
   return lines;
@@ -405,8 +464,9 @@ function clipEarlier(text: string, cap: number): string {
   // A quoted user message can span lines ("1. One-way\n2. Economy…"): its continuation lines, up
   // to the closing », stay with it (issue #27 item 5: they were cut as "[… 2 earlier lines cut]").
   let open = false;
-  const keep = lines.map((l) => {
-    const kept = open || KEPT_WHEN_FOLDED.test(l);
+  // Commands and figures are not cut blindly either: the summary's tightening ranks them (issue 27 item 2).
+  const keep = lines.map((l, i) => {
+    const kept = open || KEPT_WHEN_FOLDED.test(l) || PRIOR_COMMAND_RE.test(l) || (i > 0 && lines[i - 1] === 'Figures measured:') || PRIOR_FILE_RE.test(l) || l.startsWith(READ_ONLY_PREFIX);
     if (kept) {
       const from = open ? 0 : l.indexOf('«');
       open = from >= 0 && l.lastIndexOf('»') < Math.max(from, l.lastIndexOf('«'));
@@ -500,7 +560,7 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
   const prior = (name: string) => (foldable ? clipEarlier((previous!.get(name) ?? '').trim(), limits.earlierSummaryChars) : '');
   const withPrior = (name: string, lines: string[]) => {
     const before = prior(name);
-    return before && !before.startsWith('- (none') ? [before, ...lines] : lines;
+    return before && !before.startsWith('- (none') ? [...before.split('\n').map((l) => priorDroppable(name, l)), ...lines] : lines;
   };
 
   // Active Task: the latest instruction of this span; when the span has none, the task carries over.
@@ -516,7 +576,13 @@ function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): 
   let fileLines: string[];
   if (foldable) {
     const merged = mergeFileLines(prior('Files & Artifacts'), facts.files);
-    const rest = merged.rest.filter((l) => !l.startsWith('- (none'));
+    // An earlier chunk's commands are earlier runs: in their tier, dropped before this span's.
+    const rest = merged.rest.filter((l) => !l.startsWith('- (none')).map((l, i) => {
+      const tier = priorCommandTier(l);
+      if (tier !== undefined) return droppable(l, commandKey(tier, Math.min(i, 499)));
+      // An earlier chunk's URLs and seen-in-output lists rank as this span's do.
+      return /^- (?:paths|URLs|ids): /.test(l) ? droppable(l, DROP.seen) : /^- [a-z][a-z0-9+.-]*:\/\//i.test(l) ? droppable(l, DROP.urls) : l;
+    });
     fileLines = [...fileList(merged.files, limits), ...(rest.length ? ['', ...rest] : []), ...fileExtras(facts, limits)];
   } else fileLines = fileSection(facts, limits);
 
@@ -664,17 +730,63 @@ export function scaleLimits(limits: OfflineLimits, f: number): OfflineLimits {
 /**
  * The offline summarizer with explicit limits (the default export uses DEFAULT_OFFLINE_LIMITS).
  * With `input.maxChars`, the caps shrink step by step until the summary fits (the facts are
- * extracted once); the smallest rendering is returned when even that does not fit.
+ * extracted once). Before the two tightest steps, which cap the files and the narrated turns, the
+ * summary over its room is tightened instead: its lowest-ranked lines are left out (tighten, the
+ * ranking of DESIGN-NOTES "Summary tightening": an agent-only turn before a command, an ok command
+ * before a test run, a passing run before a failing one, the earlier before the latest), so every
+ * path, user message and error line stays. The smallest rendering, as it is, is returned when
+ * even that does not fit.
  */
 export function summarizeOfflineWith(input: SpanInput, limits: OfflineLimits = DEFAULT_OFFLINE_LIMITS): string {
   const facts = extractSpanFacts(input.messages);
   let text = render(input, facts, limits);
   if (input.maxChars === undefined || text.length <= input.maxChars) return text;
+  const rendered = (l: OfflineLimits) => {
+    const keys = new Map<string, number>();
+    dropKeys = keys;
+    try {
+      return { text: render(input, facts, l), keys };
+    } finally {
+      dropKeys = undefined;
+    }
+  };
+  // Shorter lines first, every file and every turn still listed (the caps of the step, not its cuts).
+  let r = { text, keys: new Map<string, number>() };
   for (const f of [0.5, 0.25, 0.1, 0]) {
-    text = render(input, facts, scaleLimits(limits, f));
-    if (text.length <= input.maxChars) return text;
+    r = rendered({ ...scaleLimits(limits, f), maxFiles: limits.maxFiles, maxNarrativeTurns: limits.maxNarrativeTurns });
+    if (r.text.length <= input.maxChars) return r.text;
   }
-  return text;
+  // Then fewer lines: the lowest-ranked go first.
+  text = tighten(r.text, r.keys, input.maxChars);
+  if (text.length <= input.maxChars) return text;
+  // Last resort: the tightest caps (files and narrated turns capped), tightened too. When nothing
+  // fits, the smallest rendering as it is: no line is left out for nothing.
+  r = rendered(scaleLimits(limits, 0));
+  if (r.text.length <= input.maxChars) return r.text;
+  text = tighten(r.text, r.keys, input.maxChars);
+  return text.length <= input.maxChars ? text : r.text;
+}
+
+/**
+ * Leave out the droppable lines of `text` (keys: line → drop key), lowest key first and, among
+ * equal keys, the earlier line first, until it fits `maxChars` with a closing note that says how
+ * many lines were left out. Returns `text` tightened as far as its droppable lines allow.
+ */
+export function tighten(text: string, keys: ReadonlyMap<string, number>, maxChars: number): string {
+  if (text.length <= maxChars || keys.size === 0) return text;
+  const lines = text.split('\n');
+  const order = lines.map((l, i) => ({ i, key: keys.get(l) })).filter((x): x is { i: number; key: number } => x.key !== undefined);
+  order.sort((a, b) => a.key - b.key || a.i - b.i);
+  const dropped = new Set<number>();
+  let length = text.length;
+  const note = (n: number) => `[… ${formatCount(n)} lower-ranked line${n === 1 ? '' : 's'} left out to fit]`;
+  for (const { i } of order) {
+    if (dropped.size > 0 && length + 1 + note(dropped.size).length <= maxChars) break;
+    dropped.add(i);
+    length -= lines[i].length + 1;
+  }
+  if (dropped.size === 0) return text;
+  return [...lines.filter((_, i) => !dropped.has(i)), note(dropped.size)].join('\n');
 }
 
 export const summarizeOffline: SyncSummarizer = (input) => summarizeOfflineWith(input);
