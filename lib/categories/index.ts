@@ -321,6 +321,70 @@ export function survivalIndex(modelText: string): SurvivalIndex {
   return { runs, names };
 }
 
+/** The words isPresent looks up for an item: its word runs (of the length hasWords reads) and, for a path, its file name. */
+function queriesOf(item: CategoryItem): { runs: string[]; name?: string } {
+  const words = (text: string): string[] => {
+    const w = presenceWords(text);
+    const n = Math.min(SHINGLE, w.length);
+    const out: string[] = [];
+    for (let i = 0; i + n <= w.length; i++) out.push(w.slice(i, i + n).join(' '));
+    return out;
+  };
+  switch (item.category) {
+    case 'paths': {
+      const name = presenceWords(item.text.split('/').filter(Boolean).at(-1) ?? item.text).join(' ');
+      return { runs: words(name), name };
+    }
+    case 'commands':
+      return { runs: words(head(item.text, COMMAND_CHARS)) };
+    case 'errors':
+      return { runs: words(head(item.text, MATCH_CHARS)) };
+    default:
+      return { runs: words(item.text) };
+  }
+}
+
+/**
+ * survivalIndex restricted to what `items` look up (issue 31): the same answers for those items,
+ * without a set entry for every 1–4 word run of the whole model text (most of a 3,000-turn
+ * preview's time). A run is built only where the text has the first word of a wanted run.
+ */
+export function survivalIndexFor(items: readonly CategoryItem[], modelText: string | readonly string[]): SurvivalIndex {
+  const wanted = [new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>()];
+  const wantedNames = new Set<string>();
+  const firsts = new Set<string>();
+  for (const item of items) {
+    const q = queriesOf(item);
+    if (q.name) wantedNames.add(q.name);
+    for (const r of q.runs) {
+      const sp = r.indexOf(' ');
+      firsts.add(sp < 0 ? r : r.slice(0, sp));
+      wanted[r.split(' ').length].add(r);
+    }
+  }
+  const runs = [new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>()];
+  const names = new Set<string>();
+  if (firsts.size === 0 && wantedNames.size === 0) return { runs, names };
+  const w = typeof modelText === 'string' ? presenceWords(modelText) : modelText;
+  for (let i = 0; i < w.length; i++) {
+    const word = w[i];
+    if (wantedNames.size) {
+      const bare = word.endsWith('/') ? word.replace(/\/+$/, '') : word;
+      const slash = bare.lastIndexOf('/');
+      const name = slash >= 0 ? bare.slice(slash + 1) : bare;
+      if (wantedNames.has(name)) names.add(name);
+    }
+    if (!firsts.has(word)) continue;
+    let run = word;
+    if (wanted[1].has(run)) runs[1].add(run);
+    for (let n = 2; n <= SHINGLE && i + n <= w.length; n++) {
+      run += ' ' + w[i + n - 1];
+      if (wanted[n].has(run)) runs[n].add(run);
+    }
+  }
+  return { runs, names };
+}
+
 function hasWords(index: SurvivalIndex, text: string): boolean {
   const w = presenceWords(text);
   if (w.length === 0) return true;
@@ -359,7 +423,7 @@ export type Survival = Record<Category, { kept: number; of: number; lost: Catego
 
 /** Per category: how many of `items` are still present in the text the model is sent, and which are lost (in item order). */
 export function survivalOf(items: readonly CategoryItem[], modelText: string | SurvivalIndex): Survival {
-  const index = typeof modelText === 'string' ? survivalIndex(modelText) : modelText;
+  const index = typeof modelText === 'string' ? survivalIndexFor(items, modelText) : modelText;
   const out = Object.fromEntries(CATEGORIES.map((c) => [c, { kept: 0, of: 0, lost: [] as CategoryItem[] }])) as Survival;
   for (const item of items) {
     const s = out[item.category];
@@ -390,14 +454,36 @@ export function modelTextOf(messages: readonly SpanMessage[]): string {
   const parts: string[] = [];
   for (const m of messages) {
     if (m.sidechain) continue;
-    for (const b of m.blocks) {
-      if (b.kind === 'tool_call') parts.push(b.name + '\n' + argumentText(typeof b.input === 'string' ? b.input : callArguments(b)));
-      else if (b.kind === 'tool_result') parts.push(b.content);
-      else if (b.kind === 'attachment') parts.push(b.text ?? '');
-      else parts.push(b.text);
-    }
+    for (const b of m.blocks) parts.push(blockModelText(b));
   }
   return parts.join('\n');
+}
+
+function blockModelText(b: SpanMessage['blocks'][number]): string {
+  if (b.kind === 'tool_call') return b.name + '\n' + argumentText(typeof b.input === 'string' ? b.input : callArguments(b));
+  if (b.kind === 'tool_result') return b.content;
+  if (b.kind === 'attachment') return b.text ?? '';
+  return b.text;
+}
+
+const blockWords = new WeakMap<object, readonly string[]>();
+
+/**
+ * presenceWords(modelTextOf(messages)), from words cached per block (issue 31: a preview's blocks
+ * are mostly the log's, the same objects from one preview to the next). The same words: the parts
+ * are joined by a newline, which presenceWords splits on.
+ */
+export function modelWordsOf(messages: readonly SpanMessage[]): string[] {
+  const out: string[] = [];
+  for (const m of messages) {
+    if (m.sidechain) continue;
+    for (const b of m.blocks) {
+      let w = blockWords.get(b);
+      if (!w) blockWords.set(b, (w = presenceWords(blockModelText(b))));
+      for (let i = 0; i < w.length; i++) out.push(w[i]);
+    }
+  }
+  return out;
 }
 
 export type { OutputCategory } from './signal';

@@ -13,7 +13,7 @@ import type { Block, Transcript } from '../model/types';
 import { blockText } from '../tokens/count';
 import type { Projection } from './types';
 import { extractIdentifiers, type Identifier, type LostKind } from '../categories/identifiers';
-import { CATEGORIES, extractCategories, isTypedByUser, modelTextOf, survivalOf, type Category, type CategoryItem } from '../categories';
+import { CATEGORIES, extractCategories, isTypedByUser, modelTextOf, modelWordsOf, survivalIndexFor, survivalOf, type Category, type CategoryItem } from '../categories';
 
 export { extractIdentifiers, type Identifier, type LostKind };
 
@@ -283,7 +283,7 @@ export function lostByCategory(log: Transcript, projection: Pick<Projection, 'me
   const counts = (f: Projection['fates'][string] | undefined) => f !== undefined && f.kind !== 'kept' && !(options.ownOnly && f.stepId.startsWith('source-marker:'));
   const changed = log.messages.filter((m) => !m.sidechain && m.blocks.some((b) => counts(projection.fates[b.id])));
   const items = extractCategories(changed, { format: log.format });
-  const s = survivalOf(items, modelTextOf(projection.messages));
+  const s = survivalOf(items, survivalIndexFor(items, modelWordsOf(projection.messages)));
   const categories = Object.fromEntries(
     CATEGORIES.map((c) => [c, { kept: s[c].kept, of: s[c].of, lost: s[c].lost.map((i) => ({ text: i.text, ...(i.turn !== undefined && { turn: i.turn }), ...(i.messageId && { messageId: i.messageId }), ...(i.tool && { tool: i.tool }) })) }]),
   ) as LostByCategory['categories'];
