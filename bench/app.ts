@@ -463,7 +463,13 @@ if (process.argv[2] === ENGINE_CHILD) {
   const { file, run } = JSON.parse(process.argv[3]) as { file: string; run: Pick<AppRun, 'selection' | 'axis' | 'budget'> };
   const bytes = new Uint8Array(fs.readFileSync(file));
   process.stdout.write('engine ready\n');
-  engineTimes(path.basename(file), bytes, run, (a, ms) => process.stdout.write(`engine ${a} ${ms.toFixed(1)}\n`));
+  // Tests of the cap make the child stall after one action (a race against a 1 ms timer was flaky
+  // under load: the child could finish before the parent's timer fired).
+  const stallAfter = process.env.CONTEXTSCOPE_BENCH_STALL_AFTER;
+  engineTimes(path.basename(file), bytes, run, (a, ms) => {
+    process.stdout.write(`engine ${a} ${ms.toFixed(1)}\n`);
+    if (a === stallAfter) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600_000);
+  });
   process.exit(0);
 }
 
