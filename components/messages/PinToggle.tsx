@@ -29,9 +29,8 @@ export function PinToggle({ pin, what }: { pin: Extract<Pin, { kind: 'message' |
           : 'border-neutral-300 text-neutral-500 hover:border-neutral-500 hover:text-neutral-800 dark:border-neutral-700 dark:text-neutral-400 dark:hover:text-neutral-100'
       }`}
     >
-      <svg viewBox="0 0 16 16" width="10" height="10" aria-hidden="true" fill="currentColor">
-        <path d="M9.8 1.2a1 1 0 0 1 1.4 0l3.6 3.6a1 1 0 0 1 0 1.4l-1.1 1.1a1 1 0 0 1-1 .25l-2.3 2.3.4 2.6a1 1 0 0 1-.3.85l-.7.7-3-3-3.6 3.6-.9-.9 3.6-3.6-3-3 .7-.7a1 1 0 0 1 .85-.3l2.6.4 2.3-2.3a1 1 0 0 1 .25-1z" />
-      </svg>
+      {/* A dot, not an <svg>: the message list holds no svg, img or script, so a hostile transcript's cannot hide among ours (e2e/hostile.spec.ts counts them). */}
+      <span aria-hidden="true" className="inline-block h-1.5 w-1.5 rounded-full bg-current" />
       {pinned ? 'Pinned' : 'Pin'}
     </button>
   );
