@@ -30,7 +30,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { makeClaudeCodeSession } from './generate';
 import { importBytes } from '../lib/formats/import';
 import { formatById } from '../lib/formats/registry';
@@ -48,6 +48,7 @@ import { threadCpuMs } from '../tests/cpu';
 // @ts-expect-error: a plain .mjs script without types
 import { findOrInstallBrowser } from '../scripts/find-browser.mjs';
 import { judgeTrace, PHASE_MARK } from '../scripts/trace-tasks.mjs';
+import { startTrace } from '../e2e/task-watch';
 
 export const APP_ACTIONS = ['open', 'preview', 'apply', 'export', 'replay', 'overlay'] as const;
 export type AppAction = (typeof APP_ACTIONS)[number];
@@ -84,7 +85,6 @@ export interface AppFigures {
 export const APP_TARGETS = { preview3k: 1000, preview10k: 2000, overlay2k: 3000, replay2k: 3000, export3k: 3000, growth: 12, taskMs: 50 } as const;
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const TRACE_CATEGORIES = 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing';
 const OVERLAY_POLICIES = ['contextscope-auto', 'claude-code', 'none'];
 
 class TimedOut extends Error {}
@@ -147,20 +147,6 @@ async function serve(root: string): Promise<{ url: string; child: ChildProcess }
 
 // ---------------------------------------------------------------------------------------------
 // The page
-
-async function startTrace(cdp: CDPSession): Promise<() => Promise<unknown[]>> {
-  const events: unknown[] = [];
-  const collect = (e: { value: unknown[] }) => void events.push(...e.value);
-  cdp.on('Tracing.dataCollected', collect);
-  await cdp.send('Tracing.start', { categories: TRACE_CATEGORIES, transferMode: 'ReportEvents' });
-  return async () => {
-    const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-    await cdp.send('Tracing.end');
-    await done;
-    cdp.off('Tracing.dataCollected', collect);
-    return events;
-  };
-}
 
 /** While an action is timed, its waits share one cap: none goes past this (Date.now() ms). */
 let actionDeadline = Infinity;
