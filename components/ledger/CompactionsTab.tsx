@@ -9,6 +9,7 @@ import { CATEGORY_LIST as CATEGORIES, breakEvenText } from '@/lib/ledger/labels'
 import { formatTokens } from '../ui/format';
 import { EmptyState } from '../report/EmptyState';
 import { usePins } from './usePins';
+import { LostItemButton } from '@/components/ledger/LostItemButton';
 
 const usd = (n: number | null) => (n === null ? '–' : n > 0 && n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`);
 const from = (f: string | null) => (f ? <span className="text-neutral-500"> ({f})</span> : null);
@@ -136,17 +137,7 @@ export function EventCard({ e, n, focused, onJump }: { e: LedgerEvent; n: number
               <ul>
                 {e.survival![c].lost.slice(0, SHOWN).map((l, i) => (
                   <li key={`${l.key}-${i}`}>
-                    <button
-                      type="button"
-                      data-testid="lost-item"
-                      data-turn={l.turn}
-                      onClick={() => l.turn !== undefined && onJump(l.turn)}
-                      className="flex w-full items-baseline gap-2 rounded px-1 py-0.5 text-left hover:bg-neutral-100 dark:hover:bg-neutral-800"
-                      title={l.turn !== undefined ? `Show turn ${l.turn + 1}` : undefined}
-                    >
-                      <span className="shrink-0 tabular-nums text-neutral-500">{l.turn !== undefined ? `t${l.turn + 1}` : ''}</span>
-                      <span className={`min-w-0 ${c === 'instructions' ? 'line-clamp-2' : 'truncate font-mono'}`}>{l.text}</span>
-                    </button>
+                    <LostItemButton testId="lost-item" turn={l.turn} text={l.text} prose={c === 'instructions'} onJump={onJump} />
                   </li>
                 ))}
                 {e.survival![c].lost.length > SHOWN && <li className="pl-1 text-neutral-500">… {e.survival![c].lost.length - SHOWN} more (inspect --compactions --json lists all)</li>}

@@ -6,6 +6,7 @@ import type { LostKind } from '@/lib/compaction/lost';
 import { EmptyState } from './EmptyState';
 import { CATEGORY_LIST as CATEGORIES } from '@/lib/ledger/labels';
 import type { Category } from '@/lib/categories';
+import { LostItemButton } from '@/components/ledger/LostItemButton';
 
 const CATEGORY_LABEL: Record<Category, string> = { instructions: 'User messages', paths: 'Paths', commands: 'Commands', errors: 'Error lines', figures: 'Figures' };
 
@@ -100,17 +101,7 @@ function ByCategory({ categories, onJump }: { categories: PreviewSummary['lostBy
           <ul className="space-y-0.5">
             {categories[c].lost.slice(0, SHOWN).map((l, i) => (
               <li key={`${l.text}-${i}`}>
-                <button
-                  type="button"
-                  data-testid="lost-category-item"
-                  data-turn={l.turn}
-                  onClick={() => l.turn !== undefined && onJump(l.turn)}
-                  className="flex w-full items-baseline gap-2 rounded px-1 py-0.5 text-left hover:bg-neutral-100 dark:hover:bg-neutral-800"
-                  title={l.turn !== undefined ? `Show turn ${l.turn + 1}` : undefined}
-                >
-                  <span className="shrink-0 tabular-nums text-neutral-500">{l.turn !== undefined ? `t${l.turn + 1}` : ''}</span>
-                  <span className={`min-w-0 ${c === 'instructions' ? 'line-clamp-2' : 'truncate font-mono'}`}>{l.text}</span>
-                </button>
+                <LostItemButton testId="lost-category-item" turn={l.turn} text={l.text} prose={c === 'instructions'} onJump={onJump} />
               </li>
             ))}
             {categories[c].lost.length > SHOWN && <li className="pl-1 text-neutral-500">… {categories[c].lost.length - SHOWN} more (in the audit record)</li>}
