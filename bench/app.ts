@@ -286,18 +286,19 @@ async function runInApp(browser: Browser, url: string, file: string, expectTurns
     const inspectorUrl = page.url();
 
     // export: Export → the note → Download enabled → the file.
-    await page.evaluate(() => {
-      const w = window as unknown as { __exportWatch?: { note?: number; enabled?: number } };
-      const seen: { note?: number; enabled?: number } = (w.__exportWatch = {});
+    // A string, not a function: tsx (esbuild keepNames) wraps a named inner function in `__name(…)`,
+    // which does not exist in the page ("ReferenceError: __name is not defined").
+    await page.evaluate(`(() => {
+      const seen = (window.__exportWatch = {});
       const tick = () => {
         const now = performance.now();
         if (seen.note === undefined && document.querySelector('[data-testid=history-left-out], [data-testid=conversion-losses]')) seen.note = now;
-        const b = document.querySelector('[data-testid=export-download]') as HTMLButtonElement | null;
+        const b = document.querySelector('[data-testid=export-download]');
         if (seen.enabled === undefined && b && !b.disabled) seen.enabled = now;
         if (seen.enabled === undefined) requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
-    });
+    })()`);
     run.figures.export = await timeAction(
       page,
       'export',
