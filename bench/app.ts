@@ -314,7 +314,9 @@ async function runInApp(browser: Browser, url: string, file: string, expectTurns
       },
     );
     const watch = await page.evaluate(() => (window as unknown as { __exportWatch?: { note?: number; enabled?: number } }).__exportWatch ?? {});
-    if (watch.enabled !== undefined) run.noteFirst = watch.note !== undefined && watch.note <= watch.enabled;
+    // No note at all (nothing applied, nothing left out) is not a late note: leave it unjudged.
+    if (watch.enabled !== undefined && watch.note !== undefined) run.noteFirst = watch.note <= watch.enabled;
+    else if (watch.enabled !== undefined && run.figures.export) run.figures.export.note ??= 'no note: nothing left out of the file';
     await page.keyboard.press('Escape');
     const dialog = page.getByTestId('export-dialog');
     await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => dialog.getByRole('button', { name: 'Close' }).first().click());
