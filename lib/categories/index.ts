@@ -295,10 +295,15 @@ const SHINGLE = 4;
 const MATCH_CHARS = 150;
 const COMMAND_CHARS = 100;
 
-/** A text indexed for survivalOf: word runs of 1–4 words, and file names. */
+/** What isPresent asks of an index: membership. */
+export interface Lookup {
+  has(key: string): boolean;
+}
+
+/** A text indexed for survivalOf: word runs of 1–4 words (runs[n]: the n-word runs), and file names. */
 export interface SurvivalIndex {
-  readonly runs: readonly Set<string>[];
-  readonly names: Set<string>;
+  readonly runs: readonly Lookup[];
+  readonly names: Lookup;
 }
 
 /** Index `modelText` once for several survivalOf calls. */
@@ -322,7 +327,7 @@ export function survivalIndex(modelText: string): SurvivalIndex {
 }
 
 /** The words isPresent looks up for an item: its word runs (of the length hasWords reads) and, for a path, its file name. */
-function queriesOf(item: CategoryItem): { runs: string[]; name?: string } {
+export function queriesOf(item: CategoryItem): { runs: string[]; name?: string } {
   const words = (text: string): string[] => {
     const w = presenceWords(text);
     const n = Math.min(SHINGLE, w.length);
@@ -344,44 +349,66 @@ function queriesOf(item: CategoryItem): { runs: string[]; name?: string } {
   }
 }
 
+/** The runs (by length) and file names a set of items looks up, and the first words of those runs. */
+export interface SurvivalWanted {
+  readonly runs: readonly Set<string>[];
+  readonly names: Set<string>;
+  readonly firsts: Set<string>;
+}
+
+export function survivalWanted(items: readonly CategoryItem[]): SurvivalWanted {
+  const runs = [new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>()];
+  const names = new Set<string>();
+  const firsts = new Set<string>();
+  for (const item of items) {
+    const q = queriesOf(item);
+    if (q.name) names.add(q.name);
+    for (const r of q.runs) {
+      const sp = r.indexOf(' ');
+      firsts.add(sp < 0 ? r : r.slice(0, sp));
+      runs[r.split(' ').length].add(r);
+    }
+  }
+  return { runs, names, firsts };
+}
+
+/**
+ * Every wanted run and file name `w` holds: `onRun(n, run)` for an n-word run, `onName(name)` for a
+ * file name (a run is built only where the words have the first word of a wanted run).
+ */
+export function scanWanted(w: readonly string[], wanted: SurvivalWanted, onRun: (n: number, run: string) => void, onName: (name: string) => void): void {
+  const { runs, names, firsts } = wanted;
+  if (firsts.size === 0 && names.size === 0) return;
+  for (let i = 0; i < w.length; i++) {
+    const word = w[i];
+    if (names.size) {
+      const bare = word.endsWith('/') ? word.replace(/\/+$/, '') : word;
+      const slash = bare.lastIndexOf('/');
+      const name = slash >= 0 ? bare.slice(slash + 1) : bare;
+      if (names.has(name)) onName(name);
+    }
+    if (!firsts.has(word)) continue;
+    let run = word;
+    if (runs[1].has(run)) onRun(1, run);
+    for (let n = 2; n <= SHINGLE && i + n <= w.length; n++) {
+      run += ' ' + w[i + n - 1];
+      if (runs[n].has(run)) onRun(n, run);
+    }
+  }
+}
+
 /**
  * survivalIndex restricted to what `items` look up (issue 31): the same answers for those items,
  * without a set entry for every 1–4 word run of the whole model text (most of a 3,000-turn
  * preview's time). A run is built only where the text has the first word of a wanted run.
  */
 export function survivalIndexFor(items: readonly CategoryItem[], modelText: string | readonly string[]): SurvivalIndex {
-  const wanted = [new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>()];
-  const wantedNames = new Set<string>();
-  const firsts = new Set<string>();
-  for (const item of items) {
-    const q = queriesOf(item);
-    if (q.name) wantedNames.add(q.name);
-    for (const r of q.runs) {
-      const sp = r.indexOf(' ');
-      firsts.add(sp < 0 ? r : r.slice(0, sp));
-      wanted[r.split(' ').length].add(r);
-    }
-  }
+  const wanted = survivalWanted(items);
   const runs = [new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>()];
   const names = new Set<string>();
-  if (firsts.size === 0 && wantedNames.size === 0) return { runs, names };
+  if (wanted.firsts.size === 0 && wanted.names.size === 0) return { runs, names };
   const w = typeof modelText === 'string' ? presenceWords(modelText) : modelText;
-  for (let i = 0; i < w.length; i++) {
-    const word = w[i];
-    if (wantedNames.size) {
-      const bare = word.endsWith('/') ? word.replace(/\/+$/, '') : word;
-      const slash = bare.lastIndexOf('/');
-      const name = slash >= 0 ? bare.slice(slash + 1) : bare;
-      if (wantedNames.has(name)) names.add(name);
-    }
-    if (!firsts.has(word)) continue;
-    let run = word;
-    if (wanted[1].has(run)) runs[1].add(run);
-    for (let n = 2; n <= SHINGLE && i + n <= w.length; n++) {
-      run += ' ' + w[i + n - 1];
-      if (wanted[n].has(run)) runs[n].add(run);
-    }
-  }
+  scanWanted(w, wanted, (n, run) => runs[n].add(run), (name) => names.add(name));
   return { runs, names };
 }
 
@@ -478,12 +505,18 @@ export function modelWordsOf(messages: readonly SpanMessage[]): string[] {
   for (const m of messages) {
     if (m.sidechain) continue;
     for (const b of m.blocks) {
-      let w = blockWords.get(b);
-      if (!w) blockWords.set(b, (w = presenceWords(blockModelText(b))));
+      const w = blockPresenceWords(b);
       for (let i = 0; i < w.length; i++) out.push(w[i]);
     }
   }
   return out;
+}
+
+/** presenceWords of the text the model is sent of one block, cached per block object. */
+export function blockPresenceWords(b: SpanMessage['blocks'][number]): readonly string[] {
+  let w = blockWords.get(b);
+  if (!w) blockWords.set(b, (w = presenceWords(blockModelText(b))));
+  return w;
 }
 
 export type { OutputCategory } from './signal';

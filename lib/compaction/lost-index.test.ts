@@ -7,14 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Block, Transcript } from '../model/types';
 import { blockText } from '../tokens/count';
-import { extractIdentifiers, lostIdentifiers, lostIndexStats, type Identifier, type LostIdentifier } from './lost';
+import { categoryIndexStats, extractIdentifiers, lostByCategory, lostIdentifiers, lostIndexStats, type Identifier, type LostByCategory, type LostIdentifier } from './lost';
 import { projectTranscript } from './project';
 import type { Projection, Step } from './types';
 import { importedCorpus } from '../../tests/corpus';
 import { importBytes } from '../formats/import';
 import { makeClaudeCodeSession } from '../../bench/generate';
 import { step } from './testing/steps';
-import { isTypedByUser } from '../categories';
+import { CATEGORIES, extractCategories, isTypedByUser, modelTextOf, survivalOf } from '../categories';
 
 // ── The reference: lost.ts before issue 31 (PresenceIndex built from the whole projection) ──────
 const SHINGLE = 4;
@@ -141,5 +141,63 @@ describe('lostIdentifiers with the per-log index (issue 31)', () => {
     }
     expect(lostBare).toBeGreaterThan(100);
     expect(lostIndexStats.builds - before).toBe(1);
+  });
+});
+
+// ── lostByCategory's reference: lost.ts before (survivalOf over the projection's whole model text) ──
+function referenceByCategory(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>, ownOnly = false): LostByCategory['categories'] {
+  const counts = (f: Projection['fates'][string] | undefined) => f !== undefined && f.kind !== 'kept' && !(ownOnly && f.stepId.startsWith('source-marker:'));
+  const changed = log.messages.filter((m) => !m.sidechain && m.blocks.some((b) => counts(projection.fates[b.id])));
+  const items = extractCategories(changed, { format: log.format });
+  const s = survivalOf(items, modelTextOf(projection.messages));
+  return Object.fromEntries(
+    CATEGORIES.map((c) => [c, { kept: s[c].kept, of: s[c].of, lost: s[c].lost.map((i) => ({ text: i.text, ...(i.turn !== undefined && { turn: i.turn }), ...(i.messageId && { messageId: i.messageId }), ...(i.tool && { tool: i.tool }) })) }]),
+  ) as LostByCategory['categories'];
+}
+
+describe('lostByCategory with the per-log index (issue 31)', () => {
+  it('counts and lists exactly what survivalOf over the whole model text did, on every corpus transcript and plan', () => {
+    let compared = 0;
+    let items = 0;
+    let lost = 0;
+    for (const { name, log } of importedCorpus()) {
+      for (const steps of plans(log)) {
+        const p = projectTranscript(log, steps);
+        for (const ownOnly of [false, true]) {
+          const want = referenceByCategory(log, p, ownOnly);
+          expect(lostByCategory(log, p, { ownOnly }).categories, `${name} ${steps[0].reducers.map((r) => r.id).join('+')} ownOnly:${ownOnly}`).toEqual(want);
+          compared++;
+          for (const c of CATEGORIES) {
+            items += want[c].of;
+            lost += want[c].lost.length;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(200);
+    // Not a comparison of empty tallies.
+    console.log(`[lost-index] lostByCategory: ${compared} comparisons, ${items} items, ${lost} lost`);
+    expect(items).toBeGreaterThan(2000);
+    expect(lost).toBeGreaterThan(100);
+  }, 600_000);
+
+  it('reads the log once: previews of other ranges build no index, and count what the whole-text scan counts', () => {
+    const log = importBytes('cc-600.jsonl', new TextEncoder().encode(makeClaudeCodeSession(600))).transcript;
+    let total = 0;
+    for (const m of log.messages) for (const b of m.blocks) total += b.tokens;
+    const before = categoryIndexStats.builds;
+    const words0 = categoryIndexStats.logWords;
+    let scanned = 0;
+    for (const [from, to] of [[60, 240], [300, 480], [100, 500]] as Array<[number, number]>) {
+      const p = projectTranscript(log, [step(['auto'], { keepLast: 1, budget: Math.floor(total / 2), range: { kind: 'turns', from, to } })]);
+      const s0 = categoryIndexStats.scanned;
+      expect(lostByCategory(log, p, { ownOnly: true }).categories).toEqual(referenceByCategory(log, p, true));
+      scanned = Math.max(scanned, categoryIndexStats.scanned - s0);
+    }
+    expect(categoryIndexStats.builds - before).toBe(1);
+    // A preview reads the blocks it made (summaries, stubs, notices), not the log's: the whole-text scan read every word every time.
+    const logWords = categoryIndexStats.logWords - words0;
+    expect(scanned).toBeGreaterThan(0);
+    expect(scanned).toBeLessThan(logWords / 10);
   });
 });

@@ -13,7 +13,7 @@ import type { Block, Transcript } from '../model/types';
 import { blockText } from '../tokens/count';
 import type { Projection } from './types';
 import { extractIdentifiers, type Identifier, type LostKind } from '../categories/identifiers';
-import { CATEGORIES, extractCategories, isTypedByUser, modelTextOf, modelWordsOf, survivalIndexFor, survivalOf, type Category, type CategoryItem } from '../categories';
+import { blockPresenceWords, CATEGORIES, extractCategories, isTypedByUser, modelTextOf, modelWordsOf, queriesOf, scanWanted, survivalIndexFor, survivalOf, survivalWanted, type Category, type CategoryItem, type SurvivalIndex, type SurvivalWanted } from '../categories';
 
 export { extractIdentifiers, type Identifier, type LostKind };
 
@@ -283,9 +283,124 @@ export function lostByCategory(log: Transcript, projection: Pick<Projection, 'me
   const counts = (f: Projection['fates'][string] | undefined) => f !== undefined && f.kind !== 'kept' && !(options.ownOnly && f.stepId.startsWith('source-marker:'));
   const changed = log.messages.filter((m) => !m.sidechain && m.blocks.some((b) => counts(projection.fates[b.id])));
   const items = extractCategories(changed, { format: log.format });
-  const s = survivalOf(items, survivalIndexFor(items, modelWordsOf(projection.messages)));
+  const s = survivalOf(items, categoryIndex(log, projection, items));
   const categories = Object.fromEntries(
     CATEGORIES.map((c) => [c, { kept: s[c].kept, of: s[c].of, lost: s[c].lost.map((i) => ({ text: i.text, ...(i.turn !== undefined && { turn: i.turn }), ...(i.messageId && { messageId: i.messageId }), ...(i.tool && { tool: i.tool }) })) }]),
   ) as LostByCategory['categories'];
   return { categories };
+}
+
+/**
+ * What lostByCategory needs of a log that does not depend on the projection, once per log (issue
+ * 31: indexing the words of the whole projected context was a third of a 3,000-turn preview): the
+ * runs and file names every item of the log looks up (survivalWanted of the whole main chain's
+ * items), and which log blocks hold each. A projection then marks the log blocks it still carries
+ * (kept blocks are the log's own objects) and scans only the blocks it made.
+ */
+interface LogCategoryPresence {
+  messages: Transcript['messages'];
+  /** The main chain's log blocks, by object, to their number. */
+  number: Map<object, number>;
+  blocks: number;
+  wanted: SurvivalWanted;
+  /** `n|run` or `#name` → the numbered blocks that hold it (one number, or an ascending list). */
+  holders: Map<string, number | number[]>;
+  /** Keys of blocks that are not the log's (stubs, summaries, notices), by object. */
+  madeKeys: WeakMap<object, string[]>;
+}
+
+const categoryCache = new WeakMap<Transcript, LogCategoryPresence>();
+/** Per-log builds so far (a test checks that a second preview does not build again). */
+export const categoryIndexStats = { builds: 0, /** Words of blocks read per projection (the blocks it made, once each). */ scanned: 0, /** Words of the log read by the builds. */ logWords: 0 };
+
+const runKey = (n: number, run: string) => `${n}|${run}`;
+const nameKey = (name: string) => `#${name}`;
+
+function blockKeys(words: readonly string[], wanted: SurvivalWanted, add: (key: string) => void): void {
+  scanWanted(words, wanted, (n, run) => add(runKey(n, run)), (name) => add(nameKey(name)));
+}
+
+function logCategoryPresence(log: Transcript): LogCategoryPresence {
+  const hit = categoryCache.get(log);
+  if (hit && hit.messages === log.messages) return hit;
+  categoryIndexStats.builds++;
+  const main = log.messages.filter((m) => !m.sidechain);
+  const wanted = survivalWanted(extractCategories(main, { format: log.format }));
+  const number = new Map<object, number>();
+  const holders = new Map<string, number | number[]>();
+  let k = 0;
+  for (const m of main)
+    for (const b of m.blocks) {
+      const n = k++;
+      number.set(b, n);
+      const words = blockPresenceWords(b);
+      categoryIndexStats.logWords += words.length;
+      blockKeys(words, wanted, (key) => {
+        const h = holders.get(key);
+        if (h === undefined) holders.set(key, n);
+        else if (typeof h === 'number') {
+          if (h !== n) holders.set(key, [h, n]);
+        } else if (h[h.length - 1] !== n) h.push(n);
+      });
+    }
+  const out: LogCategoryPresence = { messages: log.messages, number, blocks: k, wanted, holders, madeKeys: new WeakMap() };
+  categoryCache.set(log, out);
+  return out;
+}
+
+/** Build the log's category index now (the preview worker's warm-up). */
+export function prepareLostByCategory(log: Transcript): void {
+  logCategoryPresence(log);
+}
+
+/**
+ * A SurvivalIndex of the projection's main-chain text for `items`: for items whose runs and names
+ * the log's index wants (all of them, but for an item whose text depends on which messages were
+ * extracted together), looked up by block; for any other, survivalIndexFor over the whole text.
+ * A run is looked up within a block: one that only spans two blocks' texts is not found (an item's
+ * text comes from one block, and a summary or stub holds it within itself).
+ */
+function categoryIndex(log: Transcript, projection: Pick<Projection, 'messages'>, items: readonly CategoryItem[]): SurvivalIndex {
+  const cp = logCategoryPresence(log);
+  const known = (item: CategoryItem) => {
+    const q = queriesOf(item);
+    if (q.name !== undefined && !cp.wanted.names.has(q.name)) return false;
+    return q.runs.every((r) => cp.wanted.runs[r.split(' ').length].has(r));
+  };
+  const unknown = items.filter((i) => !known(i));
+  const alive = new Uint8Array(cp.blocks);
+  const made = new Set<string>();
+  for (const m of projection.messages) {
+    if (m.sidechain) continue;
+    for (const b of m.blocks) {
+      const n = cp.number.get(b);
+      if (n !== undefined) {
+        alive[n] = 1;
+        continue;
+      }
+      let keys = cp.madeKeys.get(b);
+      if (!keys) {
+        const list: string[] = [];
+        const words = blockPresenceWords(b);
+        categoryIndexStats.scanned += words.length;
+        blockKeys(words, cp.wanted, (key) => list.push(key));
+        cp.madeKeys.set(b, (keys = list));
+      }
+      for (const key of keys) made.add(key);
+    }
+  }
+  const present = (key: string): boolean => {
+    if (made.has(key)) return true;
+    const h = cp.holders.get(key);
+    if (h === undefined) return false;
+    if (typeof h === 'number') return alive[h] === 1;
+    for (const n of h) if (alive[n] === 1) return true;
+    return false;
+  };
+  const rest = unknown.length ? survivalIndexFor(unknown, modelWordsOf(projection.messages)) : undefined;
+  const lookup = (own: (key: string) => boolean, other: ((key: string) => boolean) | undefined) => ({ has: (key: string) => own(key) || (other !== undefined && other(key)) });
+  return {
+    runs: [0, 1, 2, 3, 4].map((n) => lookup((run) => present(runKey(n, run)), rest && ((run) => rest.runs[n].has(run)))),
+    names: lookup((name) => present(nameKey(name)), rest && ((name) => rest.names.has(name))),
+  };
 }

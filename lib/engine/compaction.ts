@@ -7,7 +7,7 @@
 import { transfer } from 'comlink';
 import { buildAudit } from '../compaction/audit';
 import { ConfigError, parseCompactionConfig, type CompactionPlan } from '../compaction/config';
-import { lostIdentifiers, prepareLostIdentifiers } from '../compaction/lost';
+import { lostIdentifiers, prepareLostByCategory, prepareLostIdentifiers } from '../compaction/lost';
 import { modelCalls } from '../compaction/calls';
 import { addPointers } from '../compaction/pointers';
 import { modelViewTotals, projectTranscript, startingContext } from '../compaction/project';
@@ -537,6 +537,7 @@ export function compactionEngine(deps: CompactionDeps) {
     async warmPreview(id: string): Promise<void> {
       const log = await deps.getTranscript(id);
       prepareLostIdentifiers(log);
+      prepareLostByCategory(log);
       startingContext(log, 'model-view');
       modelCalls(log);
     },
