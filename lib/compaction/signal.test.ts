@@ -93,14 +93,20 @@ describe('honest stubs (issue 10.6)', () => {
     expect(resultStatus({ isError: true, content: 'plain' }, 'swe-agent')).toBe('error');
   });
 
-  it('a stub keeps the signal lines of a failure printed mid-output; without a signal, the first line as before', () => {
+  it('a stub keeps the signal lines of a failure printed mid-output; without a signal, the first line and, for a shell run, its last line (how it ended, issue 27)', () => {
     const run = ['$ npm test', ...Array.from({ length: 50 }, (_, i) => `ok ${i} passes`), 'not ok 51 - splits payments', '  AssertionError: expected 33.33 to equal 33.34', ...Array.from({ length: 50 }, (_, i) => `ok ${i + 52} passes`), 'Exit code 1'].join('\n');
     expect(resultStub({ name: 'Bash', isError: true, content: run }, 'claude-code', 'head-tail')).toBe(
       '[compacted] Bash: error\nnot ok 51 - splits payments\nAssertionError: expected 33.33 to equal 33.34\nExit code 1',
     );
-    expect(resultStub({ name: 'Bash', isError: false, content: 'build ok\nwrote dist/' }, 'claude-code', 'head-tail')).toBe('[compacted] Bash: ok — build ok');
+    expect(resultStub({ name: 'Bash', isError: false, content: 'build ok\nwrote dist/' }, 'claude-code', 'head-tail')).toBe('[compacted] Bash: ok — build ok\nwrote dist/');
+    // A file's last line is not how anything ended.
+    expect(resultStub({ name: 'Read', isError: false, content: 'line one\nline two' }, 'claude-code', 'file-content')).toBe('[compacted] Read: ok — line one');
+    // An expired run that passed keeps its last line ("All checks passed!"), decoded from Codex's JSON.
+    expect(withSignal('[result expired]', 'ruff check .\nAll checks passed!', 'head-tail')).toBe('[result expired]\nAll checks passed!');
+    expect(withSignal('[result expired]', JSON.stringify({ output: 'Compiling app\nFinished release [optimized] target(s)\n', metadata: { exit_code: 0 } }), 'head-tail')).toBe('[result expired]\nFinished release [optimized] target(s)');
     expect(withSignal('[result expired]', run, 'head-tail')).toBe('[result expired]\nnot ok 51 - splits payments\nAssertionError: expected 33.33 to equal 33.34\nExit code 1');
-    expect(withSignal('[result expired]', 'fine', 'head-tail')).toBe('[result expired]');
+    expect(withSignal('[result expired]', 'fine', 'head-tail')).toBe('[result expired]\nfine');
+    expect(withSignal('[result expired]', 'fine', 'file-content')).toBe('[result expired]');
   });
 });
 

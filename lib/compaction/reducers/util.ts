@@ -5,7 +5,7 @@ import { callOfMessage, sourceIndex } from '../calls';
 import type { Budget } from '../budget';
 import type { Fate, ProjectedBlock, ProjectedMessage } from '../types';
 import { resultCategory, resultStatus, stubSignal } from '../signal';
-import { tallyLineOf } from '../../categories';
+import { commandOutcome, tallyLineOf } from '../../categories';
 import type { OutputCategory } from '../truncate-text';
 
 export interface BlockRef<B = ProjectedBlock> {
@@ -92,7 +92,22 @@ export function resultStub(r: Pick<ToolResultBlock, 'name' | 'isError' | 'conten
   const line = picked[0] ?? firstLine(r.content);
   // A run that passed has no signal line: its tally line says how it ended (issue 27: the figures survive).
   const tally = picked.length === 0 && category !== 'file-content' ? tallyLineOf(r.content) : undefined;
-  return `${head}${line ? ` — ${line}` : ''}${tally && tally !== line ? `\n${tally}` : ''}`;
+  // Neither: a shell's last line says how it ended ("All checks passed!", "Wrote dist/app.js").
+  // (Not for a failed run: its first line or its signal says that.)
+  const end = picked.length === 0 && !tally && !r.isError ? endLineOf(r.content, category) : undefined;
+  const more = tally ?? end;
+  return `${head}${line ? ` — ${line}` : ''}${more && more !== line ? `\n${more}` : ''}`;
+}
+
+/**
+ * How a shell run (a `head-tail` tool: shells, builds, interpreters) ended when its output has no
+ * signal line and no tally: its last non-empty line, decoded (a Codex result is JSON), clipped to
+ * 200 characters (issue 27: "a stubbed or expired shell result keeps its command and that outcome
+ * line"; the command is the call's, which stubs never touch).
+ */
+function endLineOf(content: string, category: OutputCategory): string | undefined {
+  if (category !== 'head-tail' || !content.trim()) return undefined;
+  return commandOutcome(content, false).line;
 }
 
 /** A stub's signal lines appended to a fixed placeholder (tool-retention's `[result expired]`). */
@@ -100,7 +115,8 @@ export function withSignal(placeholder: string, content: string, category: Outpu
   const picked = stubSignal(content, category);
   if (picked.length) return [placeholder, ...picked].join('\n');
   const tally = category !== 'file-content' ? tallyLineOf(content) : undefined;
-  return tally ? `${placeholder}\n${tally}` : placeholder;
+  const more = tally ?? endLineOf(content, category);
+  return more ? `${placeholder}\n${more}` : placeholder;
 }
 
 // (Literals, not spreads of `at`: a spread object gets a hidden class of its own; dedup asks for
