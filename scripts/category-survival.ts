@@ -8,6 +8,9 @@
  *   npx tsx scripts/category-survival.ts [file…]     (default: every corpus file with a source compaction)
  *   --ratio R   for sessions without one: summarize the whole log at R × its tokens (default 0.05)
  *   --json      one JSON object per session
+ *   --step      also the summarize step itself (chunks folded prefix-ward, as the app and the CLI
+ *               run it) at the largest budget whose summary is no larger than the bound or, when
+ *               the offline summary cannot get that small, than the offline summary
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,9 +21,13 @@ import { summarizeOfflineWith, DEFAULT_OFFLINE_LIMITS } from '../lib/summarize/o
 import { counterFor } from '../lib/compaction/budget';
 import type { Transcript } from '../lib/model/types';
 import type { ProjectedMessage } from '../lib/model/projection';
+import { modelTextOf } from '../lib/categories';
+import { projectTranscript } from '../lib/compaction/project';
+import { step } from '../lib/compaction/testing/steps';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
+const withStep = args.includes('--step');
 const ratioAt = args.indexOf('--ratio');
 const ratio = ratioAt >= 0 ? Number(args[ratioAt + 1]) : 0.05;
 const files = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--ratio');
@@ -62,6 +69,28 @@ export function offlineAt(messages: readonly ProjectedMessage[], tokens: number,
   return best;
 }
 
+/**
+ * The summarize step over every turn of `messages` (keepLast 0), at the largest budget, in steps of
+ * max(100, bound/30) tokens from the bound up, whose summary is at most `tokens`
+ * (tests/compaction/category-survival.test.ts does the same on slopometry). Undefined when none is.
+ */
+export function stepAt(log: Transcript, messages: Transcript['messages'], tokens: number): { budget: number; tokens: number; text: string } | undefined {
+  const head = { ...log, messages: [...messages], markers: [], usage: [], turnCount: messages[messages.length - 1].turn + 1 };
+  const stride = Math.max(100, Math.round(tokens / 30));
+  let best: { budget: number; tokens: number; text: string } | undefined;
+  for (let budget = tokens; budget <= Math.max(tokens * 3, tokens + 5000); budget += stride) {
+    const p = projectTranscript(head, [step(['summarize'], { keepLast: 0, budget, range: { kind: 'turns', from: 0, to: head.turnCount - 1 } })]);
+    if (p.messages.some((m) => !m.synthetic)) continue;
+    const after = p.tokens.after.total;
+    if (after > tokens) {
+      if (best) break;
+      continue;
+    }
+    best = { budget, tokens: after, text: modelTextOf(p.messages) };
+  }
+  return best;
+}
+
 function share(s: Survival): Record<string, string> {
   return Object.fromEntries(CATEGORIES.map((c) => [c, `${s[c].kept}/${s[c].of}`]));
 }
@@ -92,8 +121,11 @@ for (const f of list) {
     ours: share(survivalOf(items, ours)),
     ...(source ? { theirs: share(survivalOf(items, source.summary)) } : {}),
   };
+  const stepped = withStep ? stepAt(log, messages as unknown as Transcript['messages'], Math.max(target, row.ourTokens)) : undefined;
+  const stepRow = withStep ? (stepped ? { stepBudget: stepped.budget, stepTokens: stepped.tokens, step: share(survivalOf(items, stepped.text)) } : { step: 'no budget gives a summary within the bound' }) : {};
+  Object.assign(row, stepRow);
   if (json) console.log(JSON.stringify(row));
-  else console.log(`${row.file}: ${row.messages} messages, ${row.spanTokens} tokens → ${row.ourTokens} (bound ${row.target}${source ? ', the source summary' : `, ${ratio} of the span`})\n  ours:   ${JSON.stringify(row.ours)}${row.theirs ? `\n  theirs: ${JSON.stringify(row.theirs)}` : ''}`);
+  else console.log(`${row.file}: ${row.messages} messages, ${row.spanTokens} tokens → ${row.ourTokens} (bound ${row.target}${source ? ', the source summary' : `, ${ratio} of the span`})\n  ours:   ${JSON.stringify(row.ours)}${row.theirs ? `\n  theirs: ${JSON.stringify(row.theirs)}` : ''}${withStep ? `\n  step:   ${stepped ? `${JSON.stringify((stepRow as { step: unknown }).step)} (budget ${stepped.budget}, ${stepped.tokens} tokens)` : 'no budget gives a summary within the bound'}` : ''}`);
 }
 }
 

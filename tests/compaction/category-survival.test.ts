@@ -46,7 +46,7 @@ describe('slopometry at the size of Claude Code’s own summary', () => {
 });
 
 describe('slopometry: the summarize step itself (chunks folded prefix-ward), at a summary no larger than Claude Code’s', () => {
-  it('keeps every user message, path and error line and ≥ 90 % of the figures; commands ≥ 80 % (the issue asks 90 %: not met by the chunked step)', () => {
+  it('keeps every user message, path and error line and ≥ 90 % of the commands and figures (the chunks are summarized once, ranked against the whole room)', () => {
     const f = corpusFiles('claude-code').find((x) => x.includes('slopometry'))!;
     const log = importFile(sourceFromBytes(path.basename(f), new Uint8Array(fs.readFileSync(f)))).transcript;
     const marker = log.markers.find((m) => m.atMessage > 0)!;
@@ -73,7 +73,7 @@ describe('slopometry: the summarize step itself (chunks folded prefix-ward), at 
     expect(s.paths.lost).toEqual([]);
     expect(s.errors.lost).toEqual([]);
     expect(s.figures.kept / s.figures.of).toBeGreaterThanOrEqual(0.9);
-    expect(s.commands.kept / s.commands.of).toBeGreaterThanOrEqual(0.8);
+    expect(s.commands.kept / s.commands.of).toBeGreaterThanOrEqual(0.9);
   });
 });
 

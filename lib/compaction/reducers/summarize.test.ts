@@ -77,6 +77,33 @@ describe('summarize', () => {
     expect(left.report[0].notes[0]).toContain('left as it is');
   });
 
+  it('the stand-in summary of several chunks is one summary of all their turns at the last chunk’s size (not chunk summaries folded as text)', () => {
+    // At a fifth of the replaced tokens' characters, each chunk's summary is tightened to its own share.
+    const p = projectTranscript(log, [step([{ id: 'summarize', options: { chunkTurns: 2, sizeFraction: 0.2 } }], { keepLast: 2 })]);
+    const reqs = p.summaryRequests!;
+    expect(reqs.length).toBe(5);
+    const text = p.summaries[0].text;
+    const all = reqs.flatMap((r) => r.messages);
+    expect(text).toBe(summarizeOffline({ messages: all, span: reqs.at(-1)!.span, maxChars: reqs.at(-1)!.maxChars }).trim());
+    // Folded chunk by chunk it was another text: the earlier chunks' summaries quoted in it.
+    expect(text).not.toBe(summarizeOffline({ ...reqs.at(-1)!, messages: reqs.at(-1)!.messages }).trim());
+    // The keys the async layer produces by are the chunked ones, as before: the second chunk's request follows the first's stand-in.
+    expect(reqs[1].previousSummary).toBe(summarizeOffline({ messages: reqs[0].messages, span: reqs[0].span, maxChars: reqs[0].maxChars }));
+  });
+
+  it('after a stored chunk summary, the stand-in summarizes once only the chunks after it, the stored text folded in', () => {
+    const first = projectTranscript(log, [step([{ id: 'summarize', options: { chunkTurns: 2, sizeFraction: 0.2 } }], { keepLast: 2, id: 'mixed' })]);
+    const r0 = first.summaryRequests![0];
+    const stored = 'LLM SUMMARY of turns 2-3: fixed bugs 1 and 2 in src/mod1.ts, src/mod2.ts';
+    const p = projectTranscript(log, [step([{ id: 'summarize', options: { chunkTurns: 2, sizeFraction: 0.2 } }], { keepLast: 2, id: 'mixed' })], { summaries: (k: SummaryKey) => (k.id === r0.key.id ? stored : undefined) });
+    const reqs = p.summaryRequests!;
+    expect(reqs).toHaveLength(4);
+    expect(reqs[0].previousSummary).toBe(stored);
+    const text = p.summaries[0].text;
+    expect(text).toBe(summarizeOffline({ messages: reqs.flatMap((r) => r.messages), span: reqs.at(-1)!.span, previousSummary: stored, maxChars: reqs.at(-1)!.maxChars }).trim());
+    expect(text).toContain('LLM SUMMARY of turns 2-3');
+  });
+
   it('a second summarize step folds the first summary in: one summary at the front', () => {
     const p = projectTranscript(log, [step(['summarize'], { keepLast: 6 }), step(['summarize'], { keepLast: 2 })]);
     const summaries = p.messages.filter((m) => m.synthetic === 'summary');

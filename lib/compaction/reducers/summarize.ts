@@ -130,6 +130,11 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
       const limitTokens = fraction !== undefined ? windowTokens * fraction : Infinity;
 
       let previous = prior?.text ?? state.latestSummary?.text;
+      // The chunks summarized by the stand-in since the last stored summary (or the start), and the
+      // summary they follow: at the end they are summarized once more, in one pass (see below).
+      let base = { previous, from: 0, chunks: 0 };
+      let lastMaxChars = 0;
+      let lastStored = false;
       const requests: ReducerState['summaryRequests'] = [];
       let text: string | undefined;
       let producedBy = 'offline';
@@ -162,11 +167,15 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
         const maxChars = Math.min(summaryMaxChars(replacedTokens, sizeFraction), room > 0 ? Math.max(1, Math.floor(room * ROOM_CHARS_PER_TOKEN)) : Infinity);
         const stored = env.lookup?.(key);
         let out: string;
+        lastMaxChars = maxChars;
+        lastStored = stored !== undefined;
         if (stored !== undefined) {
           out = stored;
           producedBy = producer;
           nativeItems = env.items?.(key);
+          base = { previous: stored.trim(), from: t, chunks: 0 };
         } else {
+          base.chunks++;
           nativeItems = undefined;
           try {
             out = summarizer({ messages, span, previousSummary: previous, style, maxChars });
@@ -201,6 +210,33 @@ export function summarize(options: Record<string, unknown> = {}, env: SummarizeE
 
       const spanTurns = turns.slice(0, spanEnd + 1);
       const span: [number, number] = [spanTurns[0].turn, spanTurns[spanTurns.length - 1].turn];
+      // Chunk by chunk, each stand-in summary is tightened to its own room and the next one folds
+      // it in as text, so what an earlier chunk left out, or ranked low, is gone for the whole span
+      // (slopometry: 24 of 29 commands, where one summary of the span at the same size kept 29).
+      // The stand-in's text is therefore one summary of every turn it covered since the last stored
+      // summary, ranked and tightened once against the final room; the chunks' keys and requests
+      // (the async layer's) are unchanged. The chunked text stays only when it fits the budget and
+      // the one-pass text, larger in tokens, does not (a one-pass summary whose floor — every user
+      // message, path and error line — is over its room comes back whole; auto's small rooms).
+      if (!lastStored && base.chunks > 1) {
+        const covering = turns.slice(base.from, spanEnd + 1);
+        const messages = covering.flatMap((c) => c.indices.map((mi) => ctx.messages[mi]));
+        const once = (maxChars: number): string => {
+          try {
+            return summarizer({ messages, span: [turns[0].turn, span[1]], previousSummary: base.previous, style, maxChars }).trim();
+          } catch {
+            return '';
+          }
+        };
+        const rest = total - covered - (prior?.tokens ?? 0);
+        const fits = (n: number) => !Number.isFinite(budget.total) || rest + n <= budget.total;
+        const single = once(lastMaxChars);
+        const singleTokens = single ? ctx.counter.count(single) : Infinity;
+        if (single) {
+          const chunkedTokens = ctx.counter.count(text);
+          if (singleTokens <= chunkedTokens || fits(singleTokens) || !fits(chunkedTokens)) text = single;
+        }
+      }
       const summaryId = `sum:${stepId}:${span[0]}-${span[1]}`;
       const tokens = ctx.counter.count(text);
       const editor = new ContextEditor(ctx, 'summarize');
