@@ -135,6 +135,36 @@ describe('--pointers', () => {
     for (const p of new Set(written.match(POINTER) ?? [])) expect(sentText).toContain(p);
   });
 
+  it.each(['gemini-cli/vibecodingtracker_gemini_session.jsonl', 'gemini-cli/vibecodingtracker_gemini_session_legacy.json'])('each stubbed result of a Gemini CLI session (%s) points at the line (and id) of the message whose record holds its exact text', async (file) => {
+    const { src, original, lines, sent } = await compactWithPointers(file, ['-s', 'strip-tool-results', '--keep-last', '0']);
+    const stubs = sent.filter((b): b is ToolResultBlock => b.kind === 'tool_result' && /\[full text of this result: /.test(b.content));
+    expect(stubs.length).toBeGreaterThanOrEqual(3);
+    const full = new Map(original.messages.flatMap((m) => m.blocks).flatMap((b) => (b.kind === 'tool_result' ? [[b.callId, b.content] as const] : [])));
+    // The legacy file is one JSON document: its messages, by id, to check the line against.
+    const doc = file.endsWith('.json') ? (JSON.parse(lines.join('\n')) as { messages: Array<{ id: string }> }) : undefined;
+    for (const stub of stubs) {
+      const [, , at, line, , uuid] = [...stub.content.matchAll(POINTER)][0];
+      expect(at).toBe(src);
+      expect(uuid).toBeDefined();
+      let record: unknown;
+      if (doc) {
+        // The message's object opens at the named line; its id is the next line.
+        expect(lines[Number(line) - 1].trim()).toBe('{');
+        expect(lines[Number(line)]).toContain(`"id": "${uuid}"`);
+        record = doc.messages.find((m) => m.id === uuid);
+      } else {
+        record = JSON.parse(lines[Number(line) - 1]);
+        expect((record as { id: string }).id).toBe(uuid);
+      }
+      const text = full.get(stub.callId)!;
+      expect(text.length).toBeGreaterThan(50);
+      expect(stub.content).not.toContain(text);
+      // The record holds the call and its exact output.
+      expect(JSON.stringify(record)).toContain(JSON.stringify(stub.callId));
+      expect(JSON.stringify(record)).toContain(JSON.stringify(text).slice(1, -1));
+    }
+  });
+
   it('with no source file, the pointers name lines of a recall file holding the exact text', () => {
     const src = path.join(CORPUS, 'openai-chat/tau-bench_gpt-4o-airline_historical_trajectories.json');
     const t = read(src);
