@@ -384,8 +384,11 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
   const format = formatById(t.format);
   // --pointers: every projection below carries them, so the re-import check counts their tokens.
   let recall: string | undefined;
+  // What the reducers brought the context to, before pointers: what they aimed at.
+  let reduced = 0;
   const projectTranscript = (log: Transcript, s: Step[], o: typeof projectOptions): Projection => {
     const p = projectBase(log, s, o);
+    reduced = p.tokens.after.total;
     if (!opts.pointers) return p;
     const r = addPointers(log, p, opts.pointers);
     recall = r.recall;
@@ -402,6 +405,13 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
   let conservative = false;
   const notes: string[] = [];
   let best: CompactOutcome | undefined;
+  // --pointers: what the pointers cost depends on what the projection stubs (one per stub, one per
+  // summary), so a lower aim can cost far less than the re-aiming subtracted (85 stubs' pointers of
+  // localpush's rollout turn into one summary's). The aims between the highest that fitted and the
+  // lowest that did not are then halved, and the largest file that fits is the answer.
+  let bestFit: CompactOutcome | undefined;
+  let fitAim: number | undefined;
+  let overAim: number | undefined;
   for (let attempt = 1; ; attempt++) {
     // Nothing to do (the budget is already met, or no reducer changed anything): the original file,
     // byte for byte — not a re-serialization that drops history or re-links records.
@@ -415,8 +425,9 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
       // The projection fits but the file does not: the format writes summaries and stubs with
       // overhead the re-aiming could not absorb (e.g. a summary already at its smallest). Said in
       // the report, never left for the user to discover.
-      const overhead = total > budget && projection.tokens.after.total <= budget;
-      const why = `the ${t.format} export holds ${total} tokens for ${projection.tokens.after.total} projected: the format's own way of writing the summary/stubs adds ${total - projection.tokens.after.total} tokens, and after ${attempt} attempt(s) the output still exceeds the budget of ${budget}`;
+      const overhead = total > budget && reduced <= budget;
+      const pointed = projection.tokens.after.total - reduced;
+      const why = `the ${t.format} export holds ${total} tokens for ${reduced} projected: ${pointed > 0 ? `the pointers add ${pointed} tokens and ` : ''}the format's own way of writing the summary/stubs adds ${total - projection.tokens.after.total} tokens, and after ${attempt} attempt(s) the output still exceeds the budget of ${budget}`;
       const report = overhead ? [...projection.report, { stepId: current.id, reducer: 'auto' as const, events: 0, tokensBefore: total, tokensAfter: total, notes: [why] }] : projection.report;
       return { projection: overhead ? { ...projection, report } : projection, steps, text: out.text, bytes: written, fileName: out.fileName, reimportedTokens: total, attempts: attempt, notes: [...notes, ...extra, ...(overhead ? [why] : [])], ...(recall && { recall }) };
     };
@@ -434,9 +445,17 @@ export function compactTranscript(t: Transcript, step: Step, budget: number, opt
     // When nothing fits, the smallest file of the attempts is the answer (a content-only retry or a
     // lower aim can do worse than the first try).
     const outcome = done();
-    if (total > budget && (!best || total < best.reimportedTokens!)) best = outcome;
-    if (total <= budget || autoIdx < 0 || attempt >= 6 || projection.tokens.after.total > aim) return total <= budget ? outcome : best!;
-    aim = Math.max(1, aim - (total - budget) - Math.ceil(budget * 0.01));
+    const fits = total <= budget;
+    if (fits && (!bestFit || total > bestFit.reimportedTokens!)) bestFit = outcome;
+    if (!fits && (!best || total < best.reimportedTokens!)) best = outcome;
+    if ((fits && !opts.pointers) || autoIdx < 0 || attempt >= 6 || (!fits && reduced > aim)) return bestFit ?? best!;
+    if (fits) fitAim = aim;
+    else overAim = aim;
+    if (fitAim !== undefined) {
+      // Pointers only: halve the gap while the best file leaves much of the budget unused.
+      if (overAim === undefined || bestFit!.reimportedTokens! >= budget * 0.9 || overAim - fitAim <= Math.ceil(budget * 0.05)) return bestFit!;
+      aim = Math.floor((fitAim + overAim) / 2);
+    } else aim = Math.max(1, aim - (total - budget) - Math.ceil(budget * 0.01));
     steps = [withAim(current, aim)];
     projection = projectTranscript(t, steps, projectOptions);
   }

@@ -11,6 +11,10 @@
  * A pure transform of the projection: the log is never touched, the source file never written.
  */
 import type { Transcript } from '../model/types';
+import { countBlock } from '../tokens/count';
+import { counterFor } from './budget';
+import { contextTotalsOf } from './context';
+import { toTokenTotals } from './project';
 import type { ProjectedBlock, Projection } from './types';
 
 export interface PointerLocation {
@@ -111,8 +115,12 @@ export function addPointers(log: Transcript, projection: Projection, where: { so
     return { file: where.recallPath, line: first, lastLine: last };
   };
 
+  // A pointer is text the model is sent: each block it lengthens is counted again, and so is the
+  // projection's `tokens.after` (compact's budget check and re-aiming read it).
+  const counter = counterFor(log);
+  const recount = <B extends ProjectedBlock>(b: B): B => ({ ...b, tokens: countBlock(b, counter) });
   let added = 0;
-  const summaryText = new Map<string, string>();
+  const summaryText = new Map<string, { text: string; tokens: number }>();
   const messages = projection.messages.map((pm) => {
     if (pm.synthetic === 'summary' && pm.span) {
       const p = spanPointer(pm.span[0], pm.span[1]);
@@ -124,8 +132,9 @@ export function addPointers(log: Transcript, projection: Projection, where: { so
         blocks: pm.blocks.map((b) => {
           if (b.kind !== 'summary' && b.kind !== 'text') return b;
           const text = `${b.text}\n\n${note}`;
-          summaryText.set(b.id, text);
-          return { ...b, text };
+          const r = recount({ ...b, text });
+          summaryText.set(b.id, { text, tokens: r.tokens });
+          return r;
         }),
       };
     }
@@ -138,15 +147,16 @@ export function addPointers(log: Transcript, projection: Projection, where: { so
       const note = formatPointer(p, fate.kind === 'stubbed' ? 'this result' : 'the cut part');
       changed = true;
       added++;
-      if (b.kind === 'tool_result') return { ...b, content: `${b.content}\n${note}` };
-      if (b.kind === 'text' || b.kind === 'reasoning' || b.kind === 'opaque') return { ...b, text: `${b.text}\n${note}` };
+      if (b.kind === 'tool_result') return recount({ ...b, content: `${b.content}\n${note}` });
+      if (b.kind === 'text' || b.kind === 'reasoning' || b.kind === 'opaque') return recount({ ...b, text: `${b.text}\n${note}` });
       return b;
     });
     return changed ? { ...pm, blocks } : pm;
   });
-  const summaries = projection.summaries.map((s) => (summaryText.has(s.id) ? { ...s, text: summaryText.get(s.id)! } : s));
+  const summaries = projection.summaries.map((s) => (summaryText.has(s.id) ? { ...s, ...summaryText.get(s.id)! } : s));
+  const tokens = added ? { ...projection.tokens, after: toTokenTotals(contextTotalsOf({ messages, tools: projection.tools })) } : projection.tokens;
   return {
-    projection: { ...projection, messages, summaries },
+    projection: { ...projection, messages, summaries, tokens },
     added,
     ...(recall.length && { recall: recall.map((r) => JSON.stringify(r)).join('\n') + '\n' }),
   };

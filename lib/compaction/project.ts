@@ -60,7 +60,7 @@ export class CompactionInvariantError extends Error {
   }
 }
 
-function toTokenTotals(t: Totals): TokenTotals {
+export function toTokenTotals(t: Totals): TokenTotals {
   return { total: t.total, byKind: { ...t.byKind }, tools: t.byKind.tools };
 }
 
