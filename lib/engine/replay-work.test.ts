@@ -55,6 +55,25 @@ describe('the replay, per policy and cached (issue 31)', () => {
     expect(built).toBeLessThanOrEqual(t.messages.length);
   });
 
+  it("a firing keeps the context's messages before the first one it changed (clear_tool_uses: linear, not quadratic, in the calls)", () => {
+    // clear_tool_uses fires at 100k tokens and cannot get under it on these sessions: it fires every
+    // 5 % of the window and changes only the newest cleared results. Rebuilding the whole context at
+    // every firing made 22,016 messages at 400 turns and 411,776 at 1,600 (18.7× for 4× the calls).
+    const policy = REPLAY_POLICIES.filter((p) => p.id === 'anthropic-clear-tool-uses');
+    const built = (turns: number) => {
+      const t = session(turns);
+      const before = replayWork.contextMessages;
+      const r = simulate(t, policy).results[0];
+      expect(r.totals.compactions).toBeGreaterThan(10);
+      const n = replayWork.contextMessages - before;
+      expect(n).toBeLessThanOrEqual(3 * t.messages.length);
+      return n;
+    };
+    const small = built(400);
+    const large = built(1600);
+    expect(large / small).toBeLessThan(6);
+  });
+
   it('usage implausible next to the content: the cached view is on the calls simulate ran on (our counts), as without a cache', () => {
     const bad = { ...log, usage: log.usage.map((u) => ({ ...u, input: 1, cacheRead: 0, cacheWrite: 0 })) };
     const cache = new ReplayCache();
