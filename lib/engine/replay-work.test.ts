@@ -5,7 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { makeClaudeCodeSession } from '../../bench/generate';
 import { importBytes } from '../formats/import';
-import { replayWork, simulate } from '../simulate/calls';
+import { ContextMessages, replayWork, simulate } from '../simulate/calls';
+import { projectTranscript, projectWork, startingContext } from '../compaction/project';
+import { contextTotalsOf, pairingIssues, wrapMessage } from '../compaction/context';
+import type { Transcript } from '../model/types';
+import { validatePairing } from '../model/pairing';
+import { transcriptTotals } from '../tokens/totals';
 import { REPLAY_POLICIES } from '../simulate/policies/replay';
 import { ReplayCache, replayView } from './replay';
 
@@ -72,6 +77,51 @@ describe('the replay, per policy and cached (issue 31)', () => {
     const small = built(400);
     const large = built(1600);
     expect(large / small).toBeLessThan(6);
+  });
+
+  it("a look hands projectTranscript the context's starting context, totals and pairing kept as it grew (no pass over the whole context per look)", () => {
+    // clear_thinking looks at its whole context every 5 % of the window (80 looks at 400 turns):
+    // each look wrapped every message of it into a starting context anew (quadratic in the calls).
+    const t = session(400);
+    const policy = REPLAY_POLICIES.filter((p) => p.id === 'anthropic-clear-thinking');
+    const before = projectWork.startingMessages;
+    simulate(t, policy);
+    expect(projectWork.startingMessages - before).toBe(0);
+  });
+
+  it('what a look hands projectTranscript equals what it would compute (starting context, totals, block count, pairing), after appends and after a compaction kept a prefix', () => {
+    const t = session(60);
+    const items = t.messages.filter((m) => !m.sidechain).map((m) => {
+      const msg = wrapMessage(m);
+      return { msg, tokens: msg.blocks.reduce((n, b) => n + b.tokens, 0) };
+    });
+    const cm = new ContextMessages();
+    const same = () => {
+      const log = cm.asLog(t, t.tools);
+      // A copy of the log is a new object: nothing remembered for it, everything computed.
+      const fresh: Transcript = { ...log, messages: log.messages.slice(), tools: log.tools.slice() };
+      const built = projectWork.startingMessages;
+      const start = startingContext(log, 'log');
+      expect(projectWork.startingMessages).toBe(built);
+      expect(start.messages).toEqual(startingContext(fresh, 'log').messages);
+      expect(transcriptTotals(log)).toEqual(transcriptTotals(fresh));
+      expect(contextTotalsOf({ messages: start.messages, tools: log.tools })).toEqual(transcriptTotals(fresh));
+      expect(pairingIssues(start.messages)).toEqual(validatePairing(fresh.messages));
+      const p = projectTranscript(log, []);
+      expect(p.blocks).toBe(projectTranscript(fresh, []).blocks);
+      return validatePairing(fresh.messages).length;
+    };
+    for (const it of items.slice(0, 40)) cm.append(it);
+    expect(same()).toBe(0);
+    // A compaction that took out a tool result (its call stays unanswered) and kept what precedes it.
+    const result = items.findIndex((x, i) => i > 5 && x.msg.blocks.some((b) => b.kind === 'tool_result'));
+    cm.reset([...items.slice(0, result), ...items.slice(result + 1, 40)]);
+    expect(same()).toBeGreaterThan(0);
+    // Then the rest is read, and a compaction puts the whole context back.
+    for (const it of items.slice(40)) cm.append(it);
+    same();
+    cm.reset(items);
+    expect(same()).toBe(0);
   });
 
   it('usage implausible next to the content: the cached view is on the calls simulate ran on (our counts), as without a cache', () => {

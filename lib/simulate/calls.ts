@@ -35,8 +35,9 @@ import { startsTurn } from '../model/turns';
 import type { Message, Transcript, UsageRecord } from '../model/types';
 import { ImportError } from '../errors';
 import { lostIdentifiers } from '../compaction/lost';
-import { projectTranscript } from '../compaction/project';
-import { wrapMessage } from '../compaction/context';
+import { projectTranscript, rememberLogContext } from '../compaction/project';
+import { projectedMessageOf, wrapMessage } from '../compaction/context';
+import { BUDGET_KINDS, budgetKind, emptyByKind, finishTotals, type BudgetKind } from '../tokens/totals';
 import type { Fate, ProjectedMessage, Step } from '../compaction/types';
 import { calibrate, isContextSample, visibleBefore } from '../tokens/calibration';
 import { implausibleUsageMessage, usagePlausibility } from '../tokens/usage-sanity';
@@ -350,12 +351,30 @@ function sameContextMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
   return true;
 }
 
-class ContextMessages {
+/** Pairing bookkeeping of one appended message, undone when a compaction takes the message out. */
+type PairingOp = { kind: 'call' | 'answer'; id: string } | { kind: 'issue' };
+
+export class ContextMessages {
   messages: Message[] = [];
   markers: Transcript['markers'] = [];
   /** The item each message was made from (a compaction keeps the messages before the first one it changed). */
   private from: ProjectedMessage[] = [];
+  /** Each message as a starting context wraps it (projectedMessageOf), for projectTranscript. */
+  private projected: ProjectedMessage[] = [];
   private turn = -1;
+  /** Token sums by budget kind after each message (BUDGET_KINDS order), in the order countTotals adds them: [0] is before the first. */
+  private sums: number[] = new Array(BUDGET_KINDS.length).fill(0);
+  /** Blocks before each message and after the last. */
+  private blockCounts: number[] = [0];
+  // validatePairing as a left fold over the messages: calls seen, those answered, issues found on
+  // the way, and calls still unanswered (a missing result at the end); each message's ops, to undo.
+  private calls = new Set<string>();
+  private answered = new Set<string>();
+  private issues = 0;
+  private unanswered = 0;
+  private ops: PairingOp[][] = [];
+  /** The tool schemas frozen (a log's totals are remembered for frozen arrays only), by the array they copy. */
+  private frozenTools: { of: Transcript['tools']; copy: Transcript['tools'] } | undefined;
 
   append(it: Item): void {
     const i = this.messages.length;
@@ -365,6 +384,37 @@ class ContextMessages {
     m.turn = this.turn;
     this.messages.push(m);
     this.from.push(it.msg);
+    this.projected.push(projectedMessageOf(m));
+    const k = BUDGET_KINDS.length;
+    const base = i * k;
+    for (let j = 0; j < k; j++) this.sums.push(this.sums[base + j]);
+    const ops: PairingOp[] = [];
+    const blocks = m.blocks;
+    for (let j = 0; j < blocks.length; j++) {
+      const b = blocks[j];
+      this.sums[base + k + KIND_INDEX[budgetKind(m.role, b)]] += b.tokens;
+      if (b.kind === 'tool_call') {
+        if (this.calls.has(b.callId)) {
+          this.issues++;
+          ops.push({ kind: 'issue' });
+        } else {
+          this.calls.add(b.callId);
+          this.unanswered++;
+          ops.push({ kind: 'call', id: b.callId });
+        }
+      } else if (b.kind === 'tool_result') {
+        if (!this.calls.has(b.callId) || this.answered.has(b.callId)) {
+          this.issues++;
+          ops.push({ kind: 'issue' });
+        } else {
+          this.answered.add(b.callId);
+          this.unanswered--;
+          ops.push({ kind: 'answer', id: b.callId });
+        }
+      }
+    }
+    this.ops.push(ops);
+    this.blockCounts.push(this.blockCounts[i] + blocks.length);
     // An earlier compaction's summary stays a compaction point: 'after-last-compaction' ranges start
     // after it (prefix-ward: the summary and what precedes it keep their cached prefix).
     if (it.msg.synthetic === 'summary' || (it.msg.blocks.length > 0 && it.msg.blocks.every((b) => b.kind === 'summary'))) this.markers.push({ id: `replay-summary-${i}`, source: 'other', atMessage: i });
@@ -381,18 +431,53 @@ class ContextMessages {
     const n = Math.min(items.length, this.messages.length);
     while (k < n && sameContextMessage(this.from[k], items[k].msg)) k++;
     replayWork.contextMessagesKept += k;
+    for (let i = this.messages.length - 1; i >= k; i--) {
+      const ops = this.ops[i];
+      for (let j = ops.length - 1; j >= 0; j--) {
+        const op = ops[j];
+        if (op.kind === 'issue') this.issues--;
+        else if (op.kind === 'call') {
+          this.calls.delete(op.id);
+          this.unanswered--;
+        } else {
+          this.answered.delete(op.id);
+          this.unanswered++;
+        }
+      }
+    }
     this.messages.length = k;
     this.from.length = k;
+    this.projected.length = k;
+    this.ops.length = k;
+    this.sums.length = (k + 1) * BUDGET_KINDS.length;
+    this.blockCounts.length = k + 1;
     while (this.markers.length > 0 && this.markers[this.markers.length - 1].atMessage >= k) this.markers.pop();
     this.turn = k > 0 ? this.messages[k - 1].turn : -1;
     for (let i = k; i < items.length; i++) this.append(items[i]);
   }
 
-  /** A transcript whose messages are the context: what a policy compacts when it fires. */
+  /**
+   * A transcript whose messages are the context: what a policy compacts when it fires. What
+   * projectTranscript would pass over the whole context for (its starting context, totals, block
+   * count, and its pairing when it has no issue) is handed to it from what was kept as it grew.
+   */
   asLog(log: Transcript, tools: Transcript['tools']): Transcript {
-    return { ...log, messages: this.messages.slice(), tools, markers: this.markers.slice(), usage: [], turnCount: this.messages.length === 0 ? 0 : this.turn + 1 };
+    if (!Object.isFrozen(tools)) {
+      if (this.frozenTools?.of !== tools) this.frozenTools = { of: tools, copy: Object.freeze(tools.slice()) as Transcript['tools'] };
+      tools = this.frozenTools.copy;
+    }
+    const messages = Object.freeze(this.messages.slice()) as Message[];
+    const context: Transcript = { ...log, messages, tools, markers: this.markers.slice(), usage: [], turnCount: messages.length === 0 ? 0 : this.turn + 1 };
+    const k = BUDGET_KINDS.length;
+    const byKind = emptyByKind();
+    for (let j = 0; j < k; j++) byKind[BUDGET_KINDS[j]] = this.sums[messages.length * k + j];
+    const totals = finishTotals(byKind, tools);
+    rememberLogContext(context, Object.freeze(this.projected.slice()), { totals, blocks: this.blockCounts[messages.length], ...(this.issues === 0 && this.unanswered === 0 && { pairingIssues: [] }) });
+    return context;
   }
 }
+
+const KIND_INDEX = Object.fromEntries(BUDGET_KINDS.map((k, i) => [k, i])) as Record<BudgetKind, number>;
 
 function commonPrefixTokens(a: readonly Item[], b: readonly Item[]): number {
   let n = 0;
