@@ -132,8 +132,8 @@ export function rememberLogContext(log: Transcript, messages: readonly Projected
   if (facts.pairingIssues) rememberPairingIssues(messages, facts.pairingIssues);
 }
 
-/** Work done since the process started (tests guard the replay's cost with it): log messages wrapped into a starting context. */
-export const projectWork = { startingMessages: 0 };
+/** Work done since the process started (tests guard the replay's cost with it): projections, log messages wrapped into a starting context. */
+export const projectWork = { startingMessages: 0, projections: 0 };
 
 function buildStartingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
   projectWork.startingMessages += log.messages.length;
@@ -418,6 +418,7 @@ export function cacheStablePrefix(a: Pick<Projection, 'messages' | 'tools'>, b: 
 }
 
 export function projectTranscript(log: Transcript, steps: readonly Step[], options: ProjectOptions = {}): Projection {
+  projectWork.projections++;
   // What the log's results give (signal lines, stubs) is remembered with the log (signal.ts).
   return withSignalCache(log, () => project(log, steps, options));
 }

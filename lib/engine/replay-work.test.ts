@@ -2,6 +2,8 @@
  * Issue 31: the replay the timeline's Policies overlay and the Replay page wait for. Guarded by
  * counting work (policies replayed, context messages built), never wall time.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeClaudeCodeSession } from '../../bench/generate';
 import { importBytes } from '../formats/import';
@@ -14,6 +16,7 @@ import { transcriptTotals } from '../tokens/totals';
 import { REPLAY_POLICIES } from '../simulate/policies/replay';
 import { ReplayCache, replayView } from './replay';
 
+const CORPUS = path.resolve(__dirname, '../../../shared/corpus');
 const session = (turns: number) => importBytes('session.jsonl', new TextEncoder().encode(makeClaudeCodeSession(turns))).transcript;
 
 describe('the replay, per policy and cached (issue 31)', () => {
@@ -87,6 +90,24 @@ describe('the replay, per policy and cached (issue 31)', () => {
     const before = projectWork.startingMessages;
     simulate(t, policy);
     expect(projectWork.startingMessages - before).toBe(0);
+  });
+
+  it('clear_thinking does not project a context that holds no reasoning (its look would change nothing); on a session with thinking it still projects and fires', () => {
+    const policy = REPLAY_POLICIES.filter((p) => p.id === 'anthropic-clear-thinking');
+    const t = session(400);
+    const projections = projectWork.projections;
+    const skipped = replayWork.looksWithoutProjection;
+    const r = simulate(t, policy).results[0];
+    expect(r.totals.compactions).toBe(0);
+    expect(replayWork.looksWithoutProjection - skipped).toBeGreaterThan(20);
+    expect(projectWork.projections - projections).toBe(0);
+    // slopometry (Claude Code, Opus 4.5) has thinking blocks: clear_thinking fires 5 times there, as before.
+    const file = path.join(CORPUS, 'claude-code/slopometry_transcript_opus45_compact.jsonl');
+    const real = importBytes(file, new Uint8Array(fs.readFileSync(file))).transcript;
+    const p0 = projectWork.projections;
+    const fired = simulate(real, policy).results[0];
+    expect(fired.totals.compactions).toBe(5);
+    expect(projectWork.projections - p0).toBeGreaterThanOrEqual(5);
   });
 
   it('what a look hands projectTranscript equals what it would compute (starting context, totals, block count, pairing), after appends and after a compaction kept a prefix', () => {

@@ -132,6 +132,8 @@ export interface ReplayPolicy {
   /** 'turn': the trigger is checked only between turns (before a turn's first call), as JP does. */
   checkAt?: 'call' | 'turn';
   plan?(log: Transcript, model: ModelLimits): Step[];
+  /** The plan removes blocks of this kind and nothing else (clear_thinking): a look at a context without one changes nothing. */
+  onlyRemoves?: 'reasoning';
   /**
    * A cache-aware early compaction (our Auto): below the trigger, the replay tries this plan and
    * keeps it only when it clears at least `clear_at_least` and pays for the cache it breaks over
@@ -146,7 +148,7 @@ export interface ReplayPolicy {
 }
 
 export function fromPeer(p: PeerPolicy, note?: string): ReplayPolicy {
-  return { id: p.id, label: p.label, kind: 'plan', triggerTokens: p.triggerTokens, ...(p.triggerEvents !== undefined && { triggerEvents: p.triggerEvents }), ...(p.checkAt && { checkAt: p.checkAt }), plan: p.plan, ...(note && { note }) };
+  return { id: p.id, label: p.label, kind: 'plan', triggerTokens: p.triggerTokens, ...(p.triggerEvents !== undefined && { triggerEvents: p.triggerEvents }), ...(p.checkAt && { checkAt: p.checkAt }), plan: p.plan, ...(p.onlyRemoves && { onlyRemoves: p.onlyRemoves }), ...(note && { note }) };
 }
 
 export interface ReplayedCall {
@@ -339,7 +341,7 @@ function sameItem(a: Item, b: Item): boolean {
  * Work the replay did since the process started (tests guard the replay's cost with it): log
  * messages wrapped into a policy's context.
  */
-export const replayWork = { contextMessages: 0, contextMessagesKept: 0 };
+export const replayWork = { contextMessages: 0, contextMessagesKept: 0, looksWithoutProjection: 0 };
 
 /** The log message a context item stands for at a position: the same as another's when id, role, blocks, meta and summary-ness are. */
 function sameContextMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
@@ -366,6 +368,8 @@ export class ContextMessages {
   private sums: number[] = new Array(BUDGET_KINDS.length).fill(0);
   /** Blocks before each message and after the last. */
   private blockCounts: number[] = [0];
+  /** Reasoning blocks before each message and after the last. */
+  private reasoningCounts: number[] = [0];
   // validatePairing as a left fold over the messages: calls seen, those answered, issues found on
   // the way, and calls still unanswered (a missing result at the end); each message's ops, to undo.
   private calls = new Set<string>();
@@ -415,6 +419,9 @@ export class ContextMessages {
     }
     this.ops.push(ops);
     this.blockCounts.push(this.blockCounts[i] + blocks.length);
+    let reasoning = 0;
+    for (let j = 0; j < blocks.length; j++) if (blocks[j].kind === 'reasoning') reasoning++;
+    this.reasoningCounts.push(this.reasoningCounts[i] + reasoning);
     // An earlier compaction's summary stays a compaction point: 'after-last-compaction' ranges start
     // after it (prefix-ward: the summary and what precedes it keep their cached prefix).
     if (it.msg.synthetic === 'summary' || (it.msg.blocks.length > 0 && it.msg.blocks.every((b) => b.kind === 'summary'))) this.markers.push({ id: `replay-summary-${i}`, source: 'other', atMessage: i });
@@ -451,9 +458,20 @@ export class ContextMessages {
     this.ops.length = k;
     this.sums.length = (k + 1) * BUDGET_KINDS.length;
     this.blockCounts.length = k + 1;
+    this.reasoningCounts.length = k + 1;
     while (this.markers.length > 0 && this.markers[this.markers.length - 1].atMessage >= k) this.markers.pop();
     this.turn = k > 0 ? this.messages[k - 1].turn : -1;
     for (let i = k; i < items.length; i++) this.append(items[i]);
+  }
+
+  /** Reasoning blocks in the context. */
+  get reasoningBlocks(): number {
+    return this.reasoningCounts[this.messages.length];
+  }
+
+  /** The context has no pairing issue (validatePairing would find none). */
+  get paired(): boolean {
+    return this.issues === 0 && this.unanswered === 0;
   }
 
   /**
@@ -472,7 +490,7 @@ export class ContextMessages {
     const byKind = emptyByKind();
     for (let j = 0; j < k; j++) byKind[BUDGET_KINDS[j]] = this.sums[messages.length * k + j];
     const totals = finishTotals(byKind, tools);
-    rememberLogContext(context, Object.freeze(this.projected.slice()), { totals, blocks: this.blockCounts[messages.length], ...(this.issues === 0 && this.unanswered === 0 && { pairingIssues: [] }) });
+    rememberLogContext(context, Object.freeze(this.projected.slice()), { totals, blocks: this.blockCounts[messages.length], ...(this.paired && { pairingIssues: [] }) });
     return context;
   }
 }
@@ -711,7 +729,13 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       };
       let chosen: Candidate | undefined;
       let why: 'window' | 'pays' = 'window';
-      if (forced) chosen = candidate(policy.plan!(contextNow(), limits));
+      // A plan that only removes reasoning, at a context without any (and no pairing to repair), would
+      // take nothing out: the look is not kept, as below, without projecting the whole context.
+      if (forced && policy.onlyRemoves === 'reasoning' && contextMessages.reasoningBlocks === 0 && contextMessages.paired) {
+        replayWork.looksWithoutProjection++;
+        armedAt = prompt;
+        armedEvents = items.length;
+      } else if (forced) chosen = candidate(policy.plan!(contextNow(), limits));
       else if (policy.early && env.pricing && ci > 0 && prompt >= checkedAt + env.minCleared) {
         // The cache-aware Auto: weigh an early compaction each time the context has grown by the
         // least one must clear since the last look; the whole context, or only what came since
