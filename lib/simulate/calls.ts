@@ -308,10 +308,18 @@ interface Item {
   msg: ProjectedMessage;
 }
 
+// One item per projected message (immutable): a message a projection left as it was (most of them,
+// at every look) is not summed again.
+const itemCache = new WeakMap<ProjectedMessage, Item>();
+
 function itemOf(m: ProjectedMessage): Item {
+  let it = itemCache.get(m);
+  if (it) return it;
   let tokens = 0;
   for (const b of m.blocks) tokens += b.tokens;
-  return { tokens, msg: m };
+  it = { tokens, msg: m };
+  itemCache.set(m, it);
+  return it;
 }
 
 /** Tokens of a list of items. */
