@@ -43,6 +43,12 @@ export interface ProjectOptions {
   summarizer?: SyncSummarizer;
   /** The previous version's projection, for cacheStablePrefix (default: the uncompacted model view). */
   previous?: Pick<Projection, 'messages' | 'tools'>;
+  /**
+   * Whose signal cache (lib/categories/signal.ts: what a result's text gives, by its text) the
+   * projection uses; default the log. The replay's contexts are new logs at every look, all made of
+   * one session's results: they share that session's.
+   */
+  signalCacheOf?: object;
   /** Override the starting context (see the file comment). */
   baseline?: 'log' | 'model-view';
   /** Pins every step respects (the inspector's; lib/compaction/pins.ts). */
@@ -420,7 +426,7 @@ export function cacheStablePrefix(a: Pick<Projection, 'messages' | 'tools'>, b: 
 export function projectTranscript(log: Transcript, steps: readonly Step[], options: ProjectOptions = {}): Projection {
   projectWork.projections++;
   // What the log's results give (signal lines, stubs) is remembered with the log (signal.ts).
-  return withSignalCache(log, () => project(log, steps, options));
+  return withSignalCache(options.signalCacheOf ?? log, () => project(log, steps, options));
 }
 
 function project(log: Transcript, steps: readonly Step[], options: ProjectOptions): Projection {

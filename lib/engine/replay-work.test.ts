@@ -13,6 +13,7 @@ import { contextTotalsOf, pairingIssues, wrapMessage } from '../compaction/conte
 import type { Transcript } from '../model/types';
 import { validatePairing } from '../model/pairing';
 import { transcriptTotals } from '../tokens/totals';
+import { signalCacheEntries } from '../categories/signal';
 import { REPLAY_POLICIES } from '../simulate/policies/replay';
 import { ReplayCache, replayView } from './replay';
 
@@ -108,6 +109,14 @@ describe('the replay, per policy and cached (issue 31)', () => {
     const fired = simulate(real, policy).results[0];
     expect(fired.totals.compactions).toBe(5);
     expect(projectWork.projections - p0).toBeGreaterThanOrEqual(5);
+  });
+
+  it("every look of a policy reads its results' signal lines from the session's cache (the contexts are new logs: each had its own, and every look scanned every stubbed result anew)", () => {
+    const t = session(200);
+    expect(signalCacheEntries(t)).toBe(0);
+    const r = simulate(t, REPLAY_POLICIES.filter((p) => p.id === 'openhands')).results[0];
+    expect(r.totals.compactions).toBeGreaterThan(0);
+    expect(signalCacheEntries(t)).toBeGreaterThan(0);
   });
 
   it('what a look hands projectTranscript equals what it would compute (starting context, totals, block count, pairing), after appends and after a compaction kept a prefix', () => {

@@ -724,7 +724,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
         // A plan's budget is a prompt size (what the model is sent); the context it compacts is
         // counted the way the file is: less the invisible overhead, ÷ the calibration factor.
         const scaled = steps.map((st) => (st.budget === undefined ? st : { ...st, budget: Math.max(1, Math.floor((st.budget - env.overhead) / factor)) }));
-        const projection = projectTranscript(context, scaled, { baseline: 'log' });
+        const projection = projectTranscript(context, scaled, { baseline: 'log', signalCacheOf: log });
         const nextItems = projection.messages.map(itemOf);
         const nextTools = projection.tools as Transcript['tools'];
         const nextToolTokens = nextTools.reduce((n, t) => n + t.tokens, 0);
