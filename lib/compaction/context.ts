@@ -204,6 +204,11 @@ function buildPairIndex(messages: readonly ProjectedMessage[]): PairIndex {
 const pairingCache = new WeakMap<readonly ProjectedMessage[], PairingIssue[]>();
 const pairingParent = new WeakMap<readonly ProjectedMessage[], readonly ProjectedMessage[]>();
 
+/** Remember the pairing issues of a context known to its caller (what validatePairing would find). */
+export function rememberPairingIssues(messages: readonly ProjectedMessage[], issues: PairingIssue[]): void {
+  pairingCache.set(messages, issues);
+}
+
 /** The pairing issues of a context's main line (lib/model/pairing.ts validatePairing). Read it, never change it. */
 export function pairingIssues(messages: readonly ProjectedMessage[]): readonly PairingIssue[] {
   let hit = pairingCache.get(messages);

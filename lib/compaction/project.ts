@@ -22,11 +22,11 @@ import type { Message, ToolSchema, Transcript } from '../model/types';
 import { newPairingIssues, type PairingIssue } from '../model/pairing';
 import type { SyncSummarizer } from '../summarize/types';
 import { blockText } from '../tokens/count';
-import { transcriptTotals, type Totals } from '../tokens/totals';
+import { rememberFrozenTotals, transcriptTotals, type Totals } from '../tokens/totals';
 import { counterFor, makeBudget } from './budget';
 import { modelCalls, promptsOf, sourceIndex, type ModelCall } from './calls';
 import { withSignalCache } from './signal';
-import { ContextEditor, contextTokens, flattenFates, type FateLayer, contextTotalsOf, emptyState, rememberTotals, fates as fateOf, inWindow, isEditable, pairingIssues, projectedMessageOf, type CompactionContext, type TurnWindow } from './context';
+import { ContextEditor, contextTokens, flattenFates, type FateLayer, contextTotalsOf, emptyState, rememberTotals, fates as fateOf, inWindow, isEditable, pairingIssues, projectedMessageOf, rememberPairingIssues, type CompactionContext, type TurnWindow } from './context';
 import { parseAutoOptions, runAuto } from './pipeline';
 import { createReducer } from './reducers';
 import { pinnedMessages, withPins, type Pin } from './pins';
@@ -43,6 +43,12 @@ export interface ProjectOptions {
   summarizer?: SyncSummarizer;
   /** The previous version's projection, for cacheStablePrefix (default: the uncompacted model view). */
   previous?: Pick<Projection, 'messages' | 'tools'>;
+  /**
+   * Whose signal cache (lib/categories/signal.ts: what a result's text gives, by its text) the
+   * projection uses; default the log. The replay's contexts are new logs at every look, all made of
+   * one session's results: they share that session's.
+   */
+  signalCacheOf?: object;
   /** Override the starting context (see the file comment). */
   baseline?: 'log' | 'model-view';
   /** Pins every step respects (the inspector's; lib/compaction/pins.ts). */
@@ -113,7 +119,30 @@ export function startingContext(log: Transcript, baseline: 'log' | 'model-view')
   return hit;
 }
 
+/**
+ * What a caller that keeps a log's context itself knows of it (the replay, lib/simulate/calls.ts:
+ * a policy's context grows by appending and looks at it every 5 % of the window): the starting
+ * context of baseline 'log' (frozen: `projectedMessageOf` of every message, in order), the log's
+ * totals and block count, and its pairing issues when it knows them. Remembered as
+ * `startingContext`, `transcriptTotals` (log.messages and log.tools frozen), `blockCountOf` and
+ * `pairingIssues` would compute them, so a projection of the log does not pass over it for them.
+ */
+export function rememberLogContext(log: Transcript, messages: readonly ProjectedMessage[], facts: { totals: Totals; blocks: number; pairingIssues?: PairingIssue[] }): void {
+  if (!Object.isFrozen(messages) || messages.length !== log.messages.length) return;
+  let perLog = startCache.get(log);
+  if (!perLog) startCache.set(log, (perLog = new Map()));
+  perLog.set('log', { messages: messages as ProjectedMessage[], fates: { parent: null, own: new Map() } });
+  rememberTotals(messages, log.tools, { total: facts.totals.total, byKind: { ...facts.totals.byKind } });
+  rememberFrozenTotals(log.messages, log.tools, facts.totals);
+  blockCounts.set(log, facts.blocks);
+  if (facts.pairingIssues) rememberPairingIssues(messages, facts.pairingIssues);
+}
+
+/** Work done since the process started (tests guard the replay's cost with it): projections, log messages wrapped into a starting context. */
+export const projectWork = { startingMessages: 0, projections: 0 };
+
 function buildStartingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
+  projectWork.startingMessages += log.messages.length;
   const fates = new Map<string, Fate>();
   // The starting context is kept per log and baseline (startCache): its messages need no cache of their own.
   // Grown by push in an indexed loop (builder.ts, totals.ts: map's result is HOLEY or PACKED with V8's whims).
@@ -395,8 +424,9 @@ export function cacheStablePrefix(a: Pick<Projection, 'messages' | 'tools'>, b: 
 }
 
 export function projectTranscript(log: Transcript, steps: readonly Step[], options: ProjectOptions = {}): Projection {
+  projectWork.projections++;
   // What the log's results give (signal lines, stubs) is remembered with the log (signal.ts).
-  return withSignalCache(log, () => project(log, steps, options));
+  return withSignalCache(options.signalCacheOf ?? log, () => project(log, steps, options));
 }
 
 function project(log: Transcript, steps: readonly Step[], options: ProjectOptions): Projection {

@@ -2,13 +2,22 @@
  * Issue 31: the replay the timeline's Policies overlay and the Replay page wait for. Guarded by
  * counting work (policies replayed, context messages built), never wall time.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeClaudeCodeSession } from '../../bench/generate';
 import { importBytes } from '../formats/import';
-import { replayWork, simulate } from '../simulate/calls';
+import { ContextMessages, replayWork, simulate } from '../simulate/calls';
+import { projectTranscript, projectWork, startingContext } from '../compaction/project';
+import { contextTotalsOf, pairingIssues, wrapMessage } from '../compaction/context';
+import type { Transcript } from '../model/types';
+import { validatePairing } from '../model/pairing';
+import { transcriptTotals } from '../tokens/totals';
+import { signalCacheEntries } from '../categories/signal';
 import { REPLAY_POLICIES } from '../simulate/policies/replay';
 import { ReplayCache, replayView } from './replay';
 
+const CORPUS = path.resolve(__dirname, '../../../shared/corpus');
 const session = (turns: number) => importBytes('session.jsonl', new TextEncoder().encode(makeClaudeCodeSession(turns))).transcript;
 
 describe('the replay, per policy and cached (issue 31)', () => {
@@ -53,6 +62,96 @@ describe('the replay, per policy and cached (issue 31)', () => {
     const built = replayWork.contextMessages - before;
     expect(built).toBeGreaterThan(0);
     expect(built).toBeLessThanOrEqual(t.messages.length);
+  });
+
+  it("a firing keeps the context's messages before the first one it changed (clear_tool_uses: linear, not quadratic, in the calls)", () => {
+    // clear_tool_uses fires at 100k tokens and cannot get under it on these sessions: it fires every
+    // 5 % of the window and changes only the newest cleared results. Rebuilding the whole context at
+    // every firing made 22,016 messages at 400 turns and 411,776 at 1,600 (18.7× for 4× the calls).
+    const policy = REPLAY_POLICIES.filter((p) => p.id === 'anthropic-clear-tool-uses');
+    const built = (turns: number) => {
+      const t = session(turns);
+      const before = replayWork.contextMessages;
+      const r = simulate(t, policy).results[0];
+      expect(r.totals.compactions).toBeGreaterThan(10);
+      const n = replayWork.contextMessages - before;
+      expect(n).toBeLessThanOrEqual(3 * t.messages.length);
+      return n;
+    };
+    const small = built(400);
+    const large = built(1600);
+    expect(large / small).toBeLessThan(6);
+  });
+
+  it("a look hands projectTranscript the context's starting context, totals and pairing kept as it grew (no pass over the whole context per look)", () => {
+    // clear_thinking looks at its whole context every 5 % of the window (80 looks at 400 turns):
+    // each look wrapped every message of it into a starting context anew (quadratic in the calls).
+    const t = session(400);
+    const policy = REPLAY_POLICIES.filter((p) => p.id === 'anthropic-clear-thinking');
+    const before = projectWork.startingMessages;
+    simulate(t, policy);
+    expect(projectWork.startingMessages - before).toBe(0);
+  });
+
+  it('clear_thinking does not project a context that holds no reasoning (its look would change nothing); on a session with thinking it still projects and fires', () => {
+    const policy = REPLAY_POLICIES.filter((p) => p.id === 'anthropic-clear-thinking');
+    const t = session(400);
+    const projections = projectWork.projections;
+    const skipped = replayWork.looksWithoutProjection;
+    const r = simulate(t, policy).results[0];
+    expect(r.totals.compactions).toBe(0);
+    expect(replayWork.looksWithoutProjection - skipped).toBeGreaterThan(20);
+    expect(projectWork.projections - projections).toBe(0);
+    // slopometry (Claude Code, Opus 4.5) has thinking blocks: clear_thinking fires 5 times there, as before.
+    const file = path.join(CORPUS, 'claude-code/slopometry_transcript_opus45_compact.jsonl');
+    const real = importBytes(file, new Uint8Array(fs.readFileSync(file))).transcript;
+    const p0 = projectWork.projections;
+    const fired = simulate(real, policy).results[0];
+    expect(fired.totals.compactions).toBe(5);
+    expect(projectWork.projections - p0).toBeGreaterThanOrEqual(5);
+  });
+
+  it("every look of a policy reads its results' signal lines from the session's cache (the contexts are new logs: each had its own, and every look scanned every stubbed result anew)", () => {
+    const t = session(200);
+    expect(signalCacheEntries(t)).toBe(0);
+    const r = simulate(t, REPLAY_POLICIES.filter((p) => p.id === 'openhands')).results[0];
+    expect(r.totals.compactions).toBeGreaterThan(0);
+    expect(signalCacheEntries(t)).toBeGreaterThan(0);
+  });
+
+  it('what a look hands projectTranscript equals what it would compute (starting context, totals, block count, pairing), after appends and after a compaction kept a prefix', () => {
+    const t = session(60);
+    const items = t.messages.filter((m) => !m.sidechain).map((m) => {
+      const msg = wrapMessage(m);
+      return { msg, tokens: msg.blocks.reduce((n, b) => n + b.tokens, 0) };
+    });
+    const cm = new ContextMessages();
+    const same = () => {
+      const log = cm.asLog(t, t.tools);
+      // A copy of the log is a new object: nothing remembered for it, everything computed.
+      const fresh: Transcript = { ...log, messages: log.messages.slice(), tools: log.tools.slice() };
+      const built = projectWork.startingMessages;
+      const start = startingContext(log, 'log');
+      expect(projectWork.startingMessages).toBe(built);
+      expect(start.messages).toEqual(startingContext(fresh, 'log').messages);
+      expect(transcriptTotals(log)).toEqual(transcriptTotals(fresh));
+      expect(contextTotalsOf({ messages: start.messages, tools: log.tools })).toEqual(transcriptTotals(fresh));
+      expect(pairingIssues(start.messages)).toEqual(validatePairing(fresh.messages));
+      const p = projectTranscript(log, []);
+      expect(p.blocks).toBe(projectTranscript(fresh, []).blocks);
+      return validatePairing(fresh.messages).length;
+    };
+    for (const it of items.slice(0, 40)) cm.append(it);
+    expect(same()).toBe(0);
+    // A compaction that took out a tool result (its call stays unanswered) and kept what precedes it.
+    const result = items.findIndex((x, i) => i > 5 && x.msg.blocks.some((b) => b.kind === 'tool_result'));
+    cm.reset([...items.slice(0, result), ...items.slice(result + 1, 40)]);
+    expect(same()).toBeGreaterThan(0);
+    // Then the rest is read, and a compaction puts the whole context back.
+    for (const it of items.slice(40)) cm.append(it);
+    same();
+    cm.reset(items);
+    expect(same()).toBe(0);
   });
 
   it('usage implausible next to the content: the cached view is on the calls simulate ran on (our counts), as without a cache', () => {

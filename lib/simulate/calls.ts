@@ -35,8 +35,9 @@ import { startsTurn } from '../model/turns';
 import type { Message, Transcript, UsageRecord } from '../model/types';
 import { ImportError } from '../errors';
 import { lostIdentifiers } from '../compaction/lost';
-import { projectTranscript } from '../compaction/project';
-import { wrapMessage } from '../compaction/context';
+import { projectTranscript, rememberLogContext } from '../compaction/project';
+import { projectedMessageOf, wrapMessage } from '../compaction/context';
+import { BUDGET_KINDS, budgetKind, emptyByKind, finishTotals, type BudgetKind } from '../tokens/totals';
 import type { Fate, ProjectedMessage, Step } from '../compaction/types';
 import { calibrate, isContextSample, visibleBefore } from '../tokens/calibration';
 import { implausibleUsageMessage, usagePlausibility } from '../tokens/usage-sanity';
@@ -131,6 +132,8 @@ export interface ReplayPolicy {
   /** 'turn': the trigger is checked only between turns (before a turn's first call), as JP does. */
   checkAt?: 'call' | 'turn';
   plan?(log: Transcript, model: ModelLimits): Step[];
+  /** The plan removes blocks of this kind and nothing else (clear_thinking): a look at a context without one changes nothing. */
+  onlyRemoves?: 'reasoning';
   /**
    * A cache-aware early compaction (our Auto): below the trigger, the replay tries this plan and
    * keeps it only when it clears at least `clear_at_least` and pays for the cache it breaks over
@@ -145,7 +148,7 @@ export interface ReplayPolicy {
 }
 
 export function fromPeer(p: PeerPolicy, note?: string): ReplayPolicy {
-  return { id: p.id, label: p.label, kind: 'plan', triggerTokens: p.triggerTokens, ...(p.triggerEvents !== undefined && { triggerEvents: p.triggerEvents }), ...(p.checkAt && { checkAt: p.checkAt }), plan: p.plan, ...(note && { note }) };
+  return { id: p.id, label: p.label, kind: 'plan', triggerTokens: p.triggerTokens, ...(p.triggerEvents !== undefined && { triggerEvents: p.triggerEvents }), ...(p.checkAt && { checkAt: p.checkAt }), plan: p.plan, ...(p.onlyRemoves && { onlyRemoves: p.onlyRemoves }), ...(note && { note }) };
 }
 
 export interface ReplayedCall {
@@ -305,10 +308,18 @@ interface Item {
   msg: ProjectedMessage;
 }
 
+// One item per projected message (immutable): a message a projection left as it was (most of them,
+// at every look) is not summed again.
+const itemCache = new WeakMap<ProjectedMessage, Item>();
+
 function itemOf(m: ProjectedMessage): Item {
+  let it = itemCache.get(m);
+  if (it) return it;
   let tokens = 0;
   for (const b of m.blocks) tokens += b.tokens;
-  return { tokens, msg: m };
+  it = { tokens, msg: m };
+  itemCache.set(m, it);
+  return it;
 }
 
 /** Tokens of a list of items. */
@@ -338,12 +349,44 @@ function sameItem(a: Item, b: Item): boolean {
  * Work the replay did since the process started (tests guard the replay's cost with it): log
  * messages wrapped into a policy's context.
  */
-export const replayWork = { contextMessages: 0 };
+export const replayWork = { contextMessages: 0, contextMessagesKept: 0, looksWithoutProjection: 0 };
 
-class ContextMessages {
+/** The log message a context item stands for at a position: the same as another's when id, role, blocks, meta and summary-ness are. */
+function sameContextMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
+  if (a === b) return true;
+  if (a.sourceId !== b.sourceId || a.role !== b.role || !!a.meta !== !!b.meta || (a.synthetic === 'summary') !== (b.synthetic === 'summary')) return false;
+  if (a.blocks === b.blocks) return true;
+  if (a.blocks.length !== b.blocks.length) return false;
+  for (let i = 0; i < a.blocks.length; i++) if (a.blocks[i] !== b.blocks[i]) return false;
+  return true;
+}
+
+/** Pairing bookkeeping of one appended message, undone when a compaction takes the message out. */
+type PairingOp = { kind: 'call' | 'answer'; id: string } | { kind: 'issue' };
+
+export class ContextMessages {
   messages: Message[] = [];
   markers: Transcript['markers'] = [];
+  /** The item each message was made from (a compaction keeps the messages before the first one it changed). */
+  private from: ProjectedMessage[] = [];
+  /** Each message as a starting context wraps it (projectedMessageOf), for projectTranscript. */
+  private projected: ProjectedMessage[] = [];
   private turn = -1;
+  /** Token sums by budget kind after each message (BUDGET_KINDS order), in the order countTotals adds them: [0] is before the first. */
+  private sums: number[] = new Array(BUDGET_KINDS.length).fill(0);
+  /** Blocks before each message and after the last. */
+  private blockCounts: number[] = [0];
+  /** Reasoning blocks before each message and after the last. */
+  private reasoningCounts: number[] = [0];
+  // validatePairing as a left fold over the messages: calls seen, those answered, issues found on
+  // the way, and calls still unanswered (a missing result at the end); each message's ops, to undo.
+  private calls = new Set<string>();
+  private answered = new Set<string>();
+  private issues = 0;
+  private unanswered = 0;
+  private ops: PairingOp[][] = [];
+  /** The tool schemas frozen (a log's totals are remembered for frozen arrays only), by the array they copy. */
+  private frozenTools: { of: Transcript['tools']; copy: Transcript['tools'] } | undefined;
 
   append(it: Item): void {
     const i = this.messages.length;
@@ -352,23 +395,115 @@ class ContextMessages {
     if (startsTurn(m) || this.turn < 0) this.turn++;
     m.turn = this.turn;
     this.messages.push(m);
+    this.from.push(it.msg);
+    this.projected.push(projectedMessageOf(m));
+    const k = BUDGET_KINDS.length;
+    const base = i * k;
+    for (let j = 0; j < k; j++) this.sums.push(this.sums[base + j]);
+    const ops: PairingOp[] = [];
+    const blocks = m.blocks;
+    for (let j = 0; j < blocks.length; j++) {
+      const b = blocks[j];
+      this.sums[base + k + KIND_INDEX[budgetKind(m.role, b)]] += b.tokens;
+      if (b.kind === 'tool_call') {
+        if (this.calls.has(b.callId)) {
+          this.issues++;
+          ops.push({ kind: 'issue' });
+        } else {
+          this.calls.add(b.callId);
+          this.unanswered++;
+          ops.push({ kind: 'call', id: b.callId });
+        }
+      } else if (b.kind === 'tool_result') {
+        if (!this.calls.has(b.callId) || this.answered.has(b.callId)) {
+          this.issues++;
+          ops.push({ kind: 'issue' });
+        } else {
+          this.answered.add(b.callId);
+          this.unanswered--;
+          ops.push({ kind: 'answer', id: b.callId });
+        }
+      }
+    }
+    this.ops.push(ops);
+    this.blockCounts.push(this.blockCounts[i] + blocks.length);
+    let reasoning = 0;
+    for (let j = 0; j < blocks.length; j++) if (blocks[j].kind === 'reasoning') reasoning++;
+    this.reasoningCounts.push(this.reasoningCounts[i] + reasoning);
     // An earlier compaction's summary stays a compaction point: 'after-last-compaction' ranges start
     // after it (prefix-ward: the summary and what precedes it keep their cached prefix).
     if (it.msg.synthetic === 'summary' || (it.msg.blocks.length > 0 && it.msg.blocks.every((b) => b.kind === 'summary'))) this.markers.push({ id: `replay-summary-${i}`, source: 'other', atMessage: i });
   }
 
+  /**
+   * The context after a compaction. The messages before the first item the compaction changed are
+   * kept as they are (a message's index, id, turn and marker depend only on it and those before it);
+   * the rest are made anew. Rebuilding every message at every firing was quadratic on the policies
+   * that fire every 5 % of the window on a context that keeps growing.
+   */
   reset(items: readonly Item[]): void {
-    this.messages = [];
-    this.markers = [];
-    this.turn = -1;
-    for (const it of items) this.append(it);
+    let k = 0;
+    const n = Math.min(items.length, this.messages.length);
+    while (k < n && sameContextMessage(this.from[k], items[k].msg)) k++;
+    replayWork.contextMessagesKept += k;
+    for (let i = this.messages.length - 1; i >= k; i--) {
+      const ops = this.ops[i];
+      for (let j = ops.length - 1; j >= 0; j--) {
+        const op = ops[j];
+        if (op.kind === 'issue') this.issues--;
+        else if (op.kind === 'call') {
+          this.calls.delete(op.id);
+          this.unanswered--;
+        } else {
+          this.answered.delete(op.id);
+          this.unanswered++;
+        }
+      }
+    }
+    this.messages.length = k;
+    this.from.length = k;
+    this.projected.length = k;
+    this.ops.length = k;
+    this.sums.length = (k + 1) * BUDGET_KINDS.length;
+    this.blockCounts.length = k + 1;
+    this.reasoningCounts.length = k + 1;
+    while (this.markers.length > 0 && this.markers[this.markers.length - 1].atMessage >= k) this.markers.pop();
+    this.turn = k > 0 ? this.messages[k - 1].turn : -1;
+    for (let i = k; i < items.length; i++) this.append(items[i]);
   }
 
-  /** A transcript whose messages are the context: what a policy compacts when it fires. */
+  /** Reasoning blocks in the context. */
+  get reasoningBlocks(): number {
+    return this.reasoningCounts[this.messages.length];
+  }
+
+  /** The context has no pairing issue (validatePairing would find none). */
+  get paired(): boolean {
+    return this.issues === 0 && this.unanswered === 0;
+  }
+
+  /**
+   * A transcript whose messages are the context: what a policy compacts when it fires. What
+   * projectTranscript would pass over the whole context for (its starting context, totals, block
+   * count, and its pairing when it has no issue) is handed to it from what was kept as it grew.
+   */
   asLog(log: Transcript, tools: Transcript['tools']): Transcript {
-    return { ...log, messages: this.messages.slice(), tools, markers: this.markers.slice(), usage: [], turnCount: this.messages.length === 0 ? 0 : this.turn + 1 };
+    if (!Object.isFrozen(tools)) {
+      if (this.frozenTools?.of !== tools) this.frozenTools = { of: tools, copy: Object.freeze(tools.slice()) as Transcript['tools'] };
+      tools = this.frozenTools.copy;
+    }
+    const messages = Object.freeze(this.messages.slice()) as Message[];
+    const context: Transcript = { ...log, messages, tools, markers: this.markers.slice(), usage: [], turnCount: messages.length === 0 ? 0 : this.turn + 1 };
+    const k = BUDGET_KINDS.length;
+    const byKind = emptyByKind();
+    for (let j = 0; j < k; j++) byKind[BUDGET_KINDS[j]] = this.sums[messages.length * k + j];
+    const totals = finishTotals(byKind, tools);
+    rememberLogContext(context, Object.freeze(this.projected.slice()), { totals, blocks: this.blockCounts[messages.length], ...(this.paired && { pairingIssues: [] }) });
+    return context;
   }
 }
+
+const KIND_INDEX = Object.fromEntries(BUDGET_KINDS.map((k, i) => [k, i])) as Record<BudgetKind, number>;
 
 function commonPrefixTokens(a: readonly Item[], b: readonly Item[]): number {
   let n = 0;
@@ -589,7 +724,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
         // A plan's budget is a prompt size (what the model is sent); the context it compacts is
         // counted the way the file is: less the invisible overhead, ÷ the calibration factor.
         const scaled = steps.map((st) => (st.budget === undefined ? st : { ...st, budget: Math.max(1, Math.floor((st.budget - env.overhead) / factor)) }));
-        const projection = projectTranscript(context, scaled, { baseline: 'log' });
+        const projection = projectTranscript(context, scaled, { baseline: 'log', signalCacheOf: log });
         const nextItems = projection.messages.map(itemOf);
         const nextTools = projection.tools as Transcript['tools'];
         const nextToolTokens = nextTools.reduce((n, t) => n + t.tokens, 0);
@@ -602,7 +737,13 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       };
       let chosen: Candidate | undefined;
       let why: 'window' | 'pays' = 'window';
-      if (forced) chosen = candidate(policy.plan!(contextNow(), limits));
+      // A plan that only removes reasoning, at a context without any (and no pairing to repair), would
+      // take nothing out: the look is not kept, as below, without projecting the whole context.
+      if (forced && policy.onlyRemoves === 'reasoning' && contextMessages.reasoningBlocks === 0 && contextMessages.paired) {
+        replayWork.looksWithoutProjection++;
+        armedAt = prompt;
+        armedEvents = items.length;
+      } else if (forced) chosen = candidate(policy.plan!(contextNow(), limits));
       else if (policy.early && env.pricing && ci > 0 && prompt >= checkedAt + env.minCleared) {
         // The cache-aware Auto: weigh an early compaction each time the context has grown by the
         // least one must clear since the last look; the whole context, or only what came since

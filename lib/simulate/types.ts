@@ -25,6 +25,8 @@ export interface PeerPolicy {
   keeps: string;
   /** The policy as steps over our reducers, when it can be expressed. */
   plan?(log: Transcript, model: ModelLimits): Step[];
+  /** The plan removes blocks of this kind and nothing else (the replay skips a look at a context without one: it would change nothing). */
+  onlyRemoves?: 'reasoning';
 }
 
 export function planStep(id: string, reducers: Step['reducers'], keepLast: number, budget?: number, range: Step['range'] = { kind: 'after-last-compaction' }): Step {

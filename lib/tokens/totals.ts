@@ -69,10 +69,25 @@ function countTotals(messages: readonly MessageLike[], tools: readonly Pick<Tool
     const blocks = m.blocks;
     for (let j = 0; j < blocks.length; j++) byKind[budgetKind(m.role, blocks[j])] += blocks[j].tokens;
   }
+  return finishTotals(byKind, tools);
+}
+
+/**
+ * Totals from the per-kind sums of a context's messages (added in their order, side chains left
+ * out) and its tool schemas: countTotals' last steps, for a caller that keeps the sums as it goes
+ * (the replay, lib/simulate/calls.ts). Takes `byKind` over.
+ */
+export function finishTotals(byKind: Record<BudgetKind, number>, tools: readonly Pick<ToolSchema, 'tokens'>[]): Totals {
   for (let i = 0; i < tools.length; i++) byKind.tools += tools[i].tokens;
   let total = 0;
   for (const k of BUDGET_KINDS) total += byKind[k];
   return { total, byKind };
+}
+
+/** Remember the totals of frozen messages and tools, known to their caller (what contextTotals would count). */
+export function rememberFrozenTotals(messages: readonly MessageLike[], tools: readonly Pick<ToolSchema, 'tokens'>[], totals: Totals): void {
+  if (!Object.isFrozen(messages) || !Object.isFrozen(tools)) return;
+  frozenTotals.set(messages, { tools, totals: { total: totals.total, byKind: { ...totals.byKind } } });
 }
 
 export function transcriptTotals(t: { messages: readonly Message[]; tools: readonly ToolSchema[] }): Totals {

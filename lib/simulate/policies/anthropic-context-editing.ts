@@ -21,6 +21,7 @@ export const anthropicClearThinking: PeerPolicy = {
   action: 'older thinking blocks removed',
   keeps: "the last assistant turn's thinking",
   plan: () => [planStep('anthropic-clear-thinking', [{ id: 'strip-reasoning' }], 1)],
+  onlyRemoves: 'reasoning',
 };
 
 export const anthropicCompact: PeerPolicy = {
