@@ -129,7 +129,7 @@ export function toolRetention(options: Record<string, unknown> = {}): Reducer {
       for (let i = expire.length - 1; i >= 0; i--) {
         if (fitsNow(editor, budget, untilFits)) break;
         const r = expire[i];
-        if (editor.replaceBlock(r.mi, r.bi, { content: withSignal(placeholder, r.block.content, resultCategory(r.block, policyFor(r.block.name).category)) }, fate) && why[i] !== undefined)
+        if (editor.replaceBlock(r.mi, r.bi, { content: withSignal(placeholder, r.block.content, resultCategory(r.block, policyFor(r.block.name).category), placeholder === RESULT_EXPIRED) }, fate) && why[i] !== undefined)
           reasons.set(why[i], (reasons.get(why[i]) ?? 0) + 1);
       }
       const what = mode === 'tokens' ? `older than the newest ${protectTokens} tool tokens` : mode === 'count' ? `beyond the newest ${keep}${scope === 'all' ? ' tool uses' : ' per tool'}` : `older than ${turns} turns`;

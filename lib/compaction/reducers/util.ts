@@ -110,12 +110,16 @@ function endLineOf(content: string, category: OutputCategory): string | undefine
   return commandOutcome(content, false).line;
 }
 
-/** A stub's signal lines appended to a fixed placeholder (tool-retention's `[result expired]`). */
-export function withSignal(placeholder: string, content: string, category: OutputCategory = 'generic'): string {
+/**
+ * A stub's signal lines appended to a fixed placeholder (tool-retention's `[result expired]`).
+ * `endLine: false` for a peer's own placeholder (a replay of Claude Code's microcompact writes what
+ * it writes): no last line of a passing run.
+ */
+export function withSignal(placeholder: string, content: string, category: OutputCategory = 'generic', endLine = true): string {
   const picked = stubSignal(content, category);
   if (picked.length) return [placeholder, ...picked].join('\n');
   const tally = category !== 'file-content' ? tallyLineOf(content) : undefined;
-  const more = tally ?? endLineOf(content, category);
+  const more = tally ?? (endLine ? endLineOf(content, category) : undefined);
   return more ? `${placeholder}\n${more}` : placeholder;
 }
 
