@@ -183,7 +183,7 @@ describe('WorkerBridge', () => {
     const recording = (n: number) =>
       Object.fromEntries(Object.entries(engine).map(([k, f]) => [k, typeof f === 'function' ? (...a: unknown[]) => (ran.push([n, k]), (f as (...x: unknown[]) => unknown)(...a)) : f]));
     const { bridge } = channelBridge(recording);
-    const out = await bridge.importFile(undefined, new TextEncoder().encode(makeClaudeCodeSession(200)).buffer as ArrayBuffer, 'cc-200.jsonl');
+    const out = await bridge.importFile(undefined, new TextEncoder().encode(makeClaudeCodeSession(200)).buffer as ArrayBuffer, 'cc-200.jsonl', {});
     if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
     const id = out.meta.id;
     await bridge.getInspectorData(undefined, id);
