@@ -114,6 +114,10 @@ test('Apply asks for one preview, of the new version, on the warm worker; the ex
   expect(after.workers).toBe(before.workers);
   expect(previews[0].worker).toBe(previewWorker);
   expect(after.sent.find((s) => s.method === 'applyStep')!.worker).toBe(previewWorker);
+  // The timeline's ledger strip (same worker) asks after the new version's numbers, not before them.
+  const methods = after.sent.map((s) => s.method);
+  expect(methods).toContain('compactionLedger');
+  expect(methods.indexOf('preview')).toBeLessThan(methods.indexOf('compactionLedger'));
 
   // The export dialog: the note, then the file, on that same worker.
   const mark = await page.evaluate(() => window.__sent!.length);
