@@ -400,6 +400,7 @@ export function InspectorPage() {
               id={id}
               versionId={wb.versionId}
               stamp={`${wb.version.updatedAt}|${wb.version.steps.length}`}
+              later={wb.previewPending}
               bars={bars.length}
               barOf={(e) => (axis === 'calls' ? barOfMessage(bars, e.atMessage) : Math.max(0, bars.findIndex((b) => b.turn >= e.atTurn)))}
               onOpen={(e) => {

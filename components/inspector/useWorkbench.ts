@@ -206,11 +206,24 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
   const requested = useMemo(() => ({ draft: draftNow, selection, plan }), [draftNow, selection, plan]);
   const debounced = usePreviewRequest(requested);
   const draft = debounced.draft;
+  // Apply → the version it made, shown: the router's URL update (?v=…, the selection cleared) lands
+  // a render after the apply's own state. Meanwhile the page held the old version and selection with
+  // the applied step (or a fresh step id) as its draft, and previewed that — a projection nobody
+  // asked for, whose cancellation a moment later stopped the warm preview worker, so the new
+  // version's preview read the log back and projected again, cold (issue 31: 14 s at 2,000 turns).
+  // No preview is asked for until the URL names the version the Apply made.
+  const [landing, setLanding] = useState<string | null>(null);
+  const landed = landing !== null && ((version.id === landing && selection === null) || (versionsQuery.isSuccess && !versions.some((v) => v.id === landing)));
+  useEffect(() => {
+    if (!landed) return;
+    setLanding(null);
+    setStepId(newStepId());
+  }, [landed]);
   const previewEnabled = data !== undefined && versionsQuery.isSuccess && (draft !== null || version.steps.length > 0);
-  const preview = usePreviewQuery(id, version.id, versionStamp, draft, debounced.selection, previewEnabled, axis);
+  const preview = usePreviewQuery(id, version.id, versionStamp, draft, debounced.selection, previewEnabled && landing === null, axis);
   // While the debounce holds a new drag back, or the query runs, the card still holds the previous
   // preview (keepPreviousData): it is the last one's numbers, not this selection's.
-  const previewPending = previewEnabled && (debounced !== requested || preview.isFetching);
+  const previewPending = landing !== null || (previewEnabled && (debounced !== requested || preview.isFetching));
   const draftLines = draft ? (preview.data?.preview.reducers ?? []).filter((r) => r.stepId === draft.id) : [];
   const draftIsNoop = draft !== null && !previewPending && preview.data !== undefined && draftLines.every((r) => r.saved === 0 && r.events === 0);
 
@@ -273,7 +286,8 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
       const next = await applyMutation.mutateAsync(step);
       await queryClient.invalidateQueries({ queryKey: ['versions', id] });
       setUndone(null);
-      setStepId(newStepId());
+      // The next draft's step id is renewed once the new version is shown (see `landing`).
+      setLanding(next.id);
       setPlanTouched(false);
       setParams({ v: next.id, sel: null });
     } catch (e) {
@@ -315,6 +329,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
       const next = await getBridge().applyStep(undefined, id, undone.versionId, undone.step);
       await queryClient.invalidateQueries({ queryKey: ['versions', id] });
       setUndone(null);
+      setLanding(next.id);
       setParams({ v: next.id, sel: null });
     } catch (e) {
       setActionError((e as Error).message);

@@ -17,11 +17,11 @@ const from = (f: string | null) => (f ? <span className="text-neutral-500"> ({f}
 const SHOWN = 30;
 
 /** The ledger of the shown version, shared by the tab and the timeline strip (one query). */
-export function useLedger(id: string, versionId: string, stamp: string) {
+export function useLedger(id: string, versionId: string, stamp: string, enabled = true) {
   return useQuery({
     queryKey: ['ledger', id, versionId, stamp],
     queryFn: ({ signal }) => getBridge().compactionLedger(signal, id, versionId),
-    enabled: id !== '',
+    enabled: id !== '' && enabled,
     staleTime: Infinity,
     retry: false,
   });

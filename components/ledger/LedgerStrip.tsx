@@ -36,8 +36,12 @@ export function LedgerStrip({ events, barOf, bars, onOpen }: { events: readonly 
   );
 }
 
-/** The strip with the shown version's ledger (the tab's query: fetched once for both). */
-export function InspectorLedgerStrip({ id, versionId, stamp, barOf, bars, onOpen }: { id: string; versionId: string; stamp: string; barOf: (e: LedgerEvent) => number; bars: number; onOpen: (e: LedgerEvent) => void }) {
-  const ledger = useLedger(id, versionId, stamp);
+/**
+ * The strip with the shown version's ledger (the tab's query: fetched once for both). `later`: the
+ * Plan panel's preview is on its way — the ledger runs on the same worker, so the strip asks once the
+ * numbers are shown (after an Apply it went first and the new version's numbers waited; issue 31).
+ */
+export function InspectorLedgerStrip({ id, versionId, stamp, barOf, bars, onOpen, later = false }: { id: string; versionId: string; stamp: string; barOf: (e: LedgerEvent) => number; bars: number; onOpen: (e: LedgerEvent) => void; later?: boolean }) {
+  const ledger = useLedger(id, versionId, stamp, !later);
   return ledger.data ? <LedgerStrip events={ledger.data.events} barOf={barOf} bars={bars} onOpen={onOpen} /> : null;
 }

@@ -423,8 +423,12 @@ export function cacheStablePrefix(a: Pick<Projection, 'messages' | 'tools'>, b: 
   return n;
 }
 
+/** projectTranscript calls so far (tests count the projections a path makes; issue 31). */
+export const projectCalls = { n: 0 };
+
 export function projectTranscript(log: Transcript, steps: readonly Step[], options: ProjectOptions = {}): Projection {
   projectWork.projections++;
+  projectCalls.n++;
   // What the log's results give (signal lines, stubs) is remembered with the log (signal.ts).
   return withSignalCache(options.signalCacheOf ?? log, () => project(log, steps, options));
 }

@@ -547,12 +547,13 @@ async function exportTranscript(id: string, options: { format?: string } = {}): 
 const deletedHere = new Set<string>();
 
 /** Versions, preview, apply/undo, compare, export of a version, summaries (lib/engine/compaction.ts). */
-const compaction = compactionEngine({ repo, getTranscript });
+// projectorFor stays in the worker (the ledger's projections are the previews'): it is no engine call.
+const { projectorFor, ...compaction } = compactionEngine({ repo, getTranscript });
 
 export const engine = {
   ...compaction,
   ...replayEngine({ getTranscript }),
-  ...ledgerEngine({ repo, getTranscript }),
+  ...ledgerEngine({ repo, getTranscript, projectorFor }),
   /** Run once per worker start: close interrupted imports, remove leftovers, purge expired deletes. */
   async init(): Promise<RecoveryReport> {
     return repo().recover();

@@ -11,6 +11,10 @@ import { PREVIEW_GRACE_MS, TIMELINE_SLICE, WorkerBridge } from './client';
 import { LIBRARY_CHANNEL, listenLibrary } from './channel';
 import { ORIGINAL_VERSION } from './versions';
 import { makeLongTranscript } from '../../scripts/make-long-transcript';
+import { makeClaudeCodeSession } from '../../bench/generate';
+import { defaultPlan, planToDraft } from '../../components/plan/plan';
+import { lostIndexStats } from '../compaction/lost';
+import { projectionStats } from './compaction';
 import { buildRows, rowIndexOf } from './rows';
 import { parseQuery, searchRows } from './search';
 
@@ -170,6 +174,44 @@ describe('WorkerBridge', () => {
     expect(await current).toEqual([]);
     expect(workers[0].terminated).toBe(true);
     expect(bridge.startedWorkers).toBe(2);
+    bridge.terminate();
+  });
+
+  it('the export dialog runs on the worker that previewed and applied: the note and the file project nothing, index nothing (issue 31)', async () => {
+    // Which worker each engine call ran on (the n-th worker started), counted per method.
+    const ran: Array<[number, string]> = [];
+    const recording = (n: number) =>
+      Object.fromEntries(Object.entries(engine).map(([k, f]) => [k, typeof f === 'function' ? (...a: unknown[]) => (ran.push([n, k]), (f as (...x: unknown[]) => unknown)(...a)) : f]));
+    const { bridge } = channelBridge(recording);
+    const out = await bridge.importFile(undefined, new TextEncoder().encode(makeClaudeCodeSession(200)).buffer as ArrayBuffer, 'cc-200.jsonl', {});
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const id = out.meta.id;
+    await bridge.getInspectorData(undefined, id);
+    await bridge.warmPreview(undefined, id);
+    const draft = planToDraft(defaultPlan(out.meta.tokens.total), 's-export', [40, 120])!;
+    await bridge.preview(undefined, id, { versionId: ORIGINAL_VERSION });
+    await bridge.preview(undefined, id, { versionId: ORIGINAL_VERSION, draft, selection: [40, 120] });
+    const version = await bridge.applyStep(undefined, id, ORIGINAL_VERSION, draft);
+    await bridge.preview(undefined, id, { versionId: version.id });
+    const previewWorker = ran.find(([, k]) => k === 'preview')![0];
+
+    const projected = projectionStats.projected;
+    const builds = lostIndexStats.builds;
+    const left = await bridge.historyLeftOut(undefined, id, version.id);
+    expect(left.keepsHistory).toBe(true);
+    const file = await bridge.exportVersion(undefined, id, version.id, { withAudit: true });
+    if (file.kind !== 'file') throw new Error(JSON.stringify(file));
+    expect(file.file.audit).toBeDefined();
+    const losses = await bridge.conversionLosses(undefined, id, version.id, 'openai-chat');
+    expect(losses.kind).toBe('losses');
+    // Where they ran: the preview's worker (its log, its lost index, the applied version's projection).
+    const workerOf = (method: string) => ran.filter(([, k]) => k === method).map(([n]) => n);
+    expect(workerOf('historyLeftOut')).toEqual([previewWorker]);
+    expect(workerOf('exportVersion')).toEqual([previewWorker]);
+    expect(workerOf('conversionLosses')).toEqual([previewWorker]);
+    // What they did there: the version's projection is the applied preview's, the index the warm-up's.
+    expect(projectionStats.projected - projected).toBe(0);
+    expect(lostIndexStats.builds - builds).toBe(0);
     bridge.terminate();
   });
 

@@ -396,14 +396,21 @@ export class WorkerBridge {
   compareVersions(signal: AbortSignal | undefined, id: string, a: string, b: string, model?: string): Promise<VersionComparison> {
     return this.run(signal, 'preview', (r) => r.compareVersions(id, a, b, model));
   }
+  /*
+   * The export dialog's calls (the note, a conversion's losses, the file) run on the preview lane
+   * (issue 31): its worker holds the log read back, the lost-identifier index and the projection of
+   * the version just applied (the preview's). On the query lane, whose worker holds none of them,
+   * the first of them read the log back from IndexedDB and parsed its original again, projected the
+   * version and indexed the log for the audit's lost identifiers: seconds at 1,000 turns.
+   */
   conversionLosses(signal: AbortSignal | undefined, id: string, versionId: string, format: string): Promise<ConversionLossesOutcome> {
-    return this.run(signal, 'query', (r) => r.conversionLosses(id, versionId, format) as Promise<ConversionLossesOutcome>);
+    return this.run(signal, 'preview', (r) => r.conversionLosses(id, versionId, format) as Promise<ConversionLossesOutcome>);
   }
   exportVersion(signal: AbortSignal | undefined, id: string, versionId: string, options: ExportOptions): Promise<ExportVersionOutcome> {
-    return this.run(signal, 'query', (r) => r.exportVersion(id, versionId, options) as Promise<ExportVersionOutcome>);
+    return this.run(signal, 'preview', (r) => r.exportVersion(id, versionId, options) as Promise<ExportVersionOutcome>);
   }
   historyLeftOut(signal: AbortSignal | undefined, id: string, versionId: string): Promise<HistoryLeftOut> {
-    return this.run(signal, 'query', (r) => r.historyLeftOut(id, versionId));
+    return this.run(signal, 'preview', (r) => r.historyLeftOut(id, versionId));
   }
   exportTargets(signal: AbortSignal | undefined, id: string): Promise<Array<{ id: string; label: string; source: boolean }>> {
     return this.run(signal, 'query', (r) => r.exportTargets(id));

@@ -285,6 +285,26 @@ export function compactionEngine(deps: CompactionDeps) {
   }
 
   /**
+   * The compaction ledger's projections (lib/engine/ledger.ts) by the key the previews remember
+   * theirs under (issue 31): after an Apply the ledger strip asked for the version's projection
+   * again — the preview's, projected afresh on the preview worker ahead of the new version's
+   * numbers. With a provider configured the ledger keeps its offline stand-ins, projected as before.
+   */
+  async function projectorFor(id: string): Promise<(steps: readonly Step[], baseline?: 'model-view') => Projection> {
+    const log = await deps.getTranscript(id);
+    const s = await settings();
+    const pins = await readPins(repo(), id);
+    const offline = !providerConfigOf(s);
+    return (steps, baseline) => {
+      const options = { ...(baseline && { baseline }), ...(pins.length && { pins }) };
+      if (!offline) return projectTranscript(log, steps, options);
+      const withPolicy = withFailurePolicy(steps, s.onFailure);
+      const key = JSON.stringify([withPolicy.map(({ createdAt: _, ...step }) => step), baseline ?? null, pins]);
+      return remembered(log, key, () => projectTranscript(log, withPolicy, options));
+    };
+  }
+
+  /**
    * A saved version's projection for the export dialog (issue 31): its note (historyLeftOut), the
    * conversion's losses and the export itself project the same version, one after the other. The
    * last one is kept while the transcript, the version's steps and the pins are the same, and only
@@ -503,6 +523,7 @@ export function compactionEngine(deps: CompactionDeps) {
   }
 
   return {
+    projectorFor,
     classifyTangents,
     async listVersions(id: string): Promise<Version[]> {
       return versions.listVersions(repo(), id);

@@ -10,7 +10,7 @@
 import type { Pin } from '../compaction/pins';
 import { PinError, patternMatcher } from '../compaction/pins';
 import { projectTranscript } from '../compaction/project';
-import type { Step } from '../compaction/types';
+import type { Projection, Step } from '../compaction/types';
 import type { Repo } from '../db/repo';
 import type { SessionEntry } from '../sessions/contract';
 import type { Transcript } from '../model/types';
@@ -24,6 +24,8 @@ import * as versions from './versions';
 export interface LedgerDeps {
   repo: () => Repo;
   getTranscript: (id: string) => Promise<Transcript>;
+  /** The compaction engine's projections, shared with the previews (lib/engine/compaction.ts projectorFor). */
+  projectorFor?: (id: string) => Promise<(steps: readonly Step[], baseline?: 'model-view') => Projection>;
 }
 
 export interface LedgerView {
@@ -49,7 +51,8 @@ export function ledgerEngine(deps: LedgerDeps) {
       const log = await deps.getTranscript(id);
       const version = await versions.getVersion(repo(), id, versionId);
       const pins = await readPins(repo(), id);
-      const project = (steps: readonly Step[]) => projectTranscript(log, steps, steps.length === 0 ? { baseline: 'model-view', pins } : { pins });
+      const shared = deps.projectorFor ? await deps.projectorFor(id) : undefined;
+      const project = (steps: readonly Step[]) => (shared ? shared(steps, steps.length === 0 ? 'model-view' : undefined) : projectTranscript(log, steps, steps.length === 0 ? { baseline: 'model-view', pins } : { pins }));
       const { events } = ledgerOf(log, { steps: version.steps, versionId: version.id, project, ...ledgerChecks(pins) });
       return { events, pins };
     },

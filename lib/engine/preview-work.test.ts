@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { makeClaudeCodeSession } from '../../bench/generate';
 import { defaultPlan, planToDraft } from '../../components/plan/plan';
 import { lostIndexStats } from '../compaction/lost';
+import { projectCalls, projectTranscript } from '../compaction/project';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase } from './api';
 import { projectionStats } from './compaction';
@@ -56,6 +57,32 @@ describe('the preview path, counted', () => {
     // Another plan is projected.
     await engine.preview(id, { versionId: version.id, draft: { ...draft, id: 's-more', range: { kind: 'turns', from: 150, to: 250 } }, selection: [150, 250] });
     expect(projectionStats.projected).toBe(projected + 1);
+  });
+
+  it('the ledger strip of the version an Apply made projects only the original’s model view: the version’s projection is the preview’s (issue 31)', async () => {
+    const out = await engine.importFile(new TextEncoder().encode(makeClaudeCodeSession(300)), 'cc-300.jsonl');
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const id = out.meta.id;
+    const draft = planToDraft(defaultPlan(out.meta.tokens.total), 's-ledger', [30, 120])!;
+    await engine.preview(id, { versionId: ORIGINAL_VERSION, draft, selection: [30, 120] });
+    const version = await engine.applyStep(id, ORIGINAL_VERSION, draft);
+    const shown = await engine.preview(id, { versionId: version.id });
+    if (shown.kind !== 'preview') throw new Error(JSON.stringify(shown));
+    const calls = projectCalls.n;
+    const ledger = await engine.compactionLedger(id, version.id);
+    // One projection: the original's model view (the step's "before"); the step's "after" is the preview's.
+    expect(projectCalls.n - calls).toBe(1);
+    const ours = ledger.events.filter((e) => e.by === 'ours');
+    expect(ours).toHaveLength(1);
+    // The same numbers as projected on its own (what the ledger did before).
+    const log = await engine.getTranscript(id);
+    const alone = projectTranscript(log, version.steps, { pins: [] });
+    expect(ours[0].tokensAfter).toBeLessThan(ours[0].tokensBefore!);
+    expect(alone.tokens.after.total).toBe(shown.preview.tokens.context.after);
+    // Asked again (the Compactions tab after the strip): nothing projected.
+    const again = projectCalls.n;
+    expect(await engine.compactionLedger(id, version.id)).toEqual(ledger);
+    expect(projectCalls.n - again).toBe(0);
   });
 
   it('sends the Lost tab what it lists: the first LOST_SHOWN identifiers of each kind and the counts, whatever the log’s length', async () => {
