@@ -111,8 +111,9 @@ export function BlockView({ role, block, results }: { role: Role; block: Block; 
   const view = <BlockBody role={role} block={block} results={results} />;
   if (!faded || block.kind === 'tool_call') return view;
   return (
-    <div className="relative">
-      <div className="absolute right-0 top-0 z-[1]">
+    // The badge floats: the block's text wraps around it instead of running under it.
+    <div className="flow-root">
+      <div className="float-right mb-1 ml-2">
         <FateBadge blockId={block.id} />
       </div>
       <div className={faded}>{view}</div>
