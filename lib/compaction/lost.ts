@@ -113,6 +113,26 @@ interface LogPresence {
   madeKeys: WeakMap<object, string[]>;
 }
 
+/** Key → the numbered blocks that hold it: one number, or an ascending list (blocks are added in order). */
+type Holders = Map<string, number | number[]>;
+
+function addHolder(holders: Holders, key: string, n: number): void {
+  const h = holders.get(key);
+  if (h === undefined) holders.set(key, n);
+  else if (typeof h === 'number') {
+    if (h !== n) holders.set(key, [h, n]);
+  } else if (h[h.length - 1] !== n) h.push(n);
+}
+
+/** Whether a block that holds `key` is among those a projection still carries. */
+function heldAlive(holders: Holders, alive: Uint8Array, key: string): boolean {
+  const h = holders.get(key);
+  if (h === undefined) return false;
+  if (typeof h === 'number') return alive[h] === 1;
+  for (const n of h) if (alive[n] === 1) return true;
+  return false;
+}
+
 const presenceCache = new WeakMap<Transcript, LogPresence>();
 /** Per-log builds so far (tests check that a second preview does not build again). */
 export const lostIndexStats = { builds: 0 };
@@ -157,13 +177,7 @@ function logPresence(log: Transcript): LogPresence {
     const ids = found[k];
     // The block's own identifiers (its instruction is no identifier of its text: the prose holds it).
     const own = ids.length && ids[ids.length - 1].kind === 'instruction' ? ids.slice(0, -1) : ids;
-    presenceKeys(texts[k], prose[k], own, wanted, shingleSizes, (key) => {
-      const h = holders.get(key);
-      if (h === undefined) holders.set(key, k);
-      else if (typeof h === 'number') {
-        if (h !== k) holders.set(key, [h, k]);
-      } else if (h[h.length - 1] !== k) h.push(k);
-    });
+    presenceKeys(texts[k], prose[k], own, wanted, shingleSizes, (key) => addHolder(holders, key, k));
   }
   const out: LogPresence = { messages: log.messages, number, found, wanted, shingleSizes, holders, madeKeys: new WeakMap() };
   presenceCache.set(log, out);
@@ -230,12 +244,7 @@ export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'm
     }
   }
   const present = (key: string): boolean => {
-    if (made.has(key)) return true;
-    const h = lp.holders.get(key);
-    if (h === undefined) return false;
-    if (typeof h === 'number') return alive[h] === 1;
-    for (const n of h) if (alive[n] === 1) return true;
-    return false;
+    return made.has(key) || heldAlive(lp.holders, alive, key);
   };
   const prosePresent = (text: string) => proseKeys(text).every(present);
   const has = (id: Identifier): boolean => {
@@ -335,13 +344,7 @@ function logCategoryPresence(log: Transcript): LogCategoryPresence {
       number.set(b, n);
       const words = blockPresenceWords(b);
       categoryIndexStats.logWords += words.length;
-      blockKeys(words, wanted, (key) => {
-        const h = holders.get(key);
-        if (h === undefined) holders.set(key, n);
-        else if (typeof h === 'number') {
-          if (h !== n) holders.set(key, [h, n]);
-        } else if (h[h.length - 1] !== n) h.push(n);
-      });
+      blockKeys(words, wanted, (key) => addHolder(holders, key, n));
     }
   const out: LogCategoryPresence = { messages: log.messages, number, blocks: k, wanted, holders, madeKeys: new WeakMap() };
   categoryCache.set(log, out);
@@ -390,12 +393,7 @@ function categoryIndex(log: Transcript, projection: Pick<Projection, 'messages'>
     }
   }
   const present = (key: string): boolean => {
-    if (made.has(key)) return true;
-    const h = cp.holders.get(key);
-    if (h === undefined) return false;
-    if (typeof h === 'number') return alive[h] === 1;
-    for (const n of h) if (alive[n] === 1) return true;
-    return false;
+    return made.has(key) || heldAlive(cp.holders, alive, key);
   };
   const rest = unknown.length ? survivalIndexFor(unknown, modelWordsOf(projection.messages)) : undefined;
   const lookup = (own: (key: string) => boolean, other: ((key: string) => boolean) | undefined) => ({ has: (key: string) => own(key) || (other !== undefined && other(key)) });
