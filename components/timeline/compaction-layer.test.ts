@@ -79,23 +79,27 @@ describe('budget line labels', () => {
 
 /** A 2D context that records every drawing call with the fill/stroke style in force. */
 function recordingContext() {
-  const calls: Array<{ op: string; style: string; args: unknown[] }> = [];
+  const calls: Array<{ op: string; style: string; args: unknown[]; rects?: number[][] }> = [];
+  const path: number[][] = [];
   const state = { fillStyle: '' as unknown, strokeStyle: '' as unknown, lineWidth: 1, font: '', textAlign: '', textBaseline: '' };
+  /** How many times a fill or stroke style was set (each one a colour parsed by the canvas). */
+  const styles = { set: 0 };
   const stack: Array<typeof state> = [];
   const ctx = {
     save: () => stack.push({ ...state }),
     restore: () => Object.assign(state, stack.pop()),
     measureText: (t: string) => ({ width: t.length * 5 }),
     setLineDash: () => {},
-    beginPath: () => {},
+    beginPath: () => void (path.length = 0),
     closePath: () => {},
     clip: () => {},
-    rect: () => {},
+    rect: (...args: number[]) => void path.push(args),
     moveTo: () => {},
     lineTo: () => {},
     arc: () => {},
-    fill: () => calls.push({ op: 'fill', style: String(state.fillStyle), args: [] }),
-    stroke: () => calls.push({ op: 'stroke', style: String(state.strokeStyle), args: [state.lineWidth] }),
+    // A path's fill or stroke: the rects of the path in force (the layer fills a style's rects as one path).
+    fill: () => calls.push({ op: 'fill', style: String(state.fillStyle), args: [], rects: [...path] }),
+    stroke: () => calls.push({ op: 'stroke', style: String(state.strokeStyle), args: [state.lineWidth], rects: [...path] }),
     fillRect: (...args: number[]) => calls.push({ op: 'fillRect', style: String(state.fillStyle), args }),
     strokeRect: (...args: number[]) => calls.push({ op: 'strokeRect', style: String(state.strokeStyle), args }),
     fillText: (...args: unknown[]) => calls.push({ op: 'fillText', style: String(state.fillStyle), args }),
@@ -103,11 +107,12 @@ function recordingContext() {
   const g = new Proxy(ctx, {
     get: (t, k) => (k in t ? t[k as keyof typeof t] : k in state ? state[k as keyof typeof state] : undefined),
     set: (_t, k, v) => {
+      if (k === 'fillStyle' || k === 'strokeStyle') styles.set++;
       (state as Record<string, unknown>)[k as string] = v;
       return true;
     },
   });
-  return { g: g as unknown as CanvasRenderingContext2D, calls };
+  return { g: g as unknown as CanvasRenderingContext2D, calls, styles };
 }
 
 describe('compaction layer draw order', () => {
@@ -143,16 +148,43 @@ describe('compaction layer draw order', () => {
     const { g, calls } = recordingContext();
     drawCompactionFrame(g, geo, { packed, scale, overhead: 0, dark: false, preview, lines: { inputBudget: 100_000 }, compare: null }, scale, 120_000);
 
-    const ghostIdx = calls.flatMap((c, i) => ((c.op === 'strokeRect' || c.op === 'fillRect') && c.style.startsWith('rgba(64,64,64') ? [i] : []));
+    // The ghosts: every rect drawn in the ink's alpha, by fillRect/strokeRect or in a path's fill/stroke.
+    const ghostIdx = calls.flatMap((c, i) => (['strokeRect', 'fillRect', 'fill', 'stroke'].includes(c.op) && c.style.startsWith('rgba(64,64,64') ? [i] : []));
+    const ghostRects = ghostIdx.flatMap((i) => calls[i].rects ?? [calls[i].args as number[]]);
     const windowIdx = calls.findIndex((c) => c.op === 'stroke' && c.style === '#dc2626' && c.args[0] === 1.5);
     const windowLabelIdx = calls.findIndex((c) => c.op === 'fillText' && String(c.args[0]).startsWith('context window'));
-    expect(ghostIdx.length).toBeGreaterThanOrEqual(2 * n);
+    // Truncated (two rects a bar) and removed (one) on each of the 3 bars.
+    expect(ghostRects.length).toBe(3 * n);
     expect(windowIdx).toBeGreaterThan(-1);
     expect(windowIdx).toBeGreaterThan(Math.max(...ghostIdx));
     expect(windowLabelIdx).toBeGreaterThan(windowIdx);
     // The ghosts do reach over the window's y (else the order would not matter).
     const yWindow = Math.round(yOfTokens(geo, scale.max)(120_000)) + 0.5;
-    expect(calls.some((c, i) => ghostIdx.includes(i) && (c.args[1] as number) < yWindow)).toBe(true);
+    expect(ghostRects.some((r) => r[1] < yWindow)).toBe(true);
     expect(HEIGHT).toBeGreaterThan(yWindow);
+  });
+
+  it('a preview of 3,000 turns sets each style once, not once per segment of every bar', () => {
+    // The frame that shows a preview at 3,000 turns spent most of its script setting a style, saving
+    // and restoring for each segment of each of ~1,000 columns (e2e/preview-speed.spec.ts, profiled).
+    const n = 3000;
+    const tops = new Float32Array(n * KINDS);
+    for (let i = 0; i < n; i++) for (let k = 0; k < KINDS; k++) tops[i * KINDS + k] = 1000 * (k + 1);
+    const packed: PackedTimeline = { count: n, turnNo: Int32Array.from({ length: n }, (_, i) => i), tops, recorded: new Float32Array(n).fill(NaN), hasRecorded: false };
+    const F = SAVED_FATES.length;
+    const saved = new Float64Array(n * F);
+    for (let t = 0; t < n; t++) for (let f = 0; f < F; f++) saved[t * F + f] = 100;
+    const kinds = BUDGET_KINDS;
+    const delta = new Float64Array(n * kinds.length).fill(-50);
+    const preview = { turns: n, kinds, delta, saved, summaries: [] } as unknown as PreviewSummary;
+    const geo = geometry(1100, { start: 0, end: n - 1 });
+    const scale = { max: 20_000, windowOnScale: true };
+    const { g, calls, styles } = recordingContext();
+    drawCompactionFrame(g, geo, { packed, scale, overhead: 0, dark: false, preview, lines: {}, compare: null }, scale, undefined);
+    // Every column's cover, kinds and fates were drawn …
+    const rects = calls.filter((c) => c.op === 'fillRect' || c.op === 'strokeRect').length;
+    expect(rects).toBeGreaterThan(geo.plotW * (1 + KINDS));
+    // … with one style each: cover + kinds + fates (truncated has two).
+    expect(styles.set).toBeLessThanOrEqual(1 + KINDS + F + 1);
   });
 });

@@ -15,7 +15,7 @@ import { KIND_STYLE, STACK_ORDER } from '../ui/kinds';
 import { formatTokens } from '../ui/format';
 import { drawContextWindow, HEIGHT, PAD, xOfIndex, yOfTokens, type Geometry } from './draw';
 import { indexRangeOfTurns, KINDS, visibleBars, type PackedTimeline } from './packed';
-import { drawFateSegment } from './patterns';
+import { drawFateSegments, fillRects } from './patterns';
 
 export interface BudgetLines {
   /** window − max output of the chosen model. */
@@ -89,25 +89,30 @@ export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, 
       g.fillStyle = TEAL;
       g.fillRect(x0, PAD.top, w, 3);
     }
+    // Each bar covered, then what remains by kind and what was taken out by fate. The rects are
+    // gathered by style and each style is set once: a style change (a CSS colour parsed) and a
+    // save/restore per segment of every bar was most of the script of the frame that shows a
+    // preview at 3,000 turns (profiled: fillRect and save ~40 % of its samples). Bars do not
+    // overlap, so only the covers must go first.
+    const cover: number[] = [];
+    const byKind: number[][] = STACK_ORDER.map(() => []);
+    const byFate: number[][] = SAVED_FATES.map(() => []);
+    const kindAt = STACK_ORDER.map((kind) => (kind === 'overhead' ? -1 : kindIndex.get(kind)!));
     for (let j = 0; j < bars.length; j++) {
       const i = bars[j];
       const t = packed.turnNo[i];
       if (t >= preview.turns) continue;
       const x = barX(j);
       const originalTop = packed.tops[i * KINDS + KINDS - 1];
-      // Cover the original bar, then draw what remains and what was taken out.
-      g.fillStyle = background;
-      g.fillRect(x - 0.5, yOf(originalTop) - 1, barW + 1, yOf(0) - yOf(originalTop) + 1);
+      cover.push(x - 0.5, yOf(originalTop) - 1, barW + 1, yOf(0) - yOf(originalTop) + 1);
       let acc = 0;
       for (let k = 0; k < KINDS; k++) {
-        const kind = STACK_ORDER[k];
         const base = packed.tops[i * KINDS + k] - (k === 0 ? 0 : packed.tops[i * KINDS + k - 1]);
-        const v = kind === 'overhead' ? base : base + preview.delta[t * K + kindIndex.get(kind)!];
+        const v = kindAt[k] < 0 ? base : base + preview.delta[t * K + kindAt[k]];
         if (!(v > 0)) continue;
         const y0 = yOf(acc);
         const y1 = yOf(acc + v);
-        g.fillStyle = KIND_STYLE[kind].color;
-        g.fillRect(x, y1, barW, Math.max(0.5, y0 - y1));
+        byKind[k].push(x, y1, barW, Math.max(0.5, y0 - y1));
         acc += v;
       }
       for (let f = 0; f < F; f++) {
@@ -115,10 +120,13 @@ export function drawCompactionLayer(g: CanvasRenderingContext2D, geo: Geometry, 
         if (!(v > 0)) continue;
         const y0 = yOf(acc);
         const y1 = yOf(acc + v);
-        drawFateSegment(g, SAVED_FATES[f], x, y1, barW, Math.max(0.5, y0 - y1), ink, TEAL, dpr);
+        byFate[f].push(x, y1, barW, Math.max(0.5, y0 - y1));
         acc += v;
       }
     }
+    fillRects(g, background, cover);
+    for (let k = 0; k < KINDS; k++) fillRects(g, KIND_STYLE[STACK_ORDER[k]].color, byKind[k]);
+    for (let f = 0; f < F; f++) drawFateSegments(g, SAVED_FATES[f], byFate[f], barW, ink, TEAL, dpr);
   }
 
   if (input.compare) {

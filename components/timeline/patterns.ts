@@ -46,46 +46,62 @@ function hatch(g: CanvasRenderingContext2D, color: string, cross: boolean, dpr: 
   return pattern;
 }
 
-/** Draw one fate segment [x, y, w, h] of what compaction took out. */
-export function drawFateSegment(g: CanvasRenderingContext2D, fate: SavedFate, x: number, y: number, w: number, h: number, ink: string, teal: string, dpr: number): void {
-  if (h <= 0 || w <= 0) return;
+/**
+ * Fill (or, with `stroke`, outline) the rects [x, y, w, h, …] in one style: the style is set once,
+ * then a fillRect (strokeRect) each. Not one path of every rect: Chromium's software rasterizer
+ * antialiases a path of 1,000 rects at fractional x eight times slower than the same rects filled
+ * one by one (a 1,100×210 canvas: 84 ms against 10.7 ms of compositor commit, medians of 10 frames).
+ */
+export function fillRects(g: CanvasRenderingContext2D, style: string | CanvasPattern, rects: ArrayLike<number>, stroke?: { inset: number; dash?: number[] }): void {
+  if (rects.length === 0) return;
+  if (stroke) {
+    const d = stroke.inset;
+    g.strokeStyle = style;
+    g.lineWidth = 1;
+    g.setLineDash(stroke.dash ?? []);
+    for (let i = 0; i < rects.length; i += 4) g.strokeRect(rects[i] + d, rects[i + 1] + d, rects[i + 2] - 2 * d, rects[i + 3] - 2 * d);
+    g.setLineDash([]);
+  } else {
+    g.fillStyle = style;
+    for (let i = 0; i < rects.length; i += 4) g.fillRect(rects[i], rects[i + 1], rects[i + 2], rects[i + 3]);
+  }
+}
+
+/**
+ * Draw every segment of one fate of what compaction took out, [x, y, w, h] four numbers each, all
+ * `w` wide (one bar width): each style set once, not a save, a style and a restore per segment (at
+ * 3,000 turns that was 1,000 bars' segments, most of the script of the frame that shows a preview).
+ */
+export function drawFateSegments(g: CanvasRenderingContext2D, fate: SavedFate, rects: ArrayLike<number>, w: number, ink: string, teal: string, dpr: number): void {
+  if (rects.length === 0 || w <= 0) return;
   const thin = w < 3;
   g.save();
   switch (fate) {
     case 'stubbed':
-      g.fillStyle = thin ? withAlpha(ink, 0.35) : hatch(g, withAlpha(ink, 0.75), false, dpr) ?? withAlpha(ink, 0.35);
-      g.fillRect(x, y, w, h);
+      fillRects(g, thin ? withAlpha(ink, 0.35) : hatch(g, withAlpha(ink, 0.75), false, dpr) ?? withAlpha(ink, 0.35), rects);
       break;
-    case 'truncated':
-      g.fillStyle = withAlpha(ink, 0.22);
-      g.fillRect(x, y, w, h);
-      g.fillStyle = withAlpha(ink, 0.55);
-      g.fillRect(x, y + h * 0.5, w, h * 0.5);
-      break;
-    case 'removed':
-      if (thin) {
-        g.fillStyle = withAlpha(ink, 0.12);
-        g.fillRect(x, y, w, h);
-      } else {
-        g.strokeStyle = withAlpha(ink, 0.75);
-        g.lineWidth = 1;
-        g.strokeRect(x + 0.5, y + 0.5, w - 1, h - 1);
+    case 'truncated': {
+      fillRects(g, withAlpha(ink, 0.22), rects);
+      const lower = new Float64Array(rects.length);
+      for (let i = 0; i < rects.length; i += 4) {
+        lower[i] = rects[i];
+        lower[i + 1] = rects[i + 1] + rects[i + 3] * 0.5;
+        lower[i + 2] = rects[i + 2];
+        lower[i + 3] = rects[i + 3] * 0.5;
       }
+      fillRects(g, withAlpha(ink, 0.55), lower);
+      break;
+    }
+    case 'removed':
+      if (thin) fillRects(g, withAlpha(ink, 0.12), rects);
+      else fillRects(g, withAlpha(ink, 0.75), rects, { inset: 0.5 });
       break;
     case 'deduped':
-      if (thin) {
-        g.fillStyle = withAlpha(ink, 0.18);
-        g.fillRect(x, y, w, h);
-      } else {
-        g.strokeStyle = withAlpha(ink, 0.8);
-        g.setLineDash([1.5, 2]);
-        g.lineWidth = 1;
-        g.strokeRect(x + 0.5, y + 0.5, w - 1, h - 1);
-      }
+      if (thin) fillRects(g, withAlpha(ink, 0.18), rects);
+      else fillRects(g, withAlpha(ink, 0.8), rects, { inset: 0.5, dash: [1.5, 2] });
       break;
     case 'summarized':
-      g.fillStyle = thin ? withAlpha(teal, 0.4) : hatch(g, withAlpha(teal, 0.9), true, dpr) ?? withAlpha(teal, 0.4);
-      g.fillRect(x, y, w, h);
+      fillRects(g, thin ? withAlpha(teal, 0.4) : hatch(g, withAlpha(teal, 0.9), true, dpr) ?? withAlpha(teal, 0.4), rects);
       break;
   }
   g.restore();
