@@ -69,10 +69,26 @@ interface Options {
   cases?: CaseId[];
 }
 
-function parseArgs(argv: string[]): Options {
+class OptionError extends Error {}
+
+export const USAGE = `npm run test:clients [-- OPTIONS]: resume our exports of corpus sessions in the real Claude Code, Codex CLI
+and Gemini CLI (installed from the npm registry into .clients/, or CONTEXTSCOPE_CLIENTS_DIR), each
+pointed at a mock model server on 127.0.0.1, and check what each sends the model.
+
+  --subset             one session per client, the original and a compaction to half (what npm test runs)
+  --cases K[,K]        only these cases: ${CASES.join(', ')}
+  --only C[,C]         only these clients: ${Object.keys(CLIENTS).join(', ')}
+  --session TEXT       only the sessions whose path contains TEXT
+  --timeout SECONDS    per client run (default 120)
+  --keep               keep the temporary folders
+  --json FILE          write the table as JSON
+  --help               this text`;
+
+function parseArgs(argv: string[]): Options | 'help' {
   const o: Options = { subset: false, timeout: 120, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    if (a === '--help' || a === '-h') return 'help';
     if (a === '--subset') o.subset = true;
     else if (a === '--keep') o.keep = true;
     else if (a === '--only') o.only = argv[++i].split(',') as ClientId[];
@@ -80,10 +96,10 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--json') o.json = argv[++i];
     else if (a === '--session') o.session = argv[++i];
     else if (a === '--cases') o.cases = argv[++i].split(',') as CaseId[];
-    else throw new Error(`Unknown option ${a}. Options: --subset, --only CLIENT[,CLIENT], --timeout S, --keep, --json FILE`);
+    else throw new OptionError(`Unknown option ${a}.\n\n${USAGE}`);
   }
-  for (const c of o.only ?? []) if (!(c in CLIENTS)) throw new Error(`Unknown client "${c}" (one of ${Object.keys(CLIENTS).join(', ')}).`);
-  for (const c of o.cases ?? []) if (!CASES.includes(c)) throw new Error(`Unknown case "${c}" (one of ${CASES.join(', ')}).`);
+  for (const c of o.only ?? []) if (!(c in CLIENTS)) throw new OptionError(`Unknown client "${c}" (one of ${Object.keys(CLIENTS).join(', ')}).`);
+  for (const c of o.cases ?? []) if (!CASES.includes(c)) throw new OptionError(`Unknown case "${c}" (one of ${CASES.join(', ')}).`);
   return o;
 }
 
@@ -324,6 +340,10 @@ function fmtRatio(x: number): string {
 
 async function main(): Promise<number> {
   const o = parseArgs(process.argv.slice(2));
+  if (o === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
   const ids = (o.only ?? (Object.keys(CLIENTS) as ClientId[])).filter((id) => id in SESSIONS);
   const inst = ensureClients(ids);
   console.log(inst.message);
@@ -449,7 +469,8 @@ function printTable(rows: readonly Row[]): void {
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
-    console.error(e instanceof Error ? e.stack ?? e.message : String(e));
+    // A bad option is the user's: its message, not a stack.
+    console.error(e instanceof OptionError ? e.message : e instanceof Error ? e.stack ?? e.message : String(e));
     console.log('0 passed, 1 failed');
     process.exit(1);
   },
