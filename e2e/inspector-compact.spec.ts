@@ -17,8 +17,10 @@ import { Workbench } from './pages/Workbench';
 
 test.beforeAll(() => fs.mkdirSync(SCREENSHOTS, { recursive: true }));
 
-/** Pixels of the timeline's compaction layer (fates, budget lines) as a data URL: what Apply changes. */
+/** Pixels of the timeline's compaction layer (fates, budget lines) as a data URL, once its latest draw is done: what Apply changes. */
 async function compactionLayerPixels(page: Page): Promise<string> {
+  // The layer is drawn a frame after the commit that brings it (data-pending until then).
+  await expect(page.getByTestId('timeline').locator('canvas[data-pending]')).toHaveCount(0);
   return page.getByTestId('timeline').evaluate((wrap) => {
     const layers = [...wrap.querySelectorAll('canvas')];
     // base (bars) · compaction layer · overlay (selection, hover): the middle one is drawn from the version.
@@ -64,7 +66,17 @@ for (const c of CASES) test(`${c.label}: drag-select → strip-tool-results + de
   const timeline = new TimelineCanvas(page);
   const wb = new Workbench(page);
   await page.mouse.move(5, 5);
-  const untouchedLayer = await compactionLayerPixels(page);
+  // The layer before any selection, once what it draws has all arrived (the engine idle; the
+  // peer's trigger line comes with the policies) and two reads agree.
+  await expect(page.locator('[data-testid=worker-activity][data-busy=no]')).toHaveCount(1, { timeout: 60_000 });
+  let untouchedLayer = await compactionLayerPixels(page);
+  await expect
+    .poll(async () => {
+      const before = untouchedLayer;
+      untouchedLayer = await compactionLayerPixels(page);
+      return untouchedLayer === before;
+    })
+    .toBe(true);
 
   // Drag with the mouse from the first turn to n − fromEnd (by default the last two turns stay out).
   const last = expected.turns - (c.fromEnd ?? 3);

@@ -146,8 +146,11 @@ export function TimelineChart({
   useEffect(() => {
     const c = layer.current;
     if (!c || width === 0) return;
+    // Said on the canvas until it is drawn (what a test waits for before it reads the pixels).
+    c.dataset.pending = '1';
     let frame = requestAnimationFrame(() => {
       frame = requestAnimationFrame(() => {
+        delete c.dataset.pending;
         const g = prepareCanvas(c, width);
         if (!g) return;
         // The window line after the preview's ghost bars (issue 30: it vanished under them), the lines' names last.
