@@ -688,7 +688,11 @@ function narrative(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): s
   return paragraphs.join('\n\n');
 }
 
+/** Work of the offline summarizer, counted (issue 31: the preview path's tests count, never time). */
+export const offlineWork = { calls: 0, messages: 0, renders: 0 };
+
 function render(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
+  offlineWork.renders++;
   const style: SummaryStyle = input.style ?? 'structured';
   if (style === 'claude-code') return claudeCode(input, facts, limits);
   if (style === 'narrative') return narrative(input, facts, limits);
@@ -738,6 +742,8 @@ export function scaleLimits(limits: OfflineLimits, f: number): OfflineLimits {
  * even that does not fit.
  */
 export function summarizeOfflineWith(input: SpanInput, limits: OfflineLimits = DEFAULT_OFFLINE_LIMITS): string {
+  offlineWork.calls++;
+  offlineWork.messages += input.messages.length;
   const facts = extractSpanFacts(input.messages);
   let text = render(input, facts, limits);
   if (input.maxChars === undefined || text.length <= input.maxChars) return text;
