@@ -186,10 +186,7 @@ function logPresence(log: Transcript): LogPresence {
 
 /** Build the log's index now (the preview worker warms it when the inspector opens: the first preview then does not). */
 export function prepareLostIdentifiers(log: Transcript): void {
-  const lp = logPresence(log);
-  // And how each of its identifiers is looked up (its keys, an instruction's shingles).
-  const keys = lookupKeysOf(lp);
-  for (const ids of lp.found) for (const id of ids) keys(id);
+  logPresence(log);
 }
 
 /**
@@ -205,10 +202,7 @@ export function prepareLostIdentifiers(log: Transcript): void {
 export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>, options: { summaries?: boolean } = {}): LostIdentifier[] {
   const lp = logPresence(log);
   const seen = new Set<string>();
-  // The log's identifiers (objects of lp.found) with where they were first met; copied out only when lost.
-  const candidates: Identifier[] = [];
-  const where: Array<{ turn: number; messageId: string; stepId: string }> = [];
-  const keys = lookupKeysOf(lp);
+  const candidates: LostIdentifier[] = [];
   let k = 0;
   for (const m of log.messages) {
     if (m.sidechain) continue;
@@ -217,11 +211,10 @@ export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'm
       const fate = projection.fates[b.id];
       if (!fate || fate.kind === 'kept') continue;
       for (const id of lp.found[n]) {
-        const key = keys(id).seen;
+        const key = `${id.kind}:${id.value}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        candidates.push(id);
-        where.push({ turn: m.turn, messageId: m.id, stepId: fate.stepId });
+        candidates.push({ ...id, turn: m.turn, messageId: m.id, stepId: fate.stepId });
       }
     }
   }
@@ -253,45 +246,14 @@ export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'm
   const present = (key: string): boolean => {
     return made.has(key) || heldAlive(lp.holders, alive, key);
   };
+  const prosePresent = (text: string) => proseKeys(text).every(present);
   const has = (id: Identifier): boolean => {
-    const q = keys(id);
-    for (const key of q.any) if (present(key)) return true;
-    return q.all !== undefined && q.all.every(present);
+    if (id.kind === 'instruction') return prosePresent(id.value);
+    if (id.kind === 'error') return present(lineKey(id.value)) || prosePresent(id.value);
+    if (present(idKey(id.kind, id.value))) return true;
+    return id.kind === 'path' && present(idKey('path', stripPath(id.value)));
   };
-  const out: LostIdentifier[] = [];
-  for (let i = 0; i < candidates.length; i++) if (!has(candidates[i])) out.push({ ...candidates[i], ...where[i] });
-  return out;
-}
-
-/**
- * How an identifier of the log is looked up, per identifier object of lp.found (issue 31: built
- * once per log, not per preview): `seen`, the key that dedups it; present when any key of `any`
- * is, or when `all` is given and every key of it is. An instruction: its prose shingles; an error
- * line: the line, else its shingles; an identifier: its key, a path also without its prefix.
- */
-interface LookupKeys {
-  seen: string;
-  any: readonly string[];
-  all?: readonly string[];
-}
-const lookupCache = new WeakMap<LogPresence, WeakMap<Identifier, LookupKeys>>();
-export const lookupKeyStats = { built: 0 };
-function lookupKeysOf(lp: LogPresence): (id: Identifier) => LookupKeys {
-  let byId = lookupCache.get(lp);
-  if (!byId) lookupCache.set(lp, (byId = new WeakMap()));
-  const cache = byId;
-  return (id) => {
-    let q = cache.get(id);
-    if (!q) {
-      lookupKeyStats.built++;
-      const seen = `${id.kind}:${id.value}`;
-      if (id.kind === 'instruction') q = { seen, any: [], all: proseKeys(id.value) };
-      else if (id.kind === 'error') q = { seen, any: [lineKey(id.value)], all: proseKeys(id.value) };
-      else q = { seen, any: id.kind === 'path' ? [idKey(id.kind, id.value), idKey('path', stripPath(id.value))] : [idKey(id.kind, id.value)] };
-      cache.set(id, q);
-    }
-    return q;
-  };
+  return candidates.filter((c) => !has(c));
 }
 
 /**
