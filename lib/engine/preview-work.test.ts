@@ -12,7 +12,7 @@ import { lostIndexStats } from '../compaction/lost';
 import { emergencyWork } from '../compaction/reducers/emergency';
 import { partnersStats } from '../compaction/reducers/dedup-tools';
 import { sentenceStats } from '../summarize/facts';
-import { offlineWork } from '../summarize/offline';
+import { offlineWork, priorStats } from '../summarize/offline';
 import { projectCalls, projectTranscript } from '../compaction/project';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase } from './api';
@@ -130,6 +130,8 @@ describe('the preview path, counted', () => {
       const attempts = emergencyWork.attempts;
       const splits = sentenceStats.splits;
       const renders = offlineWork.renders;
+      const calls = offlineWork.calls;
+      const parses = priorStats.parses;
       const p = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft: planToDraft(plan, `s14-${range[0]}`, range), selection: range });
       if (p.kind !== 'preview') throw new Error(JSON.stringify(p));
       // The range's Auto summarizes, then emergency finds that dropping the whole range cannot reach the target: it weighs the
@@ -140,6 +142,9 @@ describe('the preview path, counted', () => {
       // The offline summarizer rendered the span several times (chunks, the one pass, the tightening) and split each text at most once.
       expect(offlineWork.renders - renders).toBeGreaterThan(6);
       expect(sentenceStats.splits - splits).toBeLessThanOrEqual(texts);
+      // A chunk folds the previous chunk's summary in: parsed once per summarizer call, not once per render.
+      expect(priorStats.parses - parses).toBeGreaterThan(0);
+      expect(priorStats.parses - parses).toBeLessThanOrEqual(offlineWork.calls - calls);
     }
     expect(partnersStats.builds).toBe(afterWarm);
   });

@@ -554,10 +554,30 @@ function section(name: string, lines: string[], empty = '- (none in this span)')
   return `## ${name}\n${body || empty}`;
 }
 
+/**
+ * The previous summary's sections and their clipped forms, per summarizer input (issue 31): the
+ * input is rendered up to 6 times while it tightens, and each render parsed the previous summary
+ * (a chunk's: ~250 KB at 10,000 turns) and clipped each of its sections again, several times.
+ */
+const priorMemo = new WeakMap<SpanInput, { previous: string | undefined; sections?: Map<string, string>; clipped: Map<string, string> }>();
+export const priorStats = { parses: 0, clips: 0 };
+
 function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
-  const previous = input.previousSummary?.trim() ? parseSections(input.previousSummary, STRUCTURED_SECTIONS) : undefined;
+  let memo = priorMemo.get(input);
+  if (!memo || memo.previous !== input.previousSummary) priorMemo.set(input, (memo = { previous: input.previousSummary, clipped: new Map() }));
+  const m = memo;
+  const previous = input.previousSummary?.trim() ? (m.sections ??= (priorStats.parses++, parseSections(input.previousSummary, STRUCTURED_SECTIONS))) : undefined;
   const foldable = previous && isSectioned(previous, STRUCTURED_SECTIONS);
-  const prior = (name: string) => (foldable ? clipEarlier((previous!.get(name) ?? '').trim(), limits.earlierSummaryChars) : '');
+  const prior = (name: string): string => {
+    if (!foldable) return '';
+    const key = `${limits.earlierSummaryChars}|${name}`;
+    let clipped = m.clipped.get(key);
+    if (clipped === undefined) {
+      priorStats.clips++;
+      m.clipped.set(key, (clipped = clipEarlier((previous!.get(name) ?? '').trim(), limits.earlierSummaryChars)));
+    }
+    return clipped;
+  };
   const withPrior = (name: string, lines: string[]) => {
     const before = prior(name);
     return before && !before.startsWith('- (none') ? [...before.split('\n').map((l) => priorDroppable(name, l)), ...lines] : lines;
