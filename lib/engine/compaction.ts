@@ -8,6 +8,7 @@ import { transfer } from 'comlink';
 import { buildAudit } from '../compaction/audit';
 import { ConfigError, parseCompactionConfig, type CompactionPlan } from '../compaction/config';
 import { lostIdentifiers, prepareLostByCategory, prepareLostIdentifiers } from '../compaction/lost';
+import { prepareDedupPartners } from '../compaction/reducers/dedup-tools';
 import { modelCalls } from '../compaction/calls';
 import { addPointers } from '../compaction/pointers';
 import { modelViewTotals, projectTranscript, startingContext } from '../compaction/project';
@@ -559,6 +560,8 @@ export function compactionEngine(deps: CompactionDeps) {
       const log = await deps.getTranscript(id);
       prepareLostIdentifiers(log);
       prepareLostByCategory(log);
+      // dedup-tools' index of the calls with a partner, for the default hints (what Auto's dedup stage asks first).
+      prepareDedupPartners(log);
       startingContext(log, 'model-view');
       modelCalls(log);
     },

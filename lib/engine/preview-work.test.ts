@@ -9,6 +9,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { makeClaudeCodeSession } from '../../bench/generate';
 import { defaultPlan, planToDraft } from '../../components/plan/plan';
 import { lostIndexStats } from '../compaction/lost';
+import { emergencyWork } from '../compaction/reducers/emergency';
+import { partnersStats } from '../compaction/reducers/dedup-tools';
+import { sentenceStats } from '../summarize/facts';
+import { offlineWork, priorStats } from '../summarize/offline';
 import { projectCalls, projectTranscript } from '../compaction/project';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase } from './api';
@@ -106,4 +110,43 @@ describe('the preview path, counted', () => {
     expect(totals[1]).toBeGreaterThan(totals[0] * 3);
     expect(sizes[1]).toBeLessThan(sizes[0] * 2);
   });
+
+  it('session 14: the warm-up builds dedup’s partner index; Auto previews of other ranges build neither, weigh each emergency cut once and split each text once', async () => {
+    const turns = 400;
+    const out = await engine.importFile(new TextEncoder().encode(makeClaudeCodeSession(turns)), `cc-${turns}.jsonl`);
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const id = out.meta.id;
+    const partners = partnersStats.builds;
+    await engine.warmPreview(id);
+    expect(partnersStats.builds - partners).toBe(1);
+    const log = await engine.getTranscript(id);
+    // Every text a summary could split into sentences: the log's text blocks.
+    let texts = 0;
+    for (const m of log.messages) for (const b of m.blocks) if (b.kind === 'text') texts++;
+    const plan = defaultPlan(out.meta.tokens.total);
+    const afterWarm = partnersStats.builds;
+    for (const range of [[40, 160], [200, 320]] as Array<[number, number]>) {
+      const cuts = emergencyWork.cuts;
+      const attempts = emergencyWork.attempts;
+      const splits = sentenceStats.splits;
+      const renders = offlineWork.renders;
+      const calls = offlineWork.calls;
+      const parses = priorStats.parses;
+      const p = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft: planToDraft(plan, `s14-${range[0]}`, range), selection: range });
+      if (p.kind !== 'preview') throw new Error(JSON.stringify(p));
+      // The range's Auto summarizes, then emergency finds that dropping the whole range cannot reach the target: it weighs the
+      // notice's wordings and error lines one by one (before: each weighing dropped the whole range again).
+      expect(p.preview.reducers.find((r) => r.reducer === 'emergency')?.notes.join(' ')).toMatch(/not run: even dropping the whole range/);
+      expect(emergencyWork.attempts - attempts).toBeGreaterThan(5);
+      expect(emergencyWork.cuts - cuts).toBe(1);
+      // The offline summarizer rendered the span several times (chunks, the one pass, the tightening) and split each text at most once.
+      expect(offlineWork.renders - renders).toBeGreaterThan(6);
+      expect(sentenceStats.splits - splits).toBeLessThanOrEqual(texts);
+      // A chunk folds the previous chunk's summary in: parsed once per summarizer call, not once per render.
+      expect(priorStats.parses - parses).toBeGreaterThan(0);
+      expect(priorStats.parses - parses).toBeLessThanOrEqual(offlineWork.calls - calls);
+    }
+    expect(partnersStats.builds).toBe(afterWarm);
+  });
 });
+

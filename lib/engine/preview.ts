@@ -144,7 +144,13 @@ export function summarizePreview(log: Transcript, projection: Projection, select
   const fateIndex = new Map<string, number>(SAVED_FATES.map((f, i) => [f, i]));
 
   const projectedById = new Map<string, ProjectedBlock>();
-  for (const m of projection.messages) for (const b of m.blocks) projectedById.set(b.sourceBlockId ?? b.id, b);
+  // Read only for log blocks whose fate is not kept (below): the kept blocks (most of them) are not listed.
+  for (const m of projection.messages)
+    for (const b of m.blocks) {
+      const key = b.sourceBlockId ?? b.id;
+      const fate = projection.fates[key];
+      if (fate && fate.kind !== 'kept') projectedById.set(key, b);
+    }
   const bySource = (stepId: string) => stepId.startsWith('source-marker:');
   const deltaAdded = new Float64Array(Math.max(1, turns) * K);
   // Synthetic messages (our summaries, notices) add their tokens at the end of the span they replace.

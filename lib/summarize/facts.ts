@@ -165,12 +165,38 @@ export function errorLine(content: string): string | undefined {
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * A text's sentences, and those of a kind, remembered per text (issue 31): the offline summarizer
+ * renders a span up to six times while it tightens, and a preview summarizes the same turns in
+ * chunks and once more in one pass; each render split every instruction and assistant text again.
+ * The lists are frozen (shared). Bounded: cleared past SENTENCE_CACHE_MAX texts; long texts are not kept.
+ */
+const SENTENCE_CACHE_MAX = 50_000;
+const SENTENCE_TEXT_MAX = 100_000;
+export const sentenceStats = { splits: 0 };
+function remembered(cache: Map<string, string[]>, text: string, make: () => string[]): string[] {
+  if (text.length > SENTENCE_TEXT_MAX) return make();
+  let hit = cache.get(text);
+  if (!hit) {
+    if (cache.size >= SENTENCE_CACHE_MAX) cache.clear();
+    cache.set(text, (hit = Object.freeze(make()) as string[]));
+  }
+  return hit;
+}
+const sentenceCache = new Map<string, string[]>();
+const decisionCache = new Map<string, string[]>();
+const constraintCache = new Map<string, string[]>();
+const nextCache = new Map<string, string[]>();
+
 /** Sentences of a text (split on ., !, ? followed by space, and on newlines). */
 export function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((s) => s.trim().replace(/^[-*•]\s+/, ''))
-    .filter((s) => s.length >= 12);
+  return remembered(sentenceCache, text, () => {
+    sentenceStats.splits++;
+    return text
+      .split(/(?<=[.!?])\s+|\n+/)
+      .map((s) => s.trim().replace(/^[-*•]\s+/, ''))
+      .filter((s) => s.length >= 12);
+  });
 }
 
 const DECISION = /\b(because|instead|decided|decide to|decision|chose|choose|approach|rather than|root cause|the issue (?:is|was)|the problem (?:is|was)|the cause|so that|turns out|since the|the fix (?:is|was)|better to|prefer|trade-?off|in order to|(?:fixed|addressed|resolved|caused|solved) by)\b/i;
@@ -178,13 +204,13 @@ const CONSTRAINT = /\b(must|should|never|always|don't|do not|make sure|ensure|on
 const NEXT = /\b(next|TODO|remaining|still need|will now|then I|after that|follow-up|not yet)\b/i;
 
 export function decisionSentences(text: string): string[] {
-  return sentences(text).filter((s) => DECISION.test(s));
+  return remembered(decisionCache, text, () => sentences(text).filter((s) => DECISION.test(s)));
 }
 export function constraintSentences(text: string): string[] {
-  return sentences(text).filter((s) => CONSTRAINT.test(s));
+  return remembered(constraintCache, text, () => sentences(text).filter((s) => CONSTRAINT.test(s)));
 }
 export function nextStepSentences(text: string): string[] {
-  return sentences(text).filter((s) => NEXT.test(s));
+  return remembered(nextCache, text, () => sentences(text).filter((s) => NEXT.test(s)));
 }
 
 const URL_RE = /\bhttps?:\/\/[^\s<>"'`)\]}]+/g;

@@ -554,10 +554,30 @@ function section(name: string, lines: string[], empty = '- (none in this span)')
   return `## ${name}\n${body || empty}`;
 }
 
+/**
+ * The previous summary's sections and their clipped forms, per summarizer input (issue 31): the
+ * input is rendered up to 6 times while it tightens, and each render parsed the previous summary
+ * (a chunk's: ~250 KB at 10,000 turns) and clipped each of its sections again, several times.
+ */
+const priorMemo = new WeakMap<SpanInput, { previous: string | undefined; sections?: Map<string, string>; clipped: Map<string, string> }>();
+export const priorStats = { parses: 0, clips: 0 };
+
 function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
-  const previous = input.previousSummary?.trim() ? parseSections(input.previousSummary, STRUCTURED_SECTIONS) : undefined;
+  let memo = priorMemo.get(input);
+  if (!memo || memo.previous !== input.previousSummary) priorMemo.set(input, (memo = { previous: input.previousSummary, clipped: new Map() }));
+  const m = memo;
+  const previous = input.previousSummary?.trim() ? (m.sections ??= (priorStats.parses++, parseSections(input.previousSummary, STRUCTURED_SECTIONS))) : undefined;
   const foldable = previous && isSectioned(previous, STRUCTURED_SECTIONS);
-  const prior = (name: string) => (foldable ? clipEarlier((previous!.get(name) ?? '').trim(), limits.earlierSummaryChars) : '');
+  const prior = (name: string): string => {
+    if (!foldable) return '';
+    const key = `${limits.earlierSummaryChars}|${name}`;
+    let clipped = m.clipped.get(key);
+    if (clipped === undefined) {
+      priorStats.clips++;
+      m.clipped.set(key, (clipped = clipEarlier((previous!.get(name) ?? '').trim(), limits.earlierSummaryChars)));
+    }
+    return clipped;
+  };
   const withPrior = (name: string, lines: string[]) => {
     const before = prior(name);
     return before && !before.startsWith('- (none') ? [...before.split('\n').map((l) => priorDroppable(name, l)), ...lines] : lines;
@@ -688,7 +708,11 @@ function narrative(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): s
   return paragraphs.join('\n\n');
 }
 
+/** Work of the offline summarizer, counted (issue 31: the preview path's tests count, never time). */
+export const offlineWork = { calls: 0, messages: 0, renders: 0 };
+
 function render(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
+  offlineWork.renders++;
   const style: SummaryStyle = input.style ?? 'structured';
   if (style === 'claude-code') return claudeCode(input, facts, limits);
   if (style === 'narrative') return narrative(input, facts, limits);
@@ -738,6 +762,8 @@ export function scaleLimits(limits: OfflineLimits, f: number): OfflineLimits {
  * even that does not fit.
  */
 export function summarizeOfflineWith(input: SpanInput, limits: OfflineLimits = DEFAULT_OFFLINE_LIMITS): string {
+  offlineWork.calls++;
+  offlineWork.messages += input.messages.length;
   const facts = extractSpanFacts(input.messages);
   let text = render(input, facts, limits);
   if (input.maxChars === undefined || text.length <= input.maxChars) return text;

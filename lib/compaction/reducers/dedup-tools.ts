@@ -147,12 +147,23 @@ interface LogPartners {
 }
 
 const partnersCache = new WeakMap<Transcript, WeakMap<ToolHints, LogPartners>>();
+/** logPartners' builds, counted (issue 31: the preview worker's warm-up builds the log's; its previews build none). */
+export const partnersStats = { builds: 0 };
+
+/**
+ * The log's partner index for the default hints (the Plan panel's, NO_HINTS), built now: the
+ * preview worker's warm-up (issue 31), so the first preview's dedup stage does not build it.
+ */
+export function prepareDedupPartners(log: Transcript): void {
+  logPartners(log, NO_HINTS);
+}
 
 function logPartners(log: Transcript, hints: ToolHints): LogPartners {
   let byHints = partnersCache.get(log);
   if (!byHints) partnersCache.set(log, (byHints = new WeakMap()));
   let hit = byHints.get(hints);
   if (hit) return hit;
+  partnersStats.builds++;
   const calls: ToolCallBlock[] = [];
   // Indexed loops: a pass a new log makes once, before V8 has optimized it (totals.ts).
   for (let i = 0; i < log.messages.length; i++) {

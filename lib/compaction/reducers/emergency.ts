@@ -224,6 +224,9 @@ function noticeMessage(ctx: CompactionContext, what: string, turn: number, templ
   };
 }
 
+/** Emergency's work, counted (issue 31: tests count the cuts built, never time). */
+export const emergencyWork = { attempts: 0, cuts: 0 };
+
 /** A cut emergency weighs: the context's tokens after it (contextTokens of the finished context), and the context itself, built on demand. */
 interface Attempt {
   tokens: number;
@@ -259,40 +262,77 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
    * `finish` only (issue 31: building every weighed cut was most of a 10,000-turn preview).
    * `errors`: every dropped error line, none, or only those of a chosen set (what fits the target).
    */
-  const attempt = (keep: number, notice = template, errors: 'all' | 'none' | ReadonlySet<string> = 'all'): Attempt | undefined => {
-    let cut = Math.max(0, candidates.length - keep);
-    // Split safety: never start the kept part on a message made only of tool results.
-    while (cut > 0 && cut < candidates.length && ctx.messages[candidates[cut]].blocks.some((b) => b.kind === 'tool_result')) cut--;
+  /**
+   * What a cut drops, built once per cut (issue 31): the notice's wordings and error lines are
+   * weighed on the same cut (up to 2 × NOTICE_ERRORS.maxLines + 4 times when even the whole range
+   * does not fit), and only the notice differs between them. Weighing does not edit the cut's
+   * editor; the attempt that is finished inserts its notice into it.
+   */
+  interface Cut {
+    drop: number[];
+    editor: ContextEditor;
+    restore: ProjectedMessage[];
+    restoredTokens: number;
+    /** Main-chain tokens of the given-back messages (what they add to the context total). */
+    restoredMain: number;
+    first: number;
+    last: number;
+    covered: number;
+    removed: readonly string[];
+    lines?: string[];
+    finished?: boolean;
+  }
+  const cuts = new Map<number, Cut>();
+  const cutOf = (cut: number): Cut => {
+    let c = cuts.get(cut);
+    if (c && !c.finished) return c;
+    emergencyWork.cuts++;
     const drop = candidates.slice(0, cut).sort((a, b) => a - b);
-    if (drop.length === 0) return undefined;
     const editor = new ContextEditor(ctx, 'emergency');
     removeMessagesSafely(editor, drop, fates.removed('emergency', ctx.step.id));
     const restore = dropUserMessages ? [] : restoredMessages(ctx, drop);
     const restored = new Set(restore.map((m) => m.sourceId!));
     const restoredTokens = restore.reduce((n, m) => n + m.blocks.reduce((s, b) => s + b.tokens, 0), 0);
+    const restoredMain = restore.reduce((n, m) => n + (m.sidechain ? 0 : m.blocks.reduce((s, b) => s + b.tokens, 0)), 0);
     // A dropped summary takes its span with it: those log messages are removed now, not summarized,
     // and the notice counts them (it said "turns 60–60, 1 messages" for a summary of 152 turns).
     // The typed messages it gives back are kept, not counted.
     const { first, last, messages: covered, removed } = droppedSpan(ctx, drop, restored);
+    c = { drop, editor, restore, restoredTokens, restoredMain, first, last, covered, removed };
+    cuts.set(cut, c);
+    return c;
+  };
+  const attempt = (keep: number, notice = template, errors: 'all' | 'none' | ReadonlySet<string> = 'all'): Attempt | undefined => {
+    let cut = Math.max(0, candidates.length - keep);
+    // Split safety: never start the kept part on a message made only of tool results.
+    while (cut > 0 && cut < candidates.length && ctx.messages[candidates[cut]].blocks.some((b) => b.kind === 'tool_result')) cut--;
+    if (cut === 0) return undefined;
+    emergencyWork.attempts++;
+    const c = cutOf(cut);
+    const { drop, restore, restoredTokens, first, last, covered, removed } = c;
     const what = `turns ${first + 1}–${last + 1}, ${covered} messages`;
-    const lines = errors === 'none' ? [] : droppedErrorLines(ctx, drop);
+    const lines = errors === 'none' ? [] : (c.lines ??= droppedErrorLines(ctx, drop));
     let shown = errors === 'all' ? lines.slice(-NOTICE_ERRORS.maxLines) : errors === 'none' ? [] : lines.filter((l) => errors.has(l));
     let message = noticeMessage(ctx, what, first, notice, shown, lines.length);
     // The error lines only while they cost less than the drop saves (net of the words given back).
-    const saved = editor.saved - restoredTokens;
+    const saved = c.editor.saved - restoredTokens;
     if (message.blocks[0].tokens >= saved) {
       shown = [];
       message = noticeMessage(ctx, what, first, notice);
     }
     if (message.blocks[0].tokens >= saved) return undefined;
-    editor.insertBefore(drop[0], message);
-    for (const r of restore) editor.insertBefore(drop[0], r);
     return {
-      tokens: editor.contextTotal,
+      // The cut's total with the notice and the given-back messages inserted (ContextEditor.insertBefore's arithmetic).
+      tokens: c.editor.contextTotal + message.blocks.reduce((n, b) => n + b.tokens, 0) + c.restoredMain,
       finish: () => {
+        // A cut is finished once; another attempt on it after that builds it again.
+        const editor = c.finished ? cutOf(cut).editor : c.editor;
+        c.finished = true;
+        editor.insertBefore(drop[0], message);
+        for (const r of restore) editor.insertBefore(drop[0], r);
         if (removed.length) editor.setFates(removed, fates.removed('emergency', ctx.step.id));
         if (restore.length) editor.setFates(restore.flatMap((r) => r.blocks.map((b) => b.id)), { kind: 'kept' });
-        const typed = droppedUserMessages(ctx, drop, restored);
+        const typed = droppedUserMessages(ctx, drop, new Set(restore.map((m) => m.sourceId!)));
         const named = typed.length ? [`user messages not kept (${typed.length}): ${typed.slice(0, 20).join('; ')}${typed.length > 20 ? `; … ${typed.length - 20} more` : ''}`] : [];
         const inNotice = new Set(shown);
         const lostErrors = lines.filter((l) => !inNotice.has(l));
