@@ -139,7 +139,7 @@ export function rememberLogContext(log: Transcript, messages: readonly Projected
 }
 
 /** Work done since the process started (tests guard the replay's cost with it): projections, log messages wrapped into a starting context. */
-export const projectWork = { startingMessages: 0, projections: 0 };
+export const projectWork = { startingMessages: 0, projections: 0, stablePrefixes: 0 };
 
 function buildStartingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
   projectWork.startingMessages += log.messages.length;
@@ -399,6 +399,7 @@ function sameMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
  * list changes the very front), then messages. Side chains are not sent and are skipped.
  */
 export function cacheStablePrefix(a: Pick<Projection, 'messages' | 'tools'>, b: Pick<Projection, 'messages' | 'tools'>): number {
+  projectWork.stablePrefixes++;
   if (a.tools.length !== b.tools.length || a.tools.some((t, i) => t.name !== b.tools[i].name || t.tokens !== b.tools[i].tokens)) return 0;
   let n = a.tools.reduce((s, t) => s + t.tokens, 0);
   // The two main lines side by side (no filtered copies: the prefix usually ends early).
@@ -497,6 +498,7 @@ function project(log: Transcript, steps: readonly Step[], options: ProjectOption
   const tools = ctx.tools as Projection['tools'];
   const startTotals = contextTotalsOf({ messages: start.messages, tools: log.tools });
   const reference = options.previous ?? { messages: start.messages, tools: log.tools };
+  let stable: number | undefined;
   return {
     messages,
     tools,
@@ -506,7 +508,10 @@ function project(log: Transcript, steps: readonly Step[], options: ProjectOption
     summaries: state.summaries,
     tokens: { before: toTokenTotals(transcriptTotals(log)), after: toTokenTotals(contextTotalsOf({ messages, tools })), start: toTokenTotals(startTotals) },
     baseline,
-    cacheStablePrefix: cacheStablePrefix(reference, { messages, tools }),
+    // Computed when first read (a pass over the prefix the two share): the replay's looks never read it.
+    get cacheStablePrefix() {
+      return (stable ??= cacheStablePrefix(reference, { messages, tools }));
+    },
     summaryRequests: state.summaryRequests,
   };
 }

@@ -154,6 +154,29 @@ describe('the replay, per policy and cached (issue 31)', () => {
     expect(same()).toBe(0);
   });
 
+  it("a look that keeps nothing makes no context items, and projectTranscript's stable prefix is not computed for the replay's looks (session 14)", () => {
+    // JP at 400 turns looks at its context every 5 % of the window and finds it under its own
+    // trigger: no look is kept. Each candidate made an item per message of its projection (a
+    // WeakMap lookup each) and project passed over the context's prefix for a stable prefix the
+    // replay never reads (it computes its own against the previous request).
+    const t = session(400);
+    const policy = REPLAY_POLICIES.filter((p) => p.id === 'jp');
+    const items = replayWork.items;
+    const projections = projectWork.projections;
+    const stable = projectWork.stablePrefixes;
+    const r = simulate(t, policy).results[0];
+    const looks = projectWork.projections - projections;
+    expect(looks).toBeGreaterThan(10);
+    const made = replayWork.items - items;
+    // The session read once, plus the context of each look that was kept.
+    expect(made).toBeLessThanOrEqual(t.messages.length * (1 + r.totals.compactions));
+    expect(projectWork.stablePrefixes - stable).toBe(0);
+    // Read, it is what it was: the prefix shared with the starting context.
+    const p = projectTranscript(t, [], { baseline: 'log' });
+    expect(p.cacheStablePrefix).toBe(p.tokens.after.total);
+    expect(JSON.parse(JSON.stringify(p)).cacheStablePrefix).toBe(p.tokens.after.total);
+  });
+
   it('usage implausible next to the content: the cached view is on the calls simulate ran on (our counts), as without a cache', () => {
     const bad = { ...log, usage: log.usage.map((u) => ({ ...u, input: 1, cacheRead: 0, cacheWrite: 0 })) };
     const cache = new ReplayCache();

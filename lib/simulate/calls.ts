@@ -308,18 +308,17 @@ interface Item {
   msg: ProjectedMessage;
 }
 
-// One item per projected message (immutable): a message a projection left as it was (most of them,
-// at every look) is not summed again.
-const itemCache = new WeakMap<ProjectedMessage, Item>();
-
+/**
+ * A context item: a projected message and its tokens. Summed where made: a message holds a few
+ * blocks, and a WeakMap from every projected message to its item (one lookup per message of every
+ * candidate) cost more than the sum — and its ephemerons, more in every garbage collection.
+ */
 function itemOf(m: ProjectedMessage): Item {
-  let it = itemCache.get(m);
-  if (it) return it;
+  replayWork.items++;
   let tokens = 0;
-  for (const b of m.blocks) tokens += b.tokens;
-  it = { tokens, msg: m };
-  itemCache.set(m, it);
-  return it;
+  const blocks = m.blocks;
+  for (let i = 0; i < blocks.length; i++) tokens += blocks[i].tokens;
+  return { tokens, msg: m };
 }
 
 /** Tokens of a list of items. */
@@ -329,11 +328,9 @@ function itemTokens(items: readonly Item[]): number {
   return n;
 }
 
-/** Two items the provider sees as the same message: one role, the very same blocks in order. */
-function sameItem(a: Item, b: Item): boolean {
-  if (a === b) return true;
-  const x = a.msg;
-  const y = b.msg;
+/** Two messages the provider sees as the same: one role, the very same blocks in order. */
+function sameItem(x: ProjectedMessage, y: ProjectedMessage): boolean {
+  if (x === y) return true;
   if (x.role !== y.role || x.blocks.length !== y.blocks.length) return false;
   for (let i = 0; i < x.blocks.length; i++) if (x.blocks[i] !== y.blocks[i]) return false;
   return true;
@@ -349,7 +346,7 @@ function sameItem(a: Item, b: Item): boolean {
  * Work the replay did since the process started (tests guard the replay's cost with it): log
  * messages wrapped into a policy's context.
  */
-export const replayWork = { contextMessages: 0, contextMessagesKept: 0, looksWithoutProjection: 0 };
+export const replayWork = { contextMessages: 0, contextMessagesKept: 0, looksWithoutProjection: 0, items: 0 };
 
 /** The log message a context item stands for at a position: the same as another's when id, role, blocks, meta and summary-ness are. */
 function sameContextMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
@@ -505,9 +502,11 @@ export class ContextMessages {
 
 const KIND_INDEX = Object.fromEntries(BUDGET_KINDS.map((k, i) => [k, i])) as Record<BudgetKind, number>;
 
-function commonPrefixTokens(a: readonly Item[], b: readonly Item[]): number {
+/** Tokens of the leading items the provider sees unchanged in the messages `b`. */
+function commonPrefixTokens(a: readonly Item[], b: readonly ProjectedMessage[]): number {
   let n = 0;
-  for (let i = 0; i < Math.min(a.length, b.length) && sameItem(a[i], b[i]); i++) n += a[i].tokens;
+  const len = Math.min(a.length, b.length);
+  for (let i = 0; i < len && sameItem(a[i].msg, b[i]); i++) n += a[i].tokens;
   return n;
 }
 
@@ -600,7 +599,6 @@ export function simulate(source: Transcript, policies: readonly ReplayPolicy[], 
 
 interface Candidate {
   projection: ReturnType<typeof projectTranscript>;
-  items: Item[];
   tools: Transcript['tools'];
   toolTokens: number;
   /** The next call's prompt with it. */
@@ -725,15 +723,16 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
         // counted the way the file is: less the invisible overhead, ÷ the calibration factor.
         const scaled = steps.map((st) => (st.budget === undefined ? st : { ...st, budget: Math.max(1, Math.floor((st.budget - env.overhead) / factor)) }));
         const projection = projectTranscript(context, scaled, { baseline: 'log', signalCacheOf: log });
-        const nextItems = projection.messages.map(itemOf);
         const nextTools = projection.tools as Transcript['tools'];
         const nextToolTokens = nextTools.reduce((n, t) => n + t.tokens, 0);
-        const after = Math.max(1, Math.round(base + factor * (nextToolTokens + itemTokens(nextItems) - before[c.promptEnd])));
-        const stable = Math.min(prevPrompt, Math.round((env.overhead + nextToolTokens) * factor + factor * commonPrefixTokens(prevItems, nextItems)));
+        // The projection's own total (its tools and every block, counted once by project) is the
+        // candidate's size; its items are made only if it is kept (most looks keep nothing).
+        const after = Math.max(1, Math.round(base + factor * (projection.tokens.after.total - before[c.promptEnd])));
+        const stable = Math.min(prevPrompt, Math.round((env.overhead + nextToolTokens) * factor + factor * commonPrefixTokens(prevItems, projection.messages)));
         const summaryTokens = projection.summaries.reduce((n, x) => n + x.tokens, 0);
         const p = env.priceOf(c);
         const call = summaryTokens > 0 ? scaleHits(billCall(rules, p, prompt, Math.min(prompt, prevPrompt), aliveGuess, Math.round(summaryTokens * factor)), env.hitScale, rules, p) : undefined;
-        return { projection, items: nextItems, tools: nextTools, toolTokens: nextToolTokens, after, stable, call };
+        return { projection, tools: nextTools, toolTokens: nextToolTokens, after, stable, call };
       };
       let chosen: Candidate | undefined;
       let why: 'window' | 'pays' = 'window';
@@ -777,7 +776,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       if (chosen) {
         for (const [id, f] of Object.entries(chosen.projection.fates)) if (f.kind !== 'kept') fates.set(id, f);
         firedBefore = prompt;
-        items = chosen.items;
+        items = chosen.projection.messages.map(itemOf);
         itemsTokens = itemTokens(items);
         contextMessages.reset(items);
         tools = chosen.tools;
