@@ -52,9 +52,9 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
         setState({ kind: 'error', message: userMessage(out.error) });
         return;
       }
-      downloadBytes(out.file.bytes, out.file.fileName, out.file.mimeType);
-      if (out.file.audit) downloadBytes(out.file.audit.bytes, out.file.audit.fileName, 'application/json');
-      if (out.file.recall) downloadBytes(out.file.recall.bytes, out.file.recall.fileName, 'application/jsonl');
+      downloadBytes(out.file.blob ?? out.file.bytes, out.file.fileName, out.file.mimeType);
+      if (out.file.audit) downloadBytes(out.file.audit.blob ?? out.file.audit.bytes, out.file.audit.fileName, 'application/json');
+      if (out.file.recall) downloadBytes(out.file.recall.blob ?? out.file.recall.bytes, out.file.recall.fileName, 'application/jsonl');
       setState({ kind: 'done', file: out.file });
     } catch (e) {
       setState({ kind: 'error', message: userMessage(e) });

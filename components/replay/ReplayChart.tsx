@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { ReplaySeries, ReplayView } from '@/lib/engine/replay';
 import { formatCompact, formatTokens } from '../ui/format';
 import { policyColor } from './colors';
@@ -44,7 +44,10 @@ export function breakEvenText(breakEven: number | undefined, callsAfter: number,
  */
 export function ReplayChart({ view, series }: { view: ReplayView; series: ReplaySeries[] }) {
   const box = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(900);
+  // Unknown until the box is measured: the chart is drawn at its width only (issue 31: drawn first
+  // at a guessed 900 px, then again at the real width, the page's arrival was 3 tasks of 40–65 ms
+  // CPU at 2,000 turns).
+  const [width, setWidth] = useState<number | null>(null);
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -52,7 +55,17 @@ export function ReplayChart({ view, series }: { view: ReplayView; series: Replay
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
+  // The curves are drawn one a task (each memoized): six curves of 4,000 calls with their
+  // compaction dots, drawn in one React render, were one task of 95 ms CPU at 2,000 turns.
+  const [drawn, setDrawn] = useState({ width: 0, count: 0 });
+  const count = drawn.width === width ? drawn.count : 0;
+  useEffect(() => {
+    if (width === null || count >= series.length) return;
+    const timer = setTimeout(() => setDrawn({ width, count: count + 1 }), 0);
+    return () => clearTimeout(timer);
+  }, [width, count, series.length]);
   const calls = view.callTurns.length;
+  if (width === null) return <div ref={box} className="w-full" style={{ height: HEIGHT }} data-testid="replay-chart" data-calls={calls} data-drawn="no" />;
   const plotW = width - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   let peak = 0;
@@ -60,12 +73,11 @@ export function ReplayChart({ view, series }: { view: ReplayView; series: Replay
   const win = view.model.contextWindow;
   // Fit to the data; the window joins the scale when it is within reach of the curves.
   const yMax = Math.max(1, peak, win <= peak * 1.6 ? win : 0) * 1.06;
-  const x = (i: number) => PAD.left + (calls <= 1 ? plotW / 2 : (i / (calls - 1)) * plotW);
-  const y = (v: number) => PAD.top + plotH - (v / yMax) * plotH;
+  const { x, y } = scales(calls, plotW, plotH, yMax);
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * yMax);
   const xTicks = calls > 1 ? [0, Math.floor((calls - 1) / 2), calls - 1] : [0];
   return (
-    <div ref={box} className="w-full" data-testid="replay-chart" data-calls={calls}>
+    <div ref={box} className="w-full" data-testid="replay-chart" data-calls={calls} data-drawn={count >= series.length ? 'yes' : 'no'}>
       {calls === 0 ? (
         <p className="py-8 text-center text-sm text-neutral-500">This transcript has no model call to replay.</p>
       ) : (
@@ -95,32 +107,47 @@ export function ReplayChart({ view, series }: { view: ReplayView; series: Replay
               window {formatTokens(win)} ↑ (off scale)
             </text>
           )}
-          {series.map((s) => {
-            const pts = decimate(s.prompts, plotW);
-            const color = policyColor(s.id);
-            return (
-              <g key={s.id} data-testid="replay-series" data-policy={s.id}>
-                <polyline fill="none" stroke={color} strokeWidth={1.5} strokeLinejoin="round" points={pts.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')} />
-                {Array.from(s.fired).map((f, i) =>
-                  f ? (
-                    // A compaction that never paid back the cache it broke: a hollow ring with a red edge.
-                    <circle key={`f${i}`} cx={x(i)} cy={y(s.prompts[i])} r={s.unpaid?.[i] ? 4.5 : 3.5} fill={s.unpaid?.[i] ? 'white' : color} stroke={s.unpaid?.[i] ? '#dc2626' : 'white'} strokeWidth={s.unpaid?.[i] ? 2 : 1} data-testid="replay-firing" data-paid={s.unpaid?.[i] ? 'false' : 'true'}>
-                      <title>{`${s.label}: compacted before call ${i + 1} (turn ${view.callTurns[i] + 1}), ${formatTokens(s.prompts[i])} tokens sent; ${breakEvenText(s.breakEven?.[i], calls - i, !!s.unpaid?.[i])}`}</title>
-                    </circle>
-                  ) : null,
-                )}
-                {Array.from(s.broken).map((b, i) =>
-                  b && !s.fired[i] ? (
-                    <path key={`b${i}`} d={`M${x(i) - 3},${y(s.prompts[i]) - 3}l6,6m0,-6l-6,6`} stroke={color} strokeWidth={1.2}>
-                      <title>{`${s.label}: call ${i + 1} lost the cached prefix (the gap since the previous call outlived the cache)`}</title>
-                    </path>
-                  ) : null,
-                )}
-              </g>
-            );
-          })}
+          {series.slice(0, count).map((s) => (
+            <SeriesMarks key={s.id} s={s} callTurns={view.callTurns} plotW={plotW} plotH={plotH} yMax={yMax} />
+          ))}
         </svg>
       )}
     </div>
   );
 }
+
+/** Pixel positions: x of call i, y of a token count. */
+function scales(calls: number, plotW: number, plotH: number, yMax: number) {
+  return {
+    x: (i: number) => PAD.left + (calls <= 1 ? plotW / 2 : (i / (calls - 1)) * plotW),
+    y: (v: number) => PAD.top + plotH - (v / yMax) * plotH,
+  };
+}
+
+/** One policy's curve, its compactions and its cache losses (re-drawn only when its scale or data change). */
+const SeriesMarks = memo(function SeriesMarks({ s, callTurns, plotW, plotH, yMax }: { s: ReplaySeries; callTurns: ReplayView['callTurns']; plotW: number; plotH: number; yMax: number }) {
+  const calls = callTurns.length;
+  const { x, y } = scales(calls, plotW, plotH, yMax);
+  const pts = decimate(s.prompts, plotW);
+  const color = policyColor(s.id);
+  return (
+    <g data-testid="replay-series" data-policy={s.id}>
+      <polyline fill="none" stroke={color} strokeWidth={1.5} strokeLinejoin="round" points={pts.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')} />
+      {Array.from(s.fired).map((f, i) =>
+        f ? (
+          // A compaction that never paid back the cache it broke: a hollow ring with a red edge.
+          <circle key={`f${i}`} cx={x(i)} cy={y(s.prompts[i])} r={s.unpaid?.[i] ? 4.5 : 3.5} fill={s.unpaid?.[i] ? 'white' : color} stroke={s.unpaid?.[i] ? '#dc2626' : 'white'} strokeWidth={s.unpaid?.[i] ? 2 : 1} data-testid="replay-firing" data-paid={s.unpaid?.[i] ? 'false' : 'true'}>
+            <title>{`${s.label}: compacted before call ${i + 1} (turn ${callTurns[i] + 1}), ${formatTokens(s.prompts[i])} tokens sent; ${breakEvenText(s.breakEven?.[i], calls - i, !!s.unpaid?.[i])}`}</title>
+          </circle>
+        ) : null,
+      )}
+      {Array.from(s.broken).map((b, i) =>
+        b && !s.fired[i] ? (
+          <path key={`b${i}`} d={`M${x(i) - 3},${y(s.prompts[i]) - 3}l6,6m0,-6l-6,6`} stroke={color} strokeWidth={1.2}>
+            <title>{`${s.label}: call ${i + 1} lost the cached prefix (the gap since the previous call outlived the cache)`}</title>
+          </path>
+        ) : null,
+      )}
+    </g>
+  );
+});

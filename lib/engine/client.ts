@@ -36,7 +36,7 @@ import type { RecoveryReport, StorageEstimate } from '../db/repo';
 export type Lane = 'import' | 'query' | 'preview' | 'census';
 
 /** Timeline turns per message on open: ~20 ms of decoding each at the main thread's pace. */
-export const TIMELINE_SLICE = 8_192;
+export const TIMELINE_SLICE = 2_048;
 
 export function abortError(): Error {
   // DOMException is what fetch and friends reject with; code that filters AbortError checks the name.

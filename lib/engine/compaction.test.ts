@@ -324,6 +324,13 @@ describe('engine.exportVersion', () => {
     expect(file.tokens.projected).toBeLessThan(file.tokens.original);
     expect(validatePairing(back.messages.filter((m) => !m.sidechain)).filter((i) => i.kind !== 'missing-result')).toEqual([]);
 
+    // The page downloads Blobs made here, in the worker (issue 31: a Blob made on the page copied
+    // the bytes in one long task): the same bytes, with the file's type.
+    expect(file.blob!.type).toBe(file.mimeType);
+    expect(new Uint8Array(await file.blob!.arrayBuffer())).toEqual(file.bytes);
+    expect(file.audit!.blob!.type).toBe('application/json');
+    expect(new Uint8Array(await file.audit!.blob!.arrayBuffer())).toEqual(file.audit!.bytes);
+
     const audit = JSON.parse(new TextDecoder().decode(file.audit!.bytes));
     expect(file.audit!.fileName).toMatch(/\.audit\.json$/);
     expect(audit.$schema).toBe('contextscope-compaction-audit');
