@@ -19,6 +19,15 @@ const baseURL = `http://127.0.0.1:${port}`;
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
+/**
+ * The specs that judge the page's main-thread tasks by their CPU time (e2e/long.spec.ts at 100k
+ * turns; preview-speed and app-tasks at 2,000–10,000): they run in the long-tasks project, after the
+ * others and one at a time. Thread time is not stretched by waiting for a core, but a second
+ * browser on the other core still slows this one's (shared caches): session 13's CI measured a
+ * 42 ms task as 55 ms with another spec running beside it.
+ */
+const SOLO = /(long|preview-speed|app-tasks)\.spec\.ts$/;
+
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
@@ -48,15 +57,15 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', testIgnore: /long\.spec\.ts$/, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
-    // The Long Tasks measurement (100k turns) runs after every other spec, alone: with another
+    { name: 'chromium', testIgnore: SOLO, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
+    // The main-thread task measurements (SOLO) run after every other spec, one at a time: with another
     // browser sharing the 2 cores, scheduling noise shows up as long tasks that are not the app's.
     // One retry there alone: on a slow shared machine one interaction has measured exactly 50 ms
     // (switching the model; 0 tasks over 20 ms in the run after it). A real regression fails both
     // runs; a pass on retry is named in `npm test`'s summary ("passed on a retry").
     // No trace there: its DOM snapshot after each action runs on the page's main thread (130 ms in
     // four model switches at 100k turns, profiled), the very thread whose long tasks it measures.
-    { name: 'long-tasks', testMatch: /long\.spec\.ts$/, dependencies: ['chromium'], retries: 1, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, trace: 'off' } },
+    { name: 'long-tasks', testMatch: SOLO, dependencies: ['chromium'], workers: 1, retries: 1, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, trace: 'off' } },
   ],
   webServer: {
     command: `node scripts/serve.mjs --port ${port}`,
