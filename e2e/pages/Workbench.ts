@@ -38,8 +38,10 @@ export class Workbench {
   }
 
   /** Turns at the end that the plan never touches (the Plan panel's "Keep last N turns untouched"). */
+  /** Set keep-last and wait for the preview of the new plan (the card says "previewing…" from the edit until it lands). */
   async keepLast(n: number): Promise<void> {
     await this.page.getByTestId('keep-last').fill(String(n));
+    await expect(this.page.getByTestId('previewing')).toHaveCount(0, { timeout: 30_000 });
   }
 
   /** Auto strategy aiming at half of the current context (the panel's "50 %" button). */
