@@ -45,8 +45,14 @@ const CASES: Array<{ turns: number; replay: boolean; exportFile: boolean }> = pr
 
 test.use({ trace: 'off' });
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-app-tasks-'));
-test.afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+// A folder per test, removed after it: with fullyParallel the file's afterAll runs after each test,
+// and a folder made once per worker was gone for the worker's second test (CI: ENOENT, passed on
+// its retry in a new worker).
+let dir = '';
+test.beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-app-tasks-'));
+});
+test.afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Poll in the page once a frame (a Playwright expect would snapshot the page on its main thread). */
 async function waitInPage(page: Page, what: string, predicate: (arg: string) => boolean, arg = '', timeout = 240_000): Promise<void> {
