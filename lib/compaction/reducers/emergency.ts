@@ -272,6 +272,8 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     drop: number[];
     editor: ContextEditor;
     restore: ProjectedMessage[];
+    /** The source ids of the given-back messages. */
+    restored: ReadonlySet<string>;
     restoredTokens: number;
     /** Main-chain tokens of the given-back messages (what they add to the context total). */
     restoredMain: number;
@@ -298,7 +300,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     // and the notice counts them (it said "turns 60–60, 1 messages" for a summary of 152 turns).
     // The typed messages it gives back are kept, not counted.
     const { first, last, messages: covered, removed } = droppedSpan(ctx, drop, restored);
-    c = { drop, editor, restore, restoredTokens, restoredMain, first, last, covered, removed };
+    c = { drop, editor, restore, restored, restoredTokens, restoredMain, first, last, covered, removed };
     cuts.set(cut, c);
     return c;
   };
@@ -309,7 +311,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
     if (cut === 0) return undefined;
     emergencyWork.attempts++;
     const c = cutOf(cut);
-    const { drop, restore, restoredTokens, first, last, covered, removed } = c;
+    const { drop, restore, restored, restoredTokens, first, last, covered, removed } = c;
     const what = `turns ${first + 1}–${last + 1}, ${covered} messages`;
     const lines = errors === 'none' ? [] : (c.lines ??= droppedErrorLines(ctx, drop));
     let shown = errors === 'all' ? lines.slice(-NOTICE_ERRORS.maxLines) : errors === 'none' ? [] : lines.filter((l) => errors.has(l));
@@ -332,7 +334,7 @@ export function emergencyDrop(ctx: CompactionContext, budget: Budget, state: Red
         for (const r of restore) editor.insertBefore(drop[0], r);
         if (removed.length) editor.setFates(removed, fates.removed('emergency', ctx.step.id));
         if (restore.length) editor.setFates(restore.flatMap((r) => r.blocks.map((b) => b.id)), { kind: 'kept' });
-        const typed = droppedUserMessages(ctx, drop, new Set(restore.map((m) => m.sourceId!)));
+        const typed = droppedUserMessages(ctx, drop, restored);
         const named = typed.length ? [`user messages not kept (${typed.length}): ${typed.slice(0, 20).join('; ')}${typed.length > 20 ? `; … ${typed.length - 20} more` : ''}`] : [];
         const inNotice = new Set(shown);
         const lostErrors = lines.filter((l) => !inNotice.has(l));
