@@ -63,6 +63,12 @@ for (const c of CASES) {
       await expect(lost.getByText('Nothing lost')).toBeVisible();
       await expect(lost.getByTestId('lost-group')).toHaveCount(0);
     }
+    // One number per thing: the tab's count is what the tab lists (every list here is under its
+    // cap), and no item is a result's raw JSON (a Codex result is read as its output, session 15).
+    const listed = (await lost.locator('[data-testid=lost-category-item]').count()) + (await lost.getByTestId('lost-group').locator('li button').count());
+    if (listed > 0) await expect(page.locator('[data-tab=Lost] span')).toHaveText(String(listed));
+    else await expect(page.locator('[data-tab=Lost] span')).toHaveCount(0);
+    await expect(lost).not.toContainText('{"output"');
     await page.screenshot({ path: path.join(SCREENSHOTS, `inspector-lost-${c.family}.png`) });
 
     await wb.tab('Plan');

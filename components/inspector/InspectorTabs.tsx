@@ -4,7 +4,7 @@ import { useRef, type ReactNode } from 'react';
 import type { InspectorData } from '@/lib/engine/api';
 import { PlanTab } from '../plan/PlanTab';
 import { DiffTab } from '../report/DiffTab';
-import { LostTab } from '../report/LostTab';
+import { LostTab, lostShownCount } from '../report/LostTab';
 import { ReportTab } from '../report/ReportTab';
 import { ToolsTab } from '../report/ToolsTab';
 import { VersionsTab } from '../versions/VersionsTab';
@@ -39,7 +39,7 @@ export function InspectorTabs({
   const list = useRef<HTMLDivElement>(null);
   const preview = wb.compaction.preview;
   const badge: Partial<Record<TabName, ReactNode>> = {
-    Lost: preview && preview.lostTotal > 0 ? preview.lostTotal : undefined,
+    Lost: preview && lostShownCount(preview) > 0 ? lostShownCount(preview) : undefined,
     Diff: preview && preview.diffTotal > 0 ? preview.diffTotal : undefined,
     Versions: wb.versions.length > 1 ? wb.versions.length : undefined,
   };

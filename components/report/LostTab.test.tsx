@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { PreviewSummary } from '@/lib/engine/preview';
-import { LostTab } from './LostTab';
+import { LostTab, lostShownCount } from './LostTab';
 
 const none = { kept: 0, of: 0, lost: [] };
 function preview(lost: Partial<PreviewSummary['lost']>, byCategory: Partial<PreviewSummary['lostByCategory']> = {}): PreviewSummary {
@@ -12,24 +12,33 @@ function preview(lost: Partial<PreviewSummary['lost']>, byCategory: Partial<Prev
 }
 
 describe('LostTab', () => {
-  it('lists lost errors first, apart from the other identifiers', () => {
-    const html = renderToStaticMarkup(
-      <LostTab
-        preview={preview({
-          path: [{ value: 'src/a.ts', turn: 1, messageId: 'm1' }],
-          error: [{ value: 'FAILED tests/test_a.py::test_x - assert 1 == 2', turn: 3, messageId: 'm3' }],
-        })}
-        onJump={() => {}}
-      />,
+  it('lists the lost error lines apart, from the Error lines category (one list, one number), then the identifiers no category holds', () => {
+    const err = { text: 'FAILED tests/test_a.py::test_x - assert 1 == 2', turn: 3, messageId: 'm3', tool: 'Bash' };
+    const p = preview(
+      {
+        path: [{ value: 'src/a.ts', turn: 1, messageId: 'm1' }],
+        // An identifier-kind error line or instruction is not listed again: their categories are the one list.
+        error: [{ value: 'a line of a file that mentions an error', turn: 2, messageId: 'm2' }],
+        instruction: [{ value: 'fix the tests', turn: 0, messageId: 'm0' }],
+      },
+      { errors: { kept: 2, of: 3, lost: [err] } },
     );
+    const html = renderToStaticMarkup(<LostTab preview={p} onJump={() => {}} />);
     const errors = html.indexOf('data-testid="lost-errors"');
     const others = html.indexOf('data-testid="lost-identifiers"');
     expect(errors).toBeGreaterThanOrEqual(0);
     expect(others).toBeGreaterThan(errors);
+    expect(html).toContain('data-testid="lost-errors" data-count="1"');
     expect(html.slice(errors, others)).toContain('FAILED tests/test_a.py::test_x');
     expect(html.slice(errors, others)).not.toContain('src/a.ts');
+    // The error line is listed once in the tab (not again under the table).
+    expect(html.split('FAILED tests/test_a.py::test_x').length - 1).toBe(1);
     expect(html.slice(others)).toContain('src/a.ts');
-    expect(html.slice(others)).not.toContain('FAILED');
+    expect(html.slice(others)).toContain('Paths named in the text');
+    expect(html).not.toContain('a line of a file that mentions an error');
+    expect(html).not.toContain('fix the tests');
+    // The tab's count is what it lists: 1 error line + 1 path.
+    expect(lostShownCount(p)).toBe(2);
   });
 
   it('says when no error line was lost', () => {

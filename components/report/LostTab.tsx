@@ -10,14 +10,25 @@ import { LostItemButton } from '@/components/ledger/LostItemButton';
 
 const CATEGORY_LABEL: Record<Category, string> = { instructions: 'User messages', paths: 'Paths', commands: 'Commands', errors: 'Error lines', figures: 'Figures' };
 
-const LABEL: Record<LostKind, string> = { instruction: 'User instructions', path: 'Paths', url: 'URLs', id: 'Ids and hashes', error: 'Error lines' };
+/**
+ * The identifier kinds listed apart from the five categories: what no category holds. User messages
+ * and error lines are categories (one definition each, one number: the By category table's); a path
+ * here is one a compacted block names in its text (the Paths row counts files a tool call touched).
+ */
+const OTHER_KINDS: readonly LostKind[] = ['path', 'url', 'id'];
+const LABEL: Record<LostKind, string> = { instruction: 'User instructions', path: 'Paths named in the text', url: 'URLs', id: 'Ids and hashes', error: 'Error lines' };
 
-/** Identifiers compacted out of the context, by kind; each jumps to the turn it came from. Lost errors come first, apart. */
+/** What the Lost tab lists: the five categories' lost items and the other identifiers (its tab's count). */
+export function lostShownCount(preview: PreviewSummary): number {
+  return CATEGORIES.reduce((n, c) => n + preview.lostByCategory[c].lost.length, 0) + OTHER_KINDS.reduce((n, k) => n + preview.lostCounts[k], 0);
+}
+
+/** What left the context, by category (lost error lines first, apart), then the other identifiers; each jumps to the turn it came from. */
 export function LostTab({ preview, onJump }: { preview: PreviewSummary | null; onJump: (turn: number) => void }) {
   if (!preview) return <EmptyState title="Nothing compacted, nothing lost">The lost identifiers of a preview show here.</EmptyState>;
   const byCategory = preview.lostByCategory;
-  const categoryLost = CATEGORIES.reduce((n, c) => n + byCategory[c].lost.length, 0);
-  if (preview.lostTotal === 0 && categoryLost === 0)
+  const others = OTHER_KINDS.reduce((n, k) => n + preview.lostCounts[k], 0);
+  if (lostShownCount(preview) === 0)
     return (
       <div className="space-y-4 text-xs">
         <EmptyState title="Nothing lost" testId="lost-empty">
@@ -26,19 +37,18 @@ export function LostTab({ preview, onJump }: { preview: PreviewSummary | null; o
         <ByCategory categories={byCategory} onJump={onJump} />
       </div>
     );
-  const errors = preview.lostCounts.error;
-  const others = preview.lostTotal - errors;
+  const errors = byCategory.errors.lost;
   return (
     <div className="space-y-4 text-xs" data-testid="lost">
       <ByCategory categories={byCategory} onJump={onJump} />
-      <section data-testid="lost-errors" className="space-y-1">
-        <h2 className="text-[11px] font-semibold uppercase tracking-wide text-red-700 dark:text-red-400">Error identifiers</h2>
-        {errors > 0 ? (
+      <section data-testid="lost-errors" data-count={errors.length} className="space-y-1">
+        <h2 className="text-[11px] font-semibold uppercase tracking-wide text-red-700 dark:text-red-400">Lost error lines</h2>
+        {errors.length > 0 ? (
           <>
             <p className="text-neutral-600 dark:text-neutral-400">
-              {errors} error line{errors === 1 ? '' : 's'} of the compacted results appear nowhere in the compacted context: the agent may repeat what failed.
+              {errors.length} error line{errors.length === 1 ? '' : 's'} of the compacted results {errors.length === 1 ? 'appears' : 'appear'} nowhere in what the model is sent: the agent may repeat what failed.
             </p>
-            <LostGroup kind="error" preview={preview} onJump={onJump} />
+            <CategoryItems category="errors" categories={byCategory} onJump={onJump} />
           </>
         ) : (
           <p className="text-neutral-600 dark:text-neutral-400" data-testid="lost-errors-none">
@@ -50,14 +60,27 @@ export function LostTab({ preview, onJump }: { preview: PreviewSummary | null; o
         <section data-testid="lost-identifiers" className="space-y-3">
           <h2 className="text-[11px] font-semibold uppercase tracking-wide text-neutral-600 dark:text-neutral-300">Other identifiers</h2>
           <p className="text-neutral-600 dark:text-neutral-400">
-            {others} identifier{others === 1 ? '' : 's'} appear in compacted blocks and nowhere in the compacted context.
+            {others} identifier{others === 1 ? '' : 's'} that no category holds appear in compacted blocks and nowhere in the compacted context.
           </p>
-          {LOST_KINDS.filter((k) => k !== 'error' && preview.lostCounts[k] > 0).map((k) => (
+          {OTHER_KINDS.filter((k) => preview.lostCounts[k] > 0).map((k) => (
             <LostGroup key={k} kind={k} preview={preview} onJump={onJump} />
           ))}
         </section>
       )}
     </div>
+  );
+}
+
+function CategoryItems({ category: c, categories, onJump }: { category: Category; categories: PreviewSummary['lostByCategory']; onJump: (turn: number) => void }) {
+  return (
+    <ul className="space-y-0.5" data-testid="lost-category-items" data-category={c}>
+      {categories[c].lost.slice(0, SHOWN).map((l, i) => (
+        <li key={`${l.text}-${i}`}>
+          <LostItemButton testId="lost-category-item" turn={l.turn} text={l.text} prose={c === 'instructions'} onJump={onJump} />
+        </li>
+      ))}
+      {categories[c].lost.length > SHOWN && <li className="pl-1 text-neutral-500">… {categories[c].lost.length - SHOWN} more (in the audit record)</li>}
+    </ul>
   );
 }
 
@@ -93,19 +116,13 @@ function ByCategory({ categories, onJump }: { categories: PreviewSummary['lostBy
           ))}
         </tbody>
       </table>
-      {CATEGORIES.filter((c) => categories[c].lost.length > 0).map((c) => (
-        <section key={c} data-testid="lost-category-items" data-category={c}>
+      {/* Lost error lines are listed in their own section below, once. */}
+      {CATEGORIES.filter((c) => c !== 'errors' && categories[c].lost.length > 0).map((c) => (
+        <section key={c} data-category={c}>
           <h3 className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-neutral-500">
             Lost {CATEGORY_LABEL[c].toLowerCase()} <span className="font-normal">({categories[c].lost.length})</span>
           </h3>
-          <ul className="space-y-0.5">
-            {categories[c].lost.slice(0, SHOWN).map((l, i) => (
-              <li key={`${l.text}-${i}`}>
-                <LostItemButton testId="lost-category-item" turn={l.turn} text={l.text} prose={c === 'instructions'} onJump={onJump} />
-              </li>
-            ))}
-            {categories[c].lost.length > SHOWN && <li className="pl-1 text-neutral-500">… {categories[c].lost.length - SHOWN} more (in the audit record)</li>}
-          </ul>
+          <CategoryItems category={c} categories={categories} onJump={onJump} />
         </section>
       ))}
     </section>

@@ -29,3 +29,20 @@ export function decodeResult(content: string): DecodedResult {
   if (typeof m?.duration_seconds === 'number') parts.push(`${m.duration_seconds} s`);
   return { text: o.output, ...(parts.length > 0 && { meta: parts.join(' · ') }) };
 }
+
+/**
+ * The text a result's lines are read from (its error lines, figures, identifiers, a stub's signal
+ * lines): a Codex shell result's output, then its exit code as the file writes it (`"exit_code":2`,
+ * a line the signal patterns read, and one that a kept raw result still holds word for word);
+ * anything else as it is. Read as the raw JSON string, a Codex result was one line: no error line
+ * was found in it by the categories, and any "error" word in a file it printed made the whole string
+ * one "error line" of the lost identifiers (session 15).
+ */
+export function resultLinesText(content: string): string {
+  const s = content.trimStart();
+  if (!s.startsWith('{"output"') && !s.startsWith('{ "output"')) return content;
+  const d = decodeResult(content);
+  if (d.text === content) return content;
+  const exit = d.meta === undefined ? null : /"exit_code"\s*:\s*-?\d+/.exec(content.slice(content.lastIndexOf('"metadata"')));
+  return exit ? `${d.text}\n${exit[0]}` : d.text;
+}

@@ -56,7 +56,7 @@
  * extracted string is bounded. Below lib/compaction and lib/summarize: imports neither.
  */
 import { errorLinesOf, formatRecordsErrors, resultCategory, type OutputCategory } from './signal';
-import { decodeResult } from './decode-result';
+import { decodeResult, resultLinesText } from './decode-result';
 import { callArguments, callSubject, defaultOutputCategory, fileEffectsOfCall, isShellTool, isTypedByUser } from './tools';
 export { hasTypedText, isTypedByUser } from './tools';
 
@@ -269,7 +269,7 @@ export function extractCategories(messages: readonly SpanMessage[], options: Ext
         const content = b.content ?? '';
         const category = resultCategory(b, categoryOf(name));
         for (const line of errorLinesOf(content, category)) add('errors', line, { ...where, tool: name }, b.isError ? { flagged: true } : {});
-        if (category === 'head-tail' || category === 'generic') for (const f of figuresOf(content)) add('figures', f, { ...where, tool: name });
+        if (category === 'head-tail' || category === 'generic') for (const f of figuresOf(resultLinesText(content))) add('figures', f, { ...where, tool: name });
         const command = calls.get(b.callId)?.command;
         if (command) command.outcome = commandOutcome(content, b.isError, recordsErrors);
       }

@@ -35,6 +35,8 @@
  * (`file-content`) only yield the tool's own failures (the system-failure and harness patterns of
  * `error`): the file's text itself may say anything.
  */
+import { resultLinesText } from './decode-result';
+
 /** sven's output categories (how a tool's output reads): the signal scan depends on them, so they live here. */
 export type OutputCategory = 'head-tail' | 'match-list' | 'file-content' | 'generic';
 
@@ -155,7 +157,7 @@ export function signalLines(content: string, category: OutputCategory = 'generic
  */
 export function stubSignal(content: string, category: OutputCategory = 'generic'): readonly string[] {
   if (!content) return [];
-  const e = remembered(content, category);
+  const e = remembered(content, category, true);
   return (e.stub ??= Object.freeze(pickSignal(e.lines, STUB_SIGNAL).map((s) => clipLine(s.text, STUB_SIGNAL.lineChars))));
 }
 
@@ -170,7 +172,8 @@ interface Remembered {
   stub?: readonly string[];
 }
 
-type SignalCache = Map<OutputCategory, Map<string, Remembered>>;
+/** Per category (raw lines) and `decoded:` category (the lines of resultLinesText), by content. */
+type SignalCache = Map<string, Map<string, Remembered>>;
 const perLog = new WeakMap<object, SignalCache>();
 const shared: SignalCache = new Map();
 let scoped: SignalCache | undefined;
@@ -208,13 +211,17 @@ export function signalCacheEntries(owner?: object): number {
  * hash is computed once and kept); one entry per text for its lines and its stub (one lookup each,
  * not two); frozen, as a result's text never changes.
  */
-function remembered(content: string, category: OutputCategory): Remembered {
+function remembered(content: string, category: OutputCategory, decoded = false): Remembered {
   const cache = scoped ?? shared;
-  let byContent = cache.get(category);
-  if (!byContent) cache.set(category, (byContent = new Map()));
+  const key = decoded ? `decoded:${category}` : category;
+  let byContent = cache.get(key);
+  if (!byContent) cache.set(key, (byContent = new Map()));
   const hit = byContent.get(content);
   if (hit) return hit;
-  const entry: Remembered = { lines: Object.freeze(signalLinesUncached(content, category)) };
+  // `decoded`: the lines of what the result says (a Codex JSON string's output and exit code,
+  // resultLinesText), for error lines and stubs; line numbers then count in that text. The raw
+  // lines (signalLines) are what smart truncation cuts.
+  const entry: Remembered = { lines: Object.freeze(signalLinesUncached(decoded ? resultLinesText(content) : content, category)) };
   if (content.length > SIGNAL_CACHE_CHARS) return entry;
   if (byContent.size >= (cache === shared ? SHARED_CACHE : SIGNAL_CACHE)) byContent.clear();
   byContent.set(content, entry);
@@ -339,7 +346,8 @@ export const scanText = (text: string, category: OutputCategory): SignalLine[] =
 
 /** The lines counted as "error lines" (everything but locations), distinct, for retention tests. */
 export function errorLinesOf(content: string, category: OutputCategory = 'generic'): string[] {
-  return [...new Set(signalLines(content, category).filter((s) => s.kind !== 'location').map((s) => s.text))];
+  if (!content) return [];
+  return [...new Set(remembered(content, category, true).lines.filter((s) => s.kind !== 'location').map((s) => s.text))];
 }
 
 const PRIORITY: Record<SignalKind, number> = { test: 0, assert: 1, error: 2, exit: 3, location: 4 };

@@ -15,6 +15,11 @@ import { importBytes } from '../formats/import';
 import { makeClaudeCodeSession } from '../../bench/generate';
 import { step } from './testing/steps';
 import { CATEGORIES, extractCategories, isTypedByUser, modelTextOf, survivalOf } from '../categories';
+import { resultLinesText } from '../categories/decode-result';
+import { errorLinesOf, resultCategory } from '../categories/signal';
+import { defaultOutputCategory } from '../categories/tools';
+
+const said = (b: Block) => (b.kind === 'tool_result' ? resultLinesText(b.content) : blockText(b));
 
 // ── The reference: lost.ts before issue 31 (PresenceIndex built from the whole projection) ──────
 const SHINGLE = 4;
@@ -35,7 +40,7 @@ class PresenceIndex {
       if (!withSummaries && m.synthetic === 'summary') continue;
       for (const b of m.blocks) {
         if (!withSummaries && b.kind === 'summary') continue;
-        const t = blockText(b as Block);
+        const t = said(b as Block);
         for (const id of extractIdentifiers(t)) {
           this.ids.add(`${id.kind}:${id.value}`);
           if (id.kind === 'path') {
@@ -69,12 +74,16 @@ class PresenceIndex {
 function referenceLost(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>, options: { summaries?: boolean } = {}): LostIdentifier[] {
   const seen = new Set<string>();
   const candidates: LostIdentifier[] = [];
+  const names = new Map<string, string>();
   for (const m of log.messages) {
     if (m.sidechain) continue;
     for (const b of m.blocks) {
+      if (b.kind === 'tool_call') names.set(b.callId, b.name);
       const fate = projection.fates[b.id];
       if (!fate || fate.kind === 'kept') continue;
-      const found: Identifier[] = extractIdentifiers(blockText(b));
+      // Session 15: a result's text as it says it (Codex JSON decoded); its error lines are the categories' (errorLinesOf by output category).
+      const found: Identifier[] = extractIdentifiers(said(b)).filter((id) => id.kind !== 'error');
+      if (b.kind === 'tool_result') for (const l of errorLinesOf(b.content, resultCategory(b, defaultOutputCategory(names.get(b.callId) ?? b.name ?? '')))) found.push({ kind: 'error', value: l.slice(0, 200) });
       if (isTypedByUser(m, b) && b.kind === 'text') found.push({ kind: 'instruction', value: b.text.trim() });
       for (const id of found) {
         const key = `${id.kind}:${id.value}`;

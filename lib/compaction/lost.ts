@@ -13,6 +13,9 @@ import type { Block, Transcript } from '../model/types';
 import { blockText } from '../tokens/count';
 import type { Projection } from './types';
 import { extractIdentifiers, type Identifier, type LostKind } from '../categories/identifiers';
+import { resultLinesText } from '../categories/decode-result';
+import { errorLinesOf, resultCategory } from '../categories/signal';
+import { defaultOutputCategory } from '../categories/tools';
 import { blockPresenceWords, CATEGORIES, extractCategories, isTypedByUser, modelTextOf, modelWordsOf, queriesOf, scanWanted, survivalIndexFor, survivalOf, survivalWanted, type Category, type CategoryItem, type SurvivalIndex, type SurvivalWanted } from '../categories';
 
 export { extractIdentifiers, type Identifier, type LostKind };
@@ -26,8 +29,22 @@ export interface LostIdentifier extends Identifier {
   stepId: string;
 }
 
+/** A block's text as its identifiers are read: a tool result as it says it (a Codex JSON string's output, decoded). */
 function textOfBlock(b: Block): string {
-  return blockText(b);
+  return b.kind === 'tool_result' ? resultLinesText(b.content ?? '') : blockText(b);
+}
+
+/**
+ * The identifiers a compaction of this block would lose. Error lines are the categories' (lib/
+ * categories: a tool result's error lines as its output category reads them, the same lines the
+ * Lost tab's "Error lines" row counts and a stub keeps), not any line holding the word "error": a
+ * file's text that mentions errors is no error (one definition of an error line, session 15).
+ */
+function identifiersOfBlock(b: Block, text: string, toolName: string | undefined): Identifier[] {
+  const ids = extractIdentifiers(text).filter((id) => id.kind !== 'error');
+  if (b.kind === 'tool_result')
+    for (const line of errorLinesOf(b.content ?? '', resultCategory(b, defaultOutputCategory(toolName ?? b.name ?? '')))) ids.push({ kind: 'error', value: line.length > 200 ? line.slice(0, 200) : line });
+  return ids;
 }
 
 const SHINGLE = 4;
@@ -147,12 +164,14 @@ function logPresence(log: Transcript): LogPresence {
   const prose: boolean[] = [];
   const wanted = new Set<string>();
   const sizes = new Set<number>();
+  const toolNames = new Map<string, string>();
   for (const m of log.messages) {
     if (m.sidechain) continue;
     for (const b of m.blocks) {
       number.set(b, found.length);
+      if (b.kind === 'tool_call') toolNames.set(b.callId, b.name);
       const text = textOfBlock(b);
-      const ids: Identifier[] = extractIdentifiers(text);
+      const ids: Identifier[] = identifiersOfBlock(b, text, b.kind === 'tool_result' ? toolNames.get(b.callId) : undefined);
       texts.push(text);
       prose.push(b.kind === 'text' || b.kind === 'summary');
       if (isTypedByUser(m, b) && b.kind === 'text') ids.push({ kind: 'instruction', value: b.text.trim() });

@@ -7,6 +7,7 @@
  */
 import { extractIdentifiers } from '../categories/identifiers';
 import { errorLinesOf, resultCategory } from '../categories/signal';
+import { resultLinesText } from '../categories/decode-result';
 import { commandOutcome, figuresOf } from '../categories';
 import {
   callArguments,
@@ -463,10 +464,12 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
           break;
         }
         case 'tool_result': {
-          noteSeen(block.content);
           const call = calls.get(block.callId);
           const name = call?.name ?? block.name ?? 'tool';
           const content = block.content ?? '';
+          // What the result says (a Codex JSON string decoded): the lines its identifiers, figures and errors are read from.
+          const said = resultLinesText(content);
+          noteSeen(said);
           const exitCode = call?.command ? exitCodeOf(content) : undefined;
           const failed = block.isError || (exitCode !== undefined && exitCode !== 0);
           if (call?.command) {
@@ -477,9 +480,9 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
             if (o.line) call.command.endLine = o.line;
           }
           const outputCategory = resultCategory(block, defaultOutputCategory(name));
-          if (outputCategory === 'head-tail' || outputCategory === 'generic') for (const f of figuresOf(content)) if (!figures.has(f)) figures.set(f, { text: f, turn });
-          const line = errorLine(content);
-          noteErrorLines(content, failed);
+          if (outputCategory === 'head-tail' || outputCategory === 'generic') for (const f of figuresOf(said)) if (!figures.has(f)) figures.set(f, { text: f, turn });
+          const line = errorLine(said);
+          noteErrorLines(said, failed);
           for (const text of errorLinesOf(content, resultCategory(block, defaultOutputCategory(name)))) {
             const e = errorMessages.get(text);
             if (!e) errorMessages.set(text, { text, tool: name, turns: [turn] });

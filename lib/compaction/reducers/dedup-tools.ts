@@ -14,6 +14,7 @@ import type { ToolCallBlock, ToolResultBlock, Transcript } from '../../model/typ
 import { ContextEditor, fates, indexPairs, isBool, isEditable, oneOf, opt, type CompactionContext, type Reducer } from '../context';
 import { NO_HINTS, canonicalArgs, canonicalArgsOnce, dedupAllowed, dedupOffByUser, hintFor, lineRangeOf, outputCategoryFor, rangeSubsumes, type LineRangeRead, type ToolHints } from '../hints';
 import { errorLinesOf, resultCategory } from '../signal';
+import { resultLinesText } from '../../categories/decode-result';
 import { fitsNow, isStub, removePair, resultOf, resultStub } from './util';
 
 export function dedupTools(options: Record<string, unknown> = {}): Reducer {
@@ -76,7 +77,7 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
         const newerResult = resultOf(ctx, pairs, f.newer.block.callId);
         const category = resultCategory(olderResult?.block ?? {}, outputCategoryFor(f.older.block.name, hints));
         const failedDifferently =
-          olderResult !== undefined && errorLinesOf(olderResult.block.content, category).some((l) => !newerResult?.block.content.includes(l));
+          olderResult !== undefined && errorLinesOf(olderResult.block.content, category).some((l) => !(newerResult && resultLinesText(newerResult.block.content).includes(l)));
         if (mode === 'remove' && failedDifferently) {
           if (isEditable(ctx, ctx.messages[olderResult.mi]) && !isStub(olderResult.block.content))
             done = editor.replaceBlock(olderResult.mi, olderResult.bi, { content: resultStub(olderResult.block, ctx.log.format, category) }, fate);
