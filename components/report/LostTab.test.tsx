@@ -44,7 +44,10 @@ describe('LostTab', () => {
   it('says when no error line was lost', () => {
     const html = renderToStaticMarkup(<LostTab preview={preview({ url: [{ value: 'https://x.example', turn: 0, messageId: 'm0' }] })} onJump={() => {}} />);
     expect(html).toContain('data-testid="lost-errors-none"');
+    expect(html).toContain('The compacted results held no error line.');
     expect(html).toContain('https://x.example');
+    const kept = renderToStaticMarkup(<LostTab preview={preview({ url: [{ value: 'https://x.example', turn: 0, messageId: 'm0' }] }, { errors: { kept: 3, of: 3, lost: [] } })} onJump={() => {}} />);
+    expect(kept).toContain('No error line lost: the 3 error lines of the compacted results are still in the context');
   });
 
   it('shows kept / of per category and lists the lost items of every category, each with its turn', () => {

@@ -42,7 +42,7 @@ export function LostTab({ preview, onJump }: { preview: PreviewSummary | null; o
     <div className="space-y-4 text-xs" data-testid="lost">
       <ByCategory categories={byCategory} onJump={onJump} />
       <section data-testid="lost-errors" data-count={errors.length} className="space-y-1">
-        <h2 className="text-[11px] font-semibold uppercase tracking-wide text-red-700 dark:text-red-400">Lost error lines</h2>
+        <h2 className={`text-[11px] font-semibold uppercase tracking-wide ${errors.length ? 'text-red-700 dark:text-red-400' : 'text-neutral-600 dark:text-neutral-300'}`}>Lost error lines</h2>
         {errors.length > 0 ? (
           <>
             <p className="text-neutral-600 dark:text-neutral-400">
@@ -52,7 +52,9 @@ export function LostTab({ preview, onJump }: { preview: PreviewSummary | null; o
           </>
         ) : (
           <p className="text-neutral-600 dark:text-neutral-400" data-testid="lost-errors-none">
-            No error line lost: every one of the compacted results is still in the context (in a stub, a truncation or a summary).
+            {byCategory.errors.of === 0
+              ? 'The compacted results held no error line.'
+              : `No error line lost: ${byCategory.errors.of === 1 ? 'the error line' : `the ${byCategory.errors.of.toLocaleString('en-US')} error lines`} of the compacted results ${byCategory.errors.of === 1 ? 'is' : 'are'} still in the context (in a stub, a truncation or a summary).`}
           </p>
         )}
       </section>
@@ -131,7 +133,7 @@ function ByCategory({ categories, onJump }: { categories: PreviewSummary['lostBy
 
 function LostGroup({ kind: k, preview, onJump }: { kind: LostKind; preview: PreviewSummary; onJump: (turn: number) => void }) {
   return (
-    <section data-testid="lost-group" data-kind={k}>
+    <section data-testid="lost-group" data-kind={k} data-count={preview.lostCounts[k]}>
       <h3 className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-neutral-500">
         {LABEL[k]} <span className="font-normal">({preview.lostCounts[k]})</span>
       </h3>
