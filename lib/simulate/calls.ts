@@ -35,6 +35,7 @@ import { startsTurn } from '../model/turns';
 import type { Message, Transcript, UsageRecord } from '../model/types';
 import { ImportError } from '../errors';
 import { lostIdentifiers } from '../compaction/lost';
+import { isStub } from '../compaction/reducers/util';
 import { projectTranscript, rememberLogContext } from '../compaction/project';
 import { projectedMessageOf, wrapMessage } from '../compaction/context';
 import { BUDGET_KINDS, budgetKind, emptyByKind, finishTotals, type BudgetKind } from '../tokens/totals';
@@ -135,7 +136,7 @@ export interface ReplayPolicy {
   /** The plan removes blocks of this kind and nothing else (clear_thinking): a look at a context without one changes nothing. */
   onlyRemoves?: 'reasoning';
   /** The plan's decision for a message depends only on the messages after it (PeerPolicy.endLocal): a look projects only the context's tail. */
-  endLocal?: { keepResults: number };
+  endLocal?: EndLocal;
   /**
    * A cache-aware early compaction (our Auto): below the trigger, the replay tries this plan and
    * keeps it only when it clears at least `clear_at_least` and pays for the cache it breaks over
@@ -148,6 +149,8 @@ export interface ReplayPolicy {
     tailPlan?(log: Transcript, model: ModelLimits, fromCall: number): Step[];
   };
 }
+
+export type EndLocal = NonNullable<PeerPolicy['endLocal']>;
 
 export function fromPeer(p: PeerPolicy, note?: string): ReplayPolicy {
   return { id: p.id, label: p.label, kind: 'plan', triggerTokens: p.triggerTokens, ...(p.triggerEvents !== undefined && { triggerEvents: p.triggerEvents }), ...(p.checkAt && { checkAt: p.checkAt }), plan: p.plan, ...(p.onlyRemoves && { onlyRemoves: p.onlyRemoves }), ...(p.endLocal && { endLocal: p.endLocal }), ...(note && { note }) };
@@ -384,6 +387,8 @@ export class ContextMessages {
   private blockCounts: number[] = [0];
   /** Reasoning blocks before each message and after the last. */
   private reasoningCounts: number[] = [0];
+  /** Tool results that are not stubs (reducers/util isStub) before each message and after the last. */
+  private openResultCounts: number[] = [0];
   // validatePairing as a left fold over the messages: calls seen, those answered, issues found on
   // the way, and calls still unanswered (a missing result at the end); each message's ops, to undo.
   /** Calls seen, by id: the index of the message holding each. */
@@ -437,6 +442,9 @@ export class ContextMessages {
     let reasoning = 0;
     for (let j = 0; j < blocks.length; j++) if (blocks[j].kind === 'reasoning') reasoning++;
     this.reasoningCounts.push(this.reasoningCounts[i] + reasoning);
+    let open = 0;
+    for (let j = 0; j < blocks.length; j++) if (blocks[j].kind === 'tool_result' && !isStub((blocks[j] as { content: string }).content)) open++;
+    this.openResultCounts.push(this.openResultCounts[i] + open);
     // An earlier compaction's summary stays a compaction point: 'after-last-compaction' ranges start
     // after it (prefix-ward: the summary and what precedes it keep their cached prefix).
     if (it.msg.synthetic === 'summary' || (it.msg.blocks.length > 0 && it.msg.blocks.every((b) => b.kind === 'summary'))) this.markers.push({ id: `replay-summary-${i}`, source: 'other', atMessage: i });
@@ -475,6 +483,7 @@ export class ContextMessages {
     this.sums.length = (k + 1) * BUDGET_KINDS.length;
     this.blockCounts.length = k + 1;
     this.reasoningCounts.length = k + 1;
+    this.openResultCounts.length = k + 1;
     while (this.markers.length > 0 && this.markers[this.markers.length - 1].atMessage >= k) this.markers.pop();
     this.turn = k > 0 ? this.messages[k - 1].turn : -1;
     for (let i = k; i < items.length; i++) this.append(items[i]);
@@ -493,13 +502,33 @@ export class ContextMessages {
    * start: the message holding the oldest of them, moved back to the message of the call of any
    * result after it (so the tail holds every pair it answers). 0 when the context holds fewer.
    */
-  tailStart(keep: number): number {
+  tailStart(rule: EndLocal): number {
     let k = 0;
-    let seen = 0;
-    for (let i = this.messages.length - 1; i >= 0 && k === 0; i--) {
-      const blocks = this.messages[i].blocks;
-      for (let j = 0; j < blocks.length; j++) if (blocks[j].kind === 'tool_result') seen++;
-      if (seen >= keep) k = i;
+    if ('keepResults' in rule) {
+      let seen = 0;
+      for (let i = this.messages.length - 1; i >= 0 && k === 0; i--) {
+        const blocks = this.messages[i].blocks;
+        for (let j = 0; j < blocks.length; j++) if (blocks[j].kind === 'tool_result') seen++;
+        if (seen >= rule.keepResults) k = i;
+      }
+    } else {
+      // The oldest result within the newest `keepResultTokens` (the tokens of the results after it
+      // under it), and no later than the first message of the last `keepTurns` turns.
+      let seen = 0;
+      let oldest = -1;
+      for (let i = this.messages.length - 1; i >= 0 && seen < rule.keepResultTokens; i--) {
+        const blocks = this.messages[i].blocks;
+        for (let j = blocks.length - 1; j >= 0; j--) {
+          const b = blocks[j];
+          if (b.kind !== 'tool_result') continue;
+          if (seen < rule.keepResultTokens) oldest = i;
+          seen += b.tokens;
+        }
+      }
+      if (oldest < 0) return 0;
+      k = oldest;
+      const firstKeptTurn = this.turn - rule.keepTurns + 1;
+      while (k > 0 && this.messages[k - 1].turn >= firstKeptTurn) k--;
     }
     // Scan what each step back takes in for results whose call comes before it.
     for (let end = this.messages.length; k > 0; ) {
@@ -525,6 +554,11 @@ export class ContextMessages {
     }
     replayWork.tailLooks++;
     return { ...log, messages, tools, markers: [], usage: [], turnCount: this.messages.length === 0 ? 0 : this.turn + 1 };
+  }
+
+  /** Tool results that are not stubs in the first `k` messages. */
+  openResultsBefore(k: number): number {
+    return this.openResultCounts[k];
   }
 
   /** Reasoning blocks in the context. */
@@ -839,7 +873,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
         replayWork.looksWithoutProjection++;
         armedAt = prompt;
         armedEvents = items.length;
-      } else if (forced && policy.endLocal && tailFrom > 0 && contextMessages.paired && contextMessages.markers.length === 0) {
+      } else if (forced && policy.endLocal && tailFrom > 0 && contextMessages.paired && contextMessages.markers.length === 0 && ('keepResults' in policy.endLocal || contextMessages.openResultsBefore(tailFrom) === 0)) {
         // A plan local to the context's end: the messages before `tailFrom` hold only results the
         // previous look already left or stubbed for good; project the rest.
         const tail = contextMessages.tailLog(log, tools, tailFrom);
@@ -872,7 +906,8 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       }
       // Whether the look's outcome is in the context now (kept, or it changed nothing): then a plan
       // local to the end has settled every result before its newest `keepResults`.
-      const settles = forced && policy.endLocal !== undefined && chosen !== undefined && (chosen.after < prompt || !Object.values(chosen.projection.fates).some((f) => f.kind !== 'kept'));
+      // (A look of a tokens rule that pruned nothing may prune later, when more is reclaimable: only a kept one settles.)
+      const settles = forced && policy.endLocal !== undefined && chosen !== undefined && (chosen.after < prompt || ('keepResults' in policy.endLocal && !Object.values(chosen.projection.fates).some((f) => f.kind !== 'kept')));
       // A compaction that takes nothing out would only rewrite the cache: not kept (the trigger re-arms as after a firing).
       if (chosen && chosen.after >= prompt) {
         armedAt = prompt;
@@ -916,7 +951,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
           compaction.breakEvenCalls = Number.isFinite(v.breakEvenCalls) ? v.breakEvenCalls : null;
         }
       }
-      if (settles) tailFrom = contextMessages.tailStart(policy.endLocal!.keepResults);
+      if (settles) tailFrom = contextMessages.tailStart(policy.endLocal!);
       // Without a compaction the request only appends: the previous one is its prefix. After one,
       // the prefix ends at the first message the compaction changed (`prevItems` is the array the
       // previous request was read into; it never holds more than the previous prompt's prefix).

@@ -35,7 +35,19 @@ export interface PeerPolicy {
    * So a look need project only the context from the oldest of the newest `keepResults` results at
    * the previous look (lib/simulate/calls.ts); the projected prefix stays as it is.
    */
-  endLocal?: { keepResults: number };
+  endLocal?: { keepResults: number } | EndLocalTokens;
+}
+
+/**
+ * PeerPolicy.endLocal for tool-retention's tokens mode (OpenCode prune): a result expires once
+ * `keepResultTokens` of results follow it, outside the last `keepTurns` turns (the step's keepLast,
+ * no budget); the prune applies only when enough is reclaimable, which the results before the tail
+ * do not add to while every one of them is a stub (the replay projects the whole context otherwise),
+ * and only a look that pruned settles what it passed over.
+ */
+export interface EndLocalTokens {
+  keepResultTokens: number;
+  keepTurns: number;
 }
 
 export function planStep(id: string, reducers: Step['reducers'], keepLast: number, budget?: number, range: Step['range'] = { kind: 'after-last-compaction' }): Step {
