@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeClaudeCodeSession } from '../../bench/generate';
 import { importBytes } from '../formats/import';
-import { ContextMessages, replayWork, simulate } from '../simulate/calls';
+import { ContextMessages, replayChecks, replayWork, simulate, type ReplayPolicy } from '../simulate/calls';
 import { projectTranscript, projectWork, startingContext } from '../compaction/project';
 import { contextTotalsOf, pairingIssues, wrapMessage } from '../compaction/context';
 import type { Transcript } from '../model/types';
@@ -175,6 +175,55 @@ describe('the replay, per policy and cached (issue 31)', () => {
     const p = projectTranscript(t, [], { baseline: 'log' });
     expect(p.cacheStablePrefix).toBe(p.tokens.after.total);
     expect(JSON.parse(JSON.stringify(p)).cacheStablePrefix).toBe(p.tokens.after.total);
+  });
+
+  it("a look of a plan local to the context's end projects only its tail: the messages projected per look do not grow with the context (session 15)", () => {
+    // clear_tool_uses, microcompact and OpenHands never get under their own trigger on these
+    // sessions: they look every 5 % of the window (or half their event count), and each look
+    // projected the whole context, which grows with the session (quadratic). The messages before the
+    // oldest of the newest N results at the previous look hold only results it already left or
+    // stubbed: a look projects from there (ReplayPolicy.endLocal).
+    const t600 = session(600);
+    const t2400 = session(2400);
+    const perLook = (t: Transcript, policy: ReplayPolicy) => {
+      const projected = replayWork.messagesProjected;
+      const looks = projectWork.projections;
+      const r = simulate(t, [policy]).results[0];
+      const n = projectWork.projections - looks;
+      expect(n).toBeGreaterThan(5);
+      return { perLook: (replayWork.messagesProjected - projected) / n, result: r };
+    };
+    for (const id of ['anthropic-clear-tool-uses', 'claude-code-microcompact', 'openhands', 'opencode-prune']) {
+      const policy = REPLAY_POLICIES.find((p) => p.id === id)!;
+      expect(policy.endLocal).toBeDefined();
+      const small = perLook(t600, policy);
+      const large = perLook(t2400, policy);
+      // The context at 2,400 turns is ~4× the one at 600; the tail a look projects is not.
+      expect(large.perLook, id).toBeLessThan(1.3 * small.perLook);
+      // Without the property every look projects the whole context: the per-look work grows with it.
+      const whole = perLook(t2400, { ...policy, endLocal: undefined });
+      expect(whole.perLook, id).toBeGreaterThan(3 * large.perLook);
+      // And the replay is the same.
+      expect(large.result, id).toEqual(whole.result);
+    }
+  });
+
+  it("a tail look gives what a look at the whole context gives, on the corpus files where these policies fire and on a generated session (replayChecks.tail compares every look)", () => {
+    const policies = REPLAY_POLICIES.filter((p) => p.endLocal);
+    expect(policies.map((p) => p.id).sort()).toEqual(['anthropic-clear-tool-uses', 'claude-code-microcompact', 'opencode-prune', 'openhands']);
+    const files = ['claude-code/slopometry_transcript_opus45_compact.jsonl', 'codex-cli/localpush_rollout-2026-02-23_sanitized_compacted.jsonl'];
+    const logs = [...files.map((f) => importBytes(f, new Uint8Array(fs.readFileSync(path.join(CORPUS, f)))).transcript), session(300)];
+    replayChecks.tail = true;
+    try {
+      for (const t of logs) {
+        const tailLooks = replayWork.tailLooks;
+        const s = simulate(t, policies);
+        expect(replayWork.tailLooks - tailLooks, t.fileName).toBeGreaterThan(5);
+        expect(s.results.reduce((n, r) => n + r.totals.compactions, 0)).toBeGreaterThan(5);
+      }
+    } finally {
+      replayChecks.tail = false;
+    }
   });
 
   it('usage implausible next to the content: the cached view is on the calls simulate ran on (our counts), as without a cache', () => {

@@ -35,6 +35,7 @@ import { startsTurn } from '../model/turns';
 import type { Message, Transcript, UsageRecord } from '../model/types';
 import { ImportError } from '../errors';
 import { lostIdentifiers } from '../compaction/lost';
+import { isStub } from '../compaction/reducers/util';
 import { projectTranscript, rememberLogContext } from '../compaction/project';
 import { projectedMessageOf, wrapMessage } from '../compaction/context';
 import { BUDGET_KINDS, budgetKind, emptyByKind, finishTotals, type BudgetKind } from '../tokens/totals';
@@ -134,6 +135,8 @@ export interface ReplayPolicy {
   plan?(log: Transcript, model: ModelLimits): Step[];
   /** The plan removes blocks of this kind and nothing else (clear_thinking): a look at a context without one changes nothing. */
   onlyRemoves?: 'reasoning';
+  /** The plan's decision for a message depends only on the messages after it (PeerPolicy.endLocal): a look projects only the context's tail. */
+  endLocal?: EndLocal;
   /**
    * A cache-aware early compaction (our Auto): below the trigger, the replay tries this plan and
    * keeps it only when it clears at least `clear_at_least` and pays for the cache it breaks over
@@ -147,8 +150,10 @@ export interface ReplayPolicy {
   };
 }
 
+export type EndLocal = NonNullable<PeerPolicy['endLocal']>;
+
 export function fromPeer(p: PeerPolicy, note?: string): ReplayPolicy {
-  return { id: p.id, label: p.label, kind: 'plan', triggerTokens: p.triggerTokens, ...(p.triggerEvents !== undefined && { triggerEvents: p.triggerEvents }), ...(p.checkAt && { checkAt: p.checkAt }), plan: p.plan, ...(p.onlyRemoves && { onlyRemoves: p.onlyRemoves }), ...(note && { note }) };
+  return { id: p.id, label: p.label, kind: 'plan', triggerTokens: p.triggerTokens, ...(p.triggerEvents !== undefined && { triggerEvents: p.triggerEvents }), ...(p.checkAt && { checkAt: p.checkAt }), plan: p.plan, ...(p.onlyRemoves && { onlyRemoves: p.onlyRemoves }), ...(p.endLocal && { endLocal: p.endLocal }), ...(note && { note }) };
 }
 
 export interface ReplayedCall {
@@ -346,7 +351,14 @@ function sameItem(x: ProjectedMessage, y: ProjectedMessage): boolean {
  * Work the replay did since the process started (tests guard the replay's cost with it): log
  * messages wrapped into a policy's context.
  */
-export const replayWork = { contextMessages: 0, contextMessagesKept: 0, looksWithoutProjection: 0, items: 0 };
+export const replayWork = { contextMessages: 0, contextMessagesKept: 0, looksWithoutProjection: 0, items: 0, tailLooks: 0, messagesProjected: 0 };
+
+/**
+ * Checks the replay can run on itself (tests turn them on): `tail`: every look that projects only
+ * the context's tail (ReplayPolicy.endLocal) also projects the whole context and throws unless both
+ * give the same messages, fates, size and stable prefix.
+ */
+export const replayChecks = { tail: false };
 
 /** The log message a context item stands for at a position: the same as another's when id, role, blocks, meta and summary-ness are. */
 function sameContextMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
@@ -375,9 +387,12 @@ export class ContextMessages {
   private blockCounts: number[] = [0];
   /** Reasoning blocks before each message and after the last. */
   private reasoningCounts: number[] = [0];
+  /** Tool results that are not stubs (reducers/util isStub) before each message and after the last. */
+  private openResultCounts: number[] = [0];
   // validatePairing as a left fold over the messages: calls seen, those answered, issues found on
   // the way, and calls still unanswered (a missing result at the end); each message's ops, to undo.
-  private calls = new Set<string>();
+  /** Calls seen, by id: the index of the message holding each. */
+  private calls = new Map<string, number>();
   private answered = new Set<string>();
   private issues = 0;
   private unanswered = 0;
@@ -407,7 +422,7 @@ export class ContextMessages {
           this.issues++;
           ops.push({ kind: 'issue' });
         } else {
-          this.calls.add(b.callId);
+          this.calls.set(b.callId, i);
           this.unanswered++;
           ops.push({ kind: 'call', id: b.callId });
         }
@@ -427,6 +442,9 @@ export class ContextMessages {
     let reasoning = 0;
     for (let j = 0; j < blocks.length; j++) if (blocks[j].kind === 'reasoning') reasoning++;
     this.reasoningCounts.push(this.reasoningCounts[i] + reasoning);
+    let open = 0;
+    for (let j = 0; j < blocks.length; j++) if (blocks[j].kind === 'tool_result' && !isStub((blocks[j] as { content: string }).content)) open++;
+    this.openResultCounts.push(this.openResultCounts[i] + open);
     // An earlier compaction's summary stays a compaction point: 'after-last-compaction' ranges start
     // after it (prefix-ward: the summary and what precedes it keep their cached prefix).
     if (it.msg.synthetic === 'summary' || (it.msg.blocks.length > 0 && it.msg.blocks.every((b) => b.kind === 'summary'))) this.markers.push({ id: `replay-summary-${i}`, source: 'other', atMessage: i });
@@ -438,8 +456,9 @@ export class ContextMessages {
    * the rest are made anew. Rebuilding every message at every firing was quadratic on the policies
    * that fire every 5 % of the window on a context that keeps growing.
    */
-  reset(items: readonly Item[]): void {
-    let k = 0;
+  reset(items: readonly Item[], unchanged = 0): void {
+    // `unchanged`: the caller knows the first items are the very ones the context holds.
+    let k = Math.min(unchanged, items.length, this.messages.length);
     const n = Math.min(items.length, this.messages.length);
     while (k < n && sameContextMessage(this.from[k], items[k].msg)) k++;
     replayWork.contextMessagesKept += k;
@@ -464,9 +483,82 @@ export class ContextMessages {
     this.sums.length = (k + 1) * BUDGET_KINDS.length;
     this.blockCounts.length = k + 1;
     this.reasoningCounts.length = k + 1;
+    this.openResultCounts.length = k + 1;
     while (this.markers.length > 0 && this.markers[this.markers.length - 1].atMessage >= k) this.markers.pop();
     this.turn = k > 0 ? this.messages[k - 1].turn : -1;
     for (let i = k; i < items.length; i++) this.append(items[i]);
+  }
+
+  /** Tokens of the first `k` messages (every block; the tools not included). */
+  tokensBefore(k: number): number {
+    const n = BUDGET_KINDS.length;
+    let t = 0;
+    for (let j = 0; j < n; j++) t += this.sums[k * n + j];
+    return t;
+  }
+
+  /**
+   * Where a look of a plan that keeps the newest `keep` tool results (ReplayPolicy.endLocal) must
+   * start: the message holding the oldest of them, moved back to the message of the call of any
+   * result after it (so the tail holds every pair it answers). 0 when the context holds fewer.
+   */
+  tailStart(rule: EndLocal): number {
+    let k = 0;
+    if ('keepResults' in rule) {
+      let seen = 0;
+      for (let i = this.messages.length - 1; i >= 0 && k === 0; i--) {
+        const blocks = this.messages[i].blocks;
+        for (let j = 0; j < blocks.length; j++) if (blocks[j].kind === 'tool_result') seen++;
+        if (seen >= rule.keepResults) k = i;
+      }
+    } else {
+      // The oldest result within the newest `keepResultTokens` (the tokens of the results after it
+      // under it), and no later than the first message of the last `keepTurns` turns.
+      let seen = 0;
+      let oldest = -1;
+      for (let i = this.messages.length - 1; i >= 0 && seen < rule.keepResultTokens; i--) {
+        const blocks = this.messages[i].blocks;
+        for (let j = blocks.length - 1; j >= 0; j--) {
+          const b = blocks[j];
+          if (b.kind !== 'tool_result') continue;
+          if (seen < rule.keepResultTokens) oldest = i;
+          seen += b.tokens;
+        }
+      }
+      if (oldest < 0) return 0;
+      k = oldest;
+      const firstKeptTurn = this.turn - rule.keepTurns + 1;
+      while (k > 0 && this.messages[k - 1].turn >= firstKeptTurn) k--;
+    }
+    // Scan what each step back takes in for results whose call comes before it.
+    for (let end = this.messages.length; k > 0; ) {
+      let to = k;
+      for (let i = k; i < end; i++) for (const b of this.messages[i].blocks) if (b.kind === 'tool_result') to = Math.min(to, this.calls.get(b.callId) ?? to);
+      if (to === k) break;
+      end = k;
+      k = to;
+    }
+    return k;
+  }
+
+  /**
+   * The context from message `k` on as a log of its own: each message its id, role, blocks and turn
+   * (the turns and the turn count stay the whole context's, so a step's turn window is the same),
+   * its index its position in the tail. A plan with `endLocal` projects it instead of the whole.
+   */
+  tailLog(log: Transcript, tools: Transcript['tools'], k: number): Transcript {
+    const messages: Message[] = [];
+    for (let i = k; i < this.messages.length; i++) {
+      const m = this.messages[i];
+      messages.push({ ...m, index: i - k });
+    }
+    replayWork.tailLooks++;
+    return { ...log, messages, tools, markers: [], usage: [], turnCount: this.messages.length === 0 ? 0 : this.turn + 1 };
+  }
+
+  /** Tool results that are not stubs in the first `k` messages. */
+  openResultsBefore(k: number): number {
+    return this.openResultCounts[k];
   }
 
   /** Reasoning blocks in the context. */
@@ -502,6 +594,22 @@ export class ContextMessages {
 
 const KIND_INDEX = Object.fromEntries(BUDGET_KINDS.map((k, i) => [k, i])) as Record<BudgetKind, number>;
 
+/**
+ * commonPrefixTokens of `a` and the context made of `items`' first `from` messages and then `tail`
+ * (a tail look's result), with `prefixTokens` the tokens of those first messages.
+ */
+function commonPrefixTokensWithTail(a: readonly Item[], items: readonly Item[], from: number, prefixTokens: number, tail: readonly ProjectedMessage[]): number {
+  let n = 0;
+  let i = 0;
+  if (a === items && a.length >= from) {
+    n = prefixTokens;
+    i = from;
+  }
+  const len = Math.min(a.length, from + tail.length);
+  for (; i < len && sameItem(a[i].msg, i < from ? items[i].msg : tail[i - from]); i++) n += a[i].tokens;
+  return n;
+}
+
 /** Tokens of the leading items the provider sees unchanged in the messages `b`. */
 function commonPrefixTokens(a: readonly Item[], b: readonly ProjectedMessage[]): number {
   let n = 0;
@@ -511,6 +619,20 @@ function commonPrefixTokens(a: readonly Item[], b: readonly ProjectedMessage[]):
 }
 
 const isSummaryMessage = (m: Message) => m.blocks.length > 0 && m.blocks.every((b) => b.kind === 'summary');
+
+/** replayChecks.tail: a tail look against the look at the whole context. */
+function checkTailLook(tail: Candidate, whole: Candidate, items: readonly Item[], at: number, policy: string): void {
+  const view = (ms: readonly ProjectedMessage[]) => JSON.stringify(ms.map((m) => [m.sourceId, m.role, m.turn, m.meta, m.synthetic, m.blocks]));
+  const merged = [...items.slice(0, tail.from).map((it) => it.msg), ...tail.projection.messages];
+  const differs: string[] = [];
+  if (tail.after !== whole.after) differs.push(`after ${tail.after} ≠ ${whole.after}`);
+  if (tail.stable !== whole.stable) differs.push(`stable ${tail.stable} ≠ ${whole.stable}`);
+  if (tail.toolTokens !== whole.toolTokens) differs.push(`tools ${tail.toolTokens} ≠ ${whole.toolTokens}`);
+  if (JSON.stringify(tail.projection.fates) !== JSON.stringify(whole.projection.fates)) differs.push('fates');
+  if (tail.projection.summaries.length !== whole.projection.summaries.length) differs.push('summaries');
+  if (view(merged) !== view(whole.projection.messages)) differs.push('messages');
+  if (differs.length) throw new Error(`${policy}: the tail look from context message ${tail.from} at message ${at + 1} differs from the whole look: ${differs.join(', ')}`);
+}
 
 const RECORDED_POLICY: ReplayPolicy = { id: 'recorded', label: 'As recorded', kind: 'recorded' };
 
@@ -598,7 +720,11 @@ export function simulate(source: Transcript, policies: readonly ReplayPolicy[], 
 }
 
 interface Candidate {
+  /** The projection of the context, or of its tail from message `from` on (the messages before it kept as they are). */
   projection: ReturnType<typeof projectTranscript>;
+  from: number;
+  /** Tokens of the messages before `from`. */
+  prefixTokens: number;
   tools: Transcript['tools'];
   toolTokens: number;
   /** The next call's prompt with it. */
@@ -657,6 +783,8 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
   // Cache-aware Auto: the prompt size at its last look, and where its last compaction ended (items index).
   let checkedAt = -Infinity;
   let boundary = 0;
+  // A plan local to the context's end (endLocal): its next look need project only from this message (0: all).
+  let tailFrom = 0;
   let mainCallsSoFar = 0;
   // 'recorded': the source's own markers take effect at their message; a marker rewrites the prefix.
   const markerAt = new Map<number, number>();
@@ -717,8 +845,9 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       const contextNow = () => (contextLog ??= contextMessages.asLog(log, tools));
       // A summarizer's call sends the context it summarizes (the previous request's prefix, read
       // from the cache while alive) and writes the summary.
-      const candidate = (steps: Step[]): Candidate => {
-        const context = contextNow();
+      // `from` > 0: `context` is the context from that message on (a tail look), the rest kept as it is.
+      const candidate = (steps: Step[], from = 0, context = contextNow()): Candidate => {
+        replayWork.messagesProjected += context.messages.length;
         // A plan's budget is a prompt size (what the model is sent); the context it compacts is
         // counted the way the file is: less the invisible overhead, ÷ the calibration factor.
         const scaled = steps.map((st) => (st.budget === undefined ? st : { ...st, budget: Math.max(1, Math.floor((st.budget - env.overhead) / factor)) }));
@@ -727,12 +856,14 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
         const nextToolTokens = nextTools.reduce((n, t) => n + t.tokens, 0);
         // The projection's own total (its tools and every block, counted once by project) is the
         // candidate's size; its items are made only if it is kept (most looks keep nothing).
-        const after = Math.max(1, Math.round(base + factor * (projection.tokens.after.total - before[c.promptEnd])));
-        const stable = Math.min(prevPrompt, Math.round((env.overhead + nextToolTokens) * factor + factor * commonPrefixTokens(prevItems, projection.messages)));
+        const prefixTokens = from > 0 ? contextMessages.tokensBefore(from) : 0;
+        const after = Math.max(1, Math.round(base + factor * (prefixTokens + projection.tokens.after.total - before[c.promptEnd])));
+        const common = from > 0 ? commonPrefixTokensWithTail(prevItems, items, from, prefixTokens, projection.messages) : commonPrefixTokens(prevItems, projection.messages);
+        const stable = Math.min(prevPrompt, Math.round((env.overhead + nextToolTokens) * factor + factor * common));
         const summaryTokens = projection.summaries.reduce((n, x) => n + x.tokens, 0);
         const p = env.priceOf(c);
         const call = summaryTokens > 0 ? scaleHits(billCall(rules, p, prompt, Math.min(prompt, prevPrompt), aliveGuess, Math.round(summaryTokens * factor)), env.hitScale, rules, p) : undefined;
-        return { projection, tools: nextTools, toolTokens: nextToolTokens, after, stable, call };
+        return { projection, from, prefixTokens, tools: nextTools, toolTokens: nextToolTokens, after, stable, call };
       };
       let chosen: Candidate | undefined;
       let why: 'window' | 'pays' = 'window';
@@ -742,6 +873,12 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
         replayWork.looksWithoutProjection++;
         armedAt = prompt;
         armedEvents = items.length;
+      } else if (forced && policy.endLocal && tailFrom > 0 && contextMessages.paired && contextMessages.markers.length === 0 && ('keepResults' in policy.endLocal || contextMessages.openResultsBefore(tailFrom) === 0)) {
+        // A plan local to the context's end: the messages before `tailFrom` hold only results the
+        // previous look already left or stubbed for good; project the rest.
+        const tail = contextMessages.tailLog(log, tools, tailFrom);
+        chosen = candidate(policy.plan!(tail, limits), tailFrom, tail);
+        if (replayChecks.tail) checkTailLook(chosen, candidate(policy.plan!(contextNow(), limits)), items, c.messageIndex, policy.id);
       } else if (forced) chosen = candidate(policy.plan!(contextNow(), limits));
       else if (policy.early && env.pricing && ci > 0 && prompt >= checkedAt + env.minCleared) {
         // The cache-aware Auto: weigh an early compaction each time the context has grown by the
@@ -767,6 +904,10 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
           declined = { reason: closest.d.reason, netUsd: closest.d.netUsd };
         }
       }
+      // Whether the look's outcome is in the context now (kept, or it changed nothing): then a plan
+      // local to the end has settled every result before its newest `keepResults`.
+      // (A look of a tokens rule that pruned nothing may prune later, when more is reclaimable: only a kept one settles.)
+      const settles = forced && policy.endLocal !== undefined && chosen !== undefined && (chosen.after < prompt || ('keepResults' in policy.endLocal && !Object.values(chosen.projection.fates).some((f) => f.kind !== 'kept')));
       // A compaction that takes nothing out would only rewrite the cache: not kept (the trigger re-arms as after a firing).
       if (chosen && chosen.after >= prompt) {
         armedAt = prompt;
@@ -776,9 +917,24 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       if (chosen) {
         for (const [id, f] of Object.entries(chosen.projection.fates)) if (f.kind !== 'kept') fates.set(id, f);
         firedBefore = prompt;
-        items = chosen.projection.messages.map(itemOf);
-        itemsTokens = itemTokens(items);
-        contextMessages.reset(items);
+        if (chosen.from > 0) {
+          // A tail look: the items before it stay, the tail's are made.
+          // In place: a copy of the whole context at every firing was quadratic (`prevItems`, the
+          // only other reference, is the same array and is not read again before it is set).
+          items.length = chosen.from;
+          let tailTokens = 0;
+          for (const m of chosen.projection.messages) {
+            const it = itemOf(m);
+            items.push(it);
+            tailTokens += it.tokens;
+          }
+          itemsTokens = chosen.prefixTokens + tailTokens;
+          contextMessages.reset(items, chosen.from);
+        } else {
+          items = chosen.projection.messages.map(itemOf);
+          itemsTokens = itemTokens(items);
+          contextMessages.reset(items);
+        }
         tools = chosen.tools;
         toolTokens = chosen.toolTokens;
         prompt = size();
@@ -795,6 +951,7 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
           compaction.breakEvenCalls = Number.isFinite(v.breakEvenCalls) ? v.breakEvenCalls : null;
         }
       }
+      if (settles) tailFrom = contextMessages.tailStart(policy.endLocal!);
       // Without a compaction the request only appends: the previous one is its prefix. After one,
       // the prefix ends at the first message the compaction changed (`prevItems` is the array the
       // previous request was read into; it never holds more than the previous prompt's prefix).

@@ -27,6 +27,27 @@ export interface PeerPolicy {
   plan?(log: Transcript, model: ModelLimits): Step[];
   /** The plan removes blocks of this kind and nothing else (the replay skips a look at a context without one: it would change nothing). */
   onlyRemoves?: 'reasoning';
+  /**
+   * The plan's decision for a message depends only on the messages after it: it only stubs tool
+   * results (tool-retention, count mode, scope 'all', no budget, keepLast 0, no hints), a result
+   * expires once `keepResults` results (of any tool) follow it, and a result a look left or stubbed
+   * is left as it is by every later look (its rank only grows; re-stubbing a stub is no smaller).
+   * So a look need project only the context from the oldest of the newest `keepResults` results at
+   * the previous look (lib/simulate/calls.ts); the projected prefix stays as it is.
+   */
+  endLocal?: { keepResults: number } | EndLocalTokens;
+}
+
+/**
+ * PeerPolicy.endLocal for tool-retention's tokens mode (OpenCode prune): a result expires once
+ * `keepResultTokens` of results follow it, outside the last `keepTurns` turns (the step's keepLast,
+ * no budget); the prune applies only when enough is reclaimable, which the results before the tail
+ * do not add to while every one of them is a stub (the replay projects the whole context otherwise),
+ * and only a look that pruned settles what it passed over.
+ */
+export interface EndLocalTokens {
+  keepResultTokens: number;
+  keepTurns: number;
 }
 
 export function planStep(id: string, reducers: Step['reducers'], keepLast: number, budget?: number, range: Step['range'] = { kind: 'after-last-compaction' }): Step {

@@ -5,13 +5,16 @@
  */
 import { planStep, type PeerPolicy } from '../types';
 
+const CLEAR_TOOL_USES_KEEP = 3;
+
 export const anthropicClearToolUses: PeerPolicy = {
   id: 'anthropic-clear-tool-uses',
   label: 'Anthropic clear_tool_uses',
   triggerTokens: () => 100_000,
   action: 'oldest tool results → placeholder (inputs optionally too)',
   keeps: 'last 3 tool uses; exclude_tools',
-  plan: () => [planStep('anthropic-clear-tool-uses', [{ id: 'tool-retention', options: { mode: 'count', keep: 3, scope: 'all', useHints: false, placeholder: '[cleared to save context]' } }], 0)],
+  plan: () => [planStep('anthropic-clear-tool-uses', [{ id: 'tool-retention', options: { mode: 'count', keep: CLEAR_TOOL_USES_KEEP, scope: 'all', useHints: false, placeholder: '[cleared to save context]' } }], 0)],
+  endLocal: { keepResults: CLEAR_TOOL_USES_KEEP },
 };
 
 export const anthropicClearThinking: PeerPolicy = {

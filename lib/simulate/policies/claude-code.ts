@@ -5,6 +5,7 @@
  */
 import { planStep, type PeerPolicy } from '../types';
 
+const MICRO_KEEP = 5;
 const MICRO_TOOLS = ['Read', 'Bash', 'Grep', 'Glob', 'WebFetch', 'WebSearch', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'BashOutput'];
 
 export const claudeCodeTrigger = (m: { contextWindow: number; maxOutput: number }) => m.contextWindow - Math.min(m.maxOutput, 20_000) - 13_000;
@@ -25,6 +26,7 @@ export const claudeCodeMicrocompact: PeerPolicy = {
   action: 'old tool results of Read/Bash/Grep/Glob/Web*/edits → [Old tool result content cleared]',
   keeps: 'newest 5 of those results',
   plan: () => [
-    planStep('claude-code-microcompact', [{ id: 'tool-retention', options: { mode: 'count', keep: 5, scope: 'all', tools: MICRO_TOOLS, useHints: false, placeholder: '[Old tool result content cleared]' } }], 0),
+    planStep('claude-code-microcompact', [{ id: 'tool-retention', options: { mode: 'count', keep: MICRO_KEEP, scope: 'all', tools: MICRO_TOOLS, useHints: false, placeholder: '[Old tool result content cleared]' } }], 0),
   ],
+  endLocal: { keepResults: MICRO_KEEP },
 };

@@ -28,6 +28,8 @@ export const aider: PeerPolicy = {
   plan: () => [planStep('aider', [{ id: 'summarize', options: { fraction: 0.5, producer: 'aider' } }], 0)],
 };
 
+const OPENHANDS_KEEP = 10;
+
 export const openhands: PeerPolicy = {
   id: 'openhands',
   label: 'OpenHands condenser',
@@ -35,7 +37,8 @@ export const openhands: PeerPolicy = {
   triggerEvents: 120,
   action: 'observations older than the attention window → <MASKED>; LLM summary past keep_first',
   keeps: 'keep_first events',
-  plan: () => [planStep('openhands', [{ id: 'tool-retention', options: { mode: 'count', keep: 10, scope: 'all', useHints: false, placeholder: '<MASKED>' } }], 0)],
+  plan: () => [planStep('openhands', [{ id: 'tool-retention', options: { mode: 'count', keep: OPENHANDS_KEEP, scope: 'all', useHints: false, placeholder: '<MASKED>' } }], 0)],
+  endLocal: { keepResults: OPENHANDS_KEEP },
 };
 
 export const inspectAi: PeerPolicy = {
