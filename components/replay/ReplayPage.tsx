@@ -135,7 +135,14 @@ export function ReplayPage() {
                 <h2 className="text-sm font-semibold">Context each call sends, by policy</h2>
                 <p className="text-xs text-neutral-500">● compaction · <span className="text-red-600">○</span> a compaction that never paid back the cache it broke (its tooltip gives the break-even) · ✕ cache lost (TTL ran out, or the compaction rewrote the prefix) · tick the policies in the table to draw them</p>
               </div>
-              <ReplayChart view={view} series={series} />
+              {/* Drawn once, when every policy is in: a draw per finished policy would redo every curve (the scale moves) each time. */}
+              {complete ? (
+                <ReplayChart view={view} series={series} />
+              ) : (
+                <div className="flex w-full items-center justify-center text-xs text-neutral-500" style={{ height: 300 }} data-testid="replay-chart-pending">
+                  The chart is drawn when every policy is replayed.
+                </div>
+              )}
             </section>
             <section className="rounded-lg border border-neutral-200 dark:border-neutral-800" aria-label="Policies">
               <div className="flex items-center justify-between gap-3 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800">
