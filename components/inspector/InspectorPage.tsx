@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
 import { SAVED_FATES } from '@/lib/engine/preview-kinds';
@@ -481,7 +481,8 @@ function AfterPaint({ frames, fallback, children }: { frames: number; fallback: 
     let left = frames;
     const tick = () => {
       if (--left > 0) frame = requestAnimationFrame(tick);
-      else timer = setTimeout(() => setAfter(true), 0);
+      // In a transition: React splits the mount of what it wraps (the chart, the side panel) into short tasks.
+      else timer = setTimeout(() => startTransition(() => setAfter(true)), 0);
     };
     frame = requestAnimationFrame(tick);
     // A hidden tab runs no frames: it shows the children anyway.
