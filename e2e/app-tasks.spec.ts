@@ -21,15 +21,17 @@ import { expect, test } from './fixtures';
 
 const LONG_TASK_MS = 50;
 /**
- * Opening, known and not yet fixed: the timeline's first draw (components/timeline: its canvases
- * sized and painted in one animation frame, 93–145 ms CPU at 2,000 turns, 104 ms at 10,000) and the
- * frame that composites it (50–65 ms). Opening may hold those two long tasks, each under 200 ms
- * (e2e/long.spec.ts's bound for opening); a third fails, as did the inspector's first render (130 ms
- * at 2,000 turns, before its chart and side panel mounted in tasks of their own) and the timeline's
- * turns decoded 8,192 at a time (63 ms at 10,000, before slices of 2,048).
+ * Opening (issue 31, session 15). It was allowed two tasks under 200 ms: the timeline's first draw
+ * (its canvases and the overview sized and painted in one animation frame, then rasterized at the
+ * compositor commit: 72 and 46 ms CPU at 10,000 turns) and the inspector's first render (49–81 ms).
+ * Now the canvases are painted a piece a frame (components/timeline/frame-queue.ts) and the
+ * inspector's data and its chart and side panel render in transitions: 32–49 ms at 10,000 turns in
+ * three runs. At 2,000 turns four runs measured 50; 49; 67; 53 and 53 ms (a timer task of React's
+ * script, and the frame of the chart's mount: its layout, paint and the commit of its new
+ * canvases), so opening may hold two tasks of 50 ms or more, each under 100 ms; a third fails.
  */
 const OPEN_LONG_TASKS = 2;
-const OPEN_TASK_MS = 200;
+const OPEN_TASK_MS = 100;
 
 /**
  * The sessions and what each judges: the Replay page at 2,000 turns (the size of the issue's target;
@@ -141,5 +143,5 @@ for (const { turns: TURNS, replay, exportFile } of CASES) test(`${TURNS} turns: 
   test.info().annotations.push({ type: 'app-tasks', description: report });
   if (judged.long.length || openLong.length > OPEN_LONG_TASKS) console.log(summarize(traceEvents, LONG_TASK_MS));
   expect(judged.long.map((t) => `${t.phase} ${t.cpuMs.toFixed(0)} ms CPU`), 'main-thread tasks over their phase’s limit (CPU)').toEqual([]);
-  expect(openLong.length, `tasks of 50 ms CPU or more while opening (at most ${OPEN_LONG_TASKS}, the timeline's first draw): ${openLong.map((t) => `${t.cpuMs.toFixed(0)} ms`).join(', ')}`).toBeLessThanOrEqual(OPEN_LONG_TASKS);
+  expect(openLong.length, `tasks of 50 ms CPU or more while opening (at most ${OPEN_LONG_TASKS}): ${openLong.map((t) => `${t.cpuMs.toFixed(0)} ms`).join(', ')}`).toBeLessThanOrEqual(OPEN_LONG_TASKS);
 });

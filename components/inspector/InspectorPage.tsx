@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
 import { SAVED_FATES } from '@/lib/engine/preview-kinds';
@@ -79,7 +79,12 @@ export function InspectorPage() {
     // the page keeps drawing this one until the next is read, rather than blanking.
     placeholderData: keepPreviousData,
   });
-  const turns = useMemo(() => data.data?.timeline.turns ?? [], [data.data]);
+  // The inspector's first render (everything but its chart and side panel) was one task of 50–80 ms
+  // CPU at 10,000 turns (issue 31): the query's answer lands through useSyncExternalStore, whose
+  // renders are synchronous. Read deferred, the page renders it in a transition, which React splits
+  // into tasks of a few ms (the render yields between components; the commit is one task).
+  const inspectorData = useDeferredValue(data.data);
+  const turns = useMemo(() => inspectorData?.timeline.turns ?? [], [inspectorData]);
   // The list's layout (typed arrays); its rows stay in the worker and come a window at a time.
   // Asked for once the timeline is here: built from every message, they would hold its slices back.
   const rowIndex = useQuery({
@@ -89,9 +94,9 @@ export function InspectorPage() {
     staleTime: Infinity,
     placeholderData: keepPreviousData,
   });
-  const turnCount = data.data?.meta.turns ?? turns.length;
+  const turnCount = inspectorData?.meta.turns ?? turns.length;
   // The x-axis: one bar per turn, or per model call (chosen by itself for agent runs; `axis=` overrides).
-  const callCount = data.data?.timeline.callCount ?? 0;
+  const callCount = inspectorData?.timeline.callCount ?? 0;
   const axisParam = params.get('axis');
   const axis: 'turns' | 'calls' = axisParam === 'calls' || axisParam === 'turns' ? axisParam : autoAxis(turnCount, callCount);
   const callTimeline = useQuery({
@@ -100,13 +105,13 @@ export function InspectorPage() {
     enabled: data.isSuccess && axis === 'calls',
     staleTime: Infinity,
   });
-  const barSeries = axis === 'calls' ? callTimeline.data : data.data?.timeline;
+  const barSeries = axis === 'calls' ? callTimeline.data : inspectorData?.timeline;
   const bars = useMemo(() => barSeries?.turns ?? [], [barSeries]);
   const selection = axis === 'calls' ? parseCallSelection(params.get('sel'), callCount) : parseSelection(params.get('sel'), turnCount);
   const selKey = selection ? `${selection[0]}-${selection[1]}` : '';
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const stableSelection = useMemo(() => selection, [selKey]);
-  const wb = useWorkbench(id, data.data, stableSelection, axis);
+  const wb = useWorkbench(id, inspectorData, stableSelection, axis);
 
   // A session opened from the local API follows its file; a selection, a preview or a compacted
   // version holds the page on this snapshot (their steps are of this log).
@@ -343,12 +348,12 @@ export function InspectorPage() {
 
   const preview = wb.compaction.preview;
   return (
-    <div className="flex h-screen flex-col" data-testid="inspector" data-version={wb.versionId} data-messages={data.data?.meta.messages}>
+    <div className="flex h-screen flex-col" data-testid="inspector" data-version={wb.versionId} data-messages={inspectorData?.meta.messages}>
       <button type="button" onClick={focusPlan} className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-1.5 focus:text-sm focus:shadow dark:focus:bg-neutral-900" data-testid="skip-to-plan">
         Skip to the Plan (p)
       </button>
       <TopBar
-        meta={data.data?.meta}
+        meta={inspectorData?.meta}
         model={wb.model}
         onModel={wb.setModelId}
         versions={wb.versions}
@@ -356,7 +361,7 @@ export function InspectorPage() {
         onVersion={wb.selectVersion}
         onExport={() => setExportOpen(true)}
         onHelp={() => setHelpOpen(true)}
-        search={data.data && <SearchBar ref={searchInput} value={query} onChange={setQuery} hits={hits.length} active={hitIndex} onStep={stepHit} pending={query.trim() !== deferredQuery || search.isFetching} capped={hits.length >= SEARCH_LIMIT} />}
+        search={inspectorData && <SearchBar ref={searchInput} value={query} onChange={setQuery} hits={hits.length} active={hitIndex} onStep={stepHit} pending={query.trim() !== deferredQuery || search.isFetching} capped={hits.length >= SEARCH_LIMIT} />}
       />
       {deletedElsewhere && (
         <p role="alert" className="flex items-center gap-3 border-b border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-200" data-testid="deleted-elsewhere">
@@ -367,9 +372,9 @@ export function InspectorPage() {
         </p>
       )}
       <LiveStrip live={live} onFollow={followLive} />
-      {data.data?.meta.dataLoss && <DataLossBanner loss={data.data.meta.dataLoss} />}
+      {inspectorData?.meta.dataLoss && <DataLossBanner loss={inspectorData.meta.dataLoss} />}
       <section className="shrink-0 border-b border-neutral-200 px-3 pb-1 pt-2 dark:border-neutral-800" aria-label="Timeline">
-        {data.data && timeline ? (
+        {inspectorData && timeline ? (
           <>
             <div className="mb-1 flex items-start justify-between gap-4 px-1">
               <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-0.5">
@@ -423,7 +428,7 @@ export function InspectorPage() {
       </section>
       <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_26rem]">
         <div className="min-h-0">
-          {rowIndex.data && data.data ? (
+          {rowIndex.data && inspectorData ? (
             <FateContext.Provider value={preview?.changed ?? null}>
               <SearchContext.Provider value={highlight}>
                 <OverheadContext.Provider value={timeline?.overhead ?? 0}>
@@ -445,15 +450,15 @@ export function InspectorPage() {
             </div>
           )}
         </div>
-        {data.data ? (
+        {inspectorData ? (
           <AfterPaint frames={1} fallback={<div className="border-l border-neutral-200 dark:border-neutral-800" />}>
-            <InspectorTabs data={data.data} wb={wb} tab={tab} onTab={setTab} selection={selection} selectedTokens={selectedTokens} onJump={showTurn} ledgerFocus={ledgerFocus} />
+            <InspectorTabs data={inspectorData} wb={wb} tab={tab} onTab={setTab} selection={selection} selectedTokens={selectedTokens} onJump={showTurn} ledgerFocus={ledgerFocus} />
           </AfterPaint>
         ) : (
           <div className="border-l border-neutral-200 dark:border-neutral-800" />
         )}
       </div>
-      {data.data && <ExportDialog id={id} open={exportOpen} onClose={() => setExportOpen(false)} versions={wb.versions} versionId={wb.versionId} />}
+      {inspectorData && <ExportDialog id={id} open={exportOpen} onClose={() => setExportOpen(false)} versions={wb.versions} versionId={wb.versionId} />}
       <HelpOverlay open={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>
   );
@@ -476,7 +481,8 @@ function AfterPaint({ frames, fallback, children }: { frames: number; fallback: 
     let left = frames;
     const tick = () => {
       if (--left > 0) frame = requestAnimationFrame(tick);
-      else timer = setTimeout(() => setAfter(true), 0);
+      // In a transition: React splits the mount of what it wraps (the chart, the side panel) into short tasks.
+      else timer = setTimeout(() => startTransition(() => setAfter(true)), 0);
     };
     frame = requestAnimationFrame(tick);
     // A hidden tab runs no frames: it shows the children anyway.

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { KINDS, type PackedTimeline } from './packed';
 import { PAD, prepareCanvas } from './draw';
 import type { TurnView } from './scale';
+import type { FrameQueue } from './frame-queue';
 
 export const OVERVIEW_HEIGHT = 26;
 
@@ -12,7 +13,7 @@ export const OVERVIEW_HEIGHT = 26;
  * over the zoomed window. Dragging the brush pans; pressing elsewhere centres the window there.
  * One silhouette column per pixel (the tallest bar it covers), so 100k turns cost the width.
  */
-export function OverviewStrip({ packed, view, onView, width, dark }: { packed: PackedTimeline; view: TurnView; onView: (v: TurnView) => void; width: number; dark: boolean }) {
+export function OverviewStrip({ packed, view, onView, width, dark, queue }: { packed: PackedTimeline; view: TurnView; onView: (v: TurnView) => void; width: number; dark: boolean; /** Paint in the chart's frame queue (a frame of its own), else in the next animation frame. */ queue?: FrameQueue }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const n = packed.count;
   const plotW = Math.max(1, width - PAD.left - PAD.right);
@@ -25,7 +26,7 @@ export function OverviewStrip({ packed, view, onView, width, dark }: { packed: P
   useEffect(() => {
     const c = canvas.current;
     if (!c || width === 0 || n === 0) return;
-    const frame = requestAnimationFrame(() => {
+    const paint = () => {
       const g = prepareCanvas(c, width, OVERVIEW_HEIGHT);
       if (!g) return;
       const { tops, max } = silhouette;
@@ -48,9 +49,14 @@ export function OverviewStrip({ packed, view, onView, width, dark }: { packed: P
       g.strokeStyle = '#3b82f6';
       g.lineWidth = 1.5;
       g.strokeRect(Math.round(x0) + 0.5, 1, Math.max(2, Math.round(x1 - x0) - 1), OVERVIEW_HEIGHT - 2);
-    });
+    };
+    if (queue) {
+      queue.schedule('overview', [{ run: paint }]);
+      return;
+    }
+    const frame = requestAnimationFrame(paint);
     return () => cancelAnimationFrame(frame);
-  }, [silhouette, view, width, dark, n, plotW]);
+  }, [silhouette, view, width, dark, n, plotW, queue]);
 
   /** Centre a window of the current width on the turn under client x. */
   const centreAt = (clientX: number, grabOffset: number) => {

@@ -5,7 +5,8 @@ import type { Timeline, TimelineTurn } from '@/lib/engine/timeline';
 import { KIND_STYLE, STACK_ORDER, type DrawnKind } from '../ui/kinds';
 import { formatTokens } from '../ui/format';
 import { useIsDark } from '../ui/ThemeToggle';
-import { drawBase, drawOverlay, geometry, HEIGHT, PAD, prepareCanvas } from './draw';
+import { drawBaseAxes, drawBaseStrip, drawOverlay, geometry, HEIGHT, PAD, planBase, prepareCanvas, stripEdges } from './draw';
+import { FrameQueue, type FramePiece } from './frame-queue';
 import { indexOfTurn, indexRangeOfTurns, packTimeline, viewMax } from './packed';
 import { CONTEXT_DEFINITION } from '../ui/context-label';
 import { fullView, panView, turnAtXInView, yAxisFor, zoomView, type TurnView, type YScaleMode } from './scale';
@@ -29,6 +30,15 @@ const NO_HITS: readonly number[] = [];
 function kindValue(t: TimelineTurn, kind: DrawnKind, overhead: number): number {
   return kind === 'overhead' ? overhead : t.context[kind];
 }
+
+/** Whether a canvas already has its bitmap for `width` CSS px at this device pixel ratio (prepareCanvas would not resize it). */
+function canvasSized(c: HTMLCanvasElement, width: number, height = HEIGHT): boolean {
+  const dpr = window.devicePixelRatio || 1;
+  return c.width === Math.round(width * dpr) && c.height === Math.round(height * dpr);
+}
+
+/** Width of a strip of the base layer painted in one frame (CSS px; ~5 strips across a 1,280 px page). */
+const BASE_STRIP_PX = 256;
 
 /** Zoom step of one wheel notch (deltaY 100) and of the +/− keys. */
 const ZOOM_PER_NOTCH = 1.25;
@@ -128,16 +138,35 @@ export function TimelineChart({
     return () => ro.disconnect();
   }, []);
 
-  // Base layer: repainted when the data, the view, the size or the theme change; once per frame.
+  // The canvases are painted a piece per frame (frame-queue.ts): the base layer a strip of the plot
+  // at a time, the compaction layer and the overview a frame each; the overlay every frame.
+  const queue = useMemo(() => new FrameQueue(['overlay', 'layer', 'base', 'overview']), []);
+  useEffect(() => () => queue.dispose(), [queue]);
+
+  // Base layer: repainted when the data, the view, the size or the theme change; strip by strip.
   useEffect(() => {
     const c = base.current;
     if (!c || width === 0) return;
-    const frame = requestAnimationFrame(() => {
-      const g = prepareCanvas(c, width);
-      if (g) drawBase(g, geo, { packed, bands: timeline.bands, scale, dark });
+    const plan = planBase(geo, { packed, bands: timeline.bands, scale, dark });
+    const edges = stripEdges(geo, BASE_STRIP_PX);
+    // Sizing a canvas allocates its bitmap (~27 ms CPU at 1,280 px, traced): a piece of its own.
+    const pieces: FramePiece[] = canvasSized(c, width) ? [] : [{ run: () => void prepareCanvas(c, width, HEIGHT, false) }];
+    for (let i = 0; i + 1 < edges.length; i++)
+      pieces.push({
+        run: () => {
+          const g = prepareCanvas(c, width, HEIGHT, false);
+          if (g) drawBaseStrip(g, plan, edges[i], edges[i + 1]);
+        },
+      });
+    pieces.push({
+      light: true,
+      run: () => {
+        const g = prepareCanvas(c, width, HEIGHT, false);
+        if (g) drawBaseAxes(g, plan);
+      },
     });
-    return () => cancelAnimationFrame(frame);
-  }, [packed, timeline.bands, geo, width, scale, dark]);
+    queue.schedule('base', pieces);
+  }, [queue, packed, timeline.bands, geo, width, scale, dark]);
 
   // Compaction layer: preview fates, budget lines, compared curves. Drawn a frame after the one
   // that shows the React commit bringing it: a preview's arrival also re-renders the list's fates
@@ -148,17 +177,24 @@ export function TimelineChart({
     if (!c || width === 0) return;
     // Said on the canvas until it is drawn (what a test waits for before it reads the pixels).
     c.dataset.pending = '1';
-    let frame = requestAnimationFrame(() => {
-      frame = requestAnimationFrame(() => {
-        delete c.dataset.pending;
-        const g = prepareCanvas(c, width);
-        if (!g) return;
-        // The window line after the preview's ghost bars (issue 30: it vanished under them), the lines' names last.
-        drawCompactionFrame(g, geo, { packed, scale, overhead, dark, preview: compaction.preview, lines: compaction.lines, compare: compaction.compare, policies: compaction.policies }, scale, timeline.contextWindow);
-      });
-    });
+    const frame = requestAnimationFrame(() =>
+      queue.schedule(
+        'layer',
+        [
+          {
+            run: () => {
+              const g = prepareCanvas(c, width);
+              if (!g) return;
+              // The window line after the preview's ghost bars (issue 30: it vanished under them), the lines' names last.
+              drawCompactionFrame(g, geo, { packed, scale, overhead, dark, preview: compaction.preview, lines: compaction.lines, compare: compaction.compare, policies: compaction.policies }, scale, timeline.contextWindow);
+            },
+          },
+        ],
+        () => delete c.dataset.pending,
+      ),
+    );
     return () => cancelAnimationFrame(frame);
-  }, [packed, geo, width, scale, overhead, dark, compaction, timeline.contextWindow]);
+  }, [queue, packed, geo, width, scale, overhead, dark, compaction, timeline.contextWindow]);
 
   // The selection lives with the parent (in the URL), which catches up asynchronously: selections
   // requested here show at once and stay until the parent reports them back, so a burst of
@@ -207,18 +243,23 @@ export function TimelineChart({
   }, [packed, hitTurns]);
   const activeHitBar = activeHitTurn === null ? null : indexOfTurn(packed, activeHitTurn);
 
-  // Overlay: selection (or the drag in progress), hover, cursor. Cheap; also once per frame.
+  // Overlay: selection (or the drag in progress), hover, cursor. Cheap; every frame it is asked for.
   useEffect(() => {
     const c = overlay.current;
     if (!c || width === 0) return;
-    const frame = requestAnimationFrame(() => {
-      const g = prepareCanvas(c, width);
-      if (!g) return;
-      const shown: [number, number] | null = drag && drag.from !== drag.to ? [Math.min(drag.from, drag.to), Math.max(drag.from, drag.to)] : selectionIndexes;
-      drawOverlay(g, geo, { selection: shown, hover: hover?.index ?? null, cursor: cursorIndex >= 0 ? cursorIndex : null, hits: hitBars, activeHit: activeHitBar !== null && activeHitBar >= 0 ? activeHitBar : null, dark });
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [geo, width, drag, selectionIndexes, hover, cursorIndex, hitBars, activeHitBar, dark]);
+    queue.schedule('overlay', [
+      {
+        // Light once its canvas is sized (the first draw allocates it: a heavy piece then).
+        light: canvasSized(c, width),
+        run: () => {
+          const g = prepareCanvas(c, width);
+          if (!g) return;
+          const shown: [number, number] | null = drag && drag.from !== drag.to ? [Math.min(drag.from, drag.to), Math.max(drag.from, drag.to)] : selectionIndexes;
+          drawOverlay(g, geo, { selection: shown, hover: hover?.index ?? null, cursor: cursorIndex >= 0 ? cursorIndex : null, hits: hitBars, activeHit: activeHitBar !== null && activeHitBar >= 0 ? activeHitBar : null, dark });
+        },
+      },
+    ]);
+  }, [queue, geo, width, drag, selectionIndexes, hover, cursorIndex, hitBars, activeHitBar, dark]);
 
   /** Bar index under a client x (clamped to the plot: drags may leave it), or -1 without bars. */
   const pick = useCallback(
@@ -398,7 +439,7 @@ export function TimelineChart({
           if (span) requestSelection(span);
         }}
       />
-      {n > 1 && <OverviewStrip packed={packed} view={view} onView={setView} width={width} dark={dark} />}
+      {n > 1 && <OverviewStrip packed={packed} view={view} onView={setView} width={width} dark={dark} queue={queue} />}
       <YScaleToggle mode={yMode} onMode={setYMode} windowOnScale={scale.windowOnScale} />
       {hovered && hover && <HoverCard turn={hovered} overhead={overhead} x={hover.x} containerWidth={width} change={compactionChange(compaction.preview, hovered.turn)} unit={unit} />}
     </div>

@@ -38,8 +38,11 @@ export function yOfTokens(geo: Pick<Geometry, 'plotH'>, max: number): (v: number
   return (v) => PAD.top + geo.plotH - (v / max) * geo.plotH;
 }
 
-/** Prepare a canvas for drawing at the device pixel ratio (resized only when needed); returns its context, cleared. */
-export function prepareCanvas(c: HTMLCanvasElement, width: number, height = HEIGHT): CanvasRenderingContext2D | null {
+/**
+ * Prepare a canvas for drawing at the device pixel ratio (resized only when needed); returns its
+ * context, cleared (`clear: false`: as it is, for a draw that clears its own parts, drawBaseStrip).
+ */
+export function prepareCanvas(c: HTMLCanvasElement, width: number, height = HEIGHT, clear = true): CanvasRenderingContext2D | null {
   const dpr = window.devicePixelRatio || 1;
   const w = Math.round(width * dpr);
   const h = Math.round(height * dpr);
@@ -48,7 +51,7 @@ export function prepareCanvas(c: HTMLCanvasElement, width: number, height = HEIG
   const g = c.getContext('2d');
   if (!g) return null;
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  g.clearRect(0, 0, width, height);
+  if (clear) g.clearRect(0, 0, width, height);
   return g;
 }
 
@@ -59,18 +62,49 @@ export interface BaseLayer {
   dark: boolean;
 }
 
-export function drawBase(g: CanvasRenderingContext2D, geo: Geometry, layer: BaseLayer): void {
+/** What one draw of the base layer paints, worked out once: its strips and its margins then paint it a piece at a time. */
+export interface BasePlan {
+  geo: Geometry;
+  layer: BaseLayer;
+  yOf: (v: number) => number;
+  bars: Int32Array;
+  barW: number;
+  barX: (j: number) => number;
+  /** Top of the x labels' band (below the plot and its zero line). */
+  labelTop: number;
+}
+
+export function planBase(geo: Geometry, layer: BaseLayer): BasePlan {
+  const { plotW, view, slot } = geo;
+  const bars = visibleBars(layer.packed, view, plotW);
+  const perColumn = bars.length < view.end - view.start + 1;
+  const colW = perColumn ? plotW / bars.length : slot;
+  const barW = perColumn ? Math.max(1, colW) : slot >= 4 ? Math.max(1, slot * 0.78) : Math.max(0.5, slot);
+  const barX = (j: number) => (perColumn ? PAD.left + j * colW : xOfIndex(geo, bars[j]) + (slot - barW) / 2);
+  return { geo, layer, yOf: yOfTokens(geo, layer.scale.max), bars, barW, barX, labelTop: PAD.top + geo.plotH + 2 };
+}
+
+/**
+ * The plot's columns [x0, x1) (whole CSS pixels, within the plot), cleared, then drawn as the
+ * whole layer would draw them there: grid, source compaction bands, stacked bars, recorded line,
+ * each clipped to the strip. The strips side by side paint what one draw of the plot does (the same
+ * shapes in the same order over each pixel), so the base layer can be painted a strip per frame
+ * (issue 31: one draw of every bar, raster included, was a task of 92–160 ms CPU) with the old
+ * picture kept until each strip is replaced.
+ */
+export function drawBaseStrip(g: CanvasRenderingContext2D, plan: BasePlan, x0: number, x1: number): void {
+  const { geo, layer, yOf, bars, barW, barX } = plan;
   const { packed, scale, dark } = layer;
   const { plotW, plotH, view, slot } = geo;
-  const yOf = yOfTokens(geo, scale.max);
   const ink = dark ? '#e5e5e5' : '#171717';
-  const muted = '#737373';
   const grid = dark ? 'rgba(255,255,255,0.07)' : 'rgba(0,0,0,0.07)';
   const clipRight = PAD.left + plotW;
+  g.save();
+  g.beginPath();
+  g.rect(x0, 0, x1 - x0, plan.labelTop);
+  g.clip();
+  g.clearRect(x0, 0, x1 - x0, plan.labelTop);
 
-  g.font = '10px ui-sans-serif, system-ui, sans-serif';
-  g.textBaseline = 'middle';
-  g.textAlign = 'right';
   const step = niceStep(scale.max);
   g.strokeStyle = grid;
   g.lineWidth = 1;
@@ -80,16 +114,10 @@ export function drawBase(g: CanvasRenderingContext2D, geo: Geometry, layer: Base
     g.moveTo(PAD.left, y);
     g.lineTo(clipRight, y);
     g.stroke();
-    g.fillStyle = muted;
-    g.fillText(formatCompact(v), PAD.left - 6, y);
   }
 
-  g.save();
-  g.beginPath();
-  g.rect(PAD.left, 0, plotW, HEIGHT);
-  g.clip();
-
   // Compaction bands the source recorded (turn numbers → bar indexes; only those in view).
+  g.font = '10px ui-sans-serif, system-ui, sans-serif';
   for (const band of layer.bands) {
     if (band.coversTurns) {
       const r = indexRangeOfTurns(packed, band.coversTurns[0], band.coversTurns[1]);
@@ -113,15 +141,15 @@ export function drawBase(g: CanvasRenderingContext2D, geo: Geometry, layer: Base
     g.fillText(`compacted${band.trigger ? ` (${band.trigger})` : ''}`, x + 3, PAD.top + 2);
   }
 
-  // Stacked bars: one fill colour at a time over the visible bars (≤ one per pixel column).
-  const bars = visibleBars(packed, view, plotW);
-  const perColumn = bars.length < view.end - view.start + 1;
-  const colW = perColumn ? plotW / bars.length : slot;
-  const barW = perColumn ? Math.max(1, colW) : slot >= 4 ? Math.max(1, slot * 0.78) : Math.max(0.5, slot);
-  const barX = (j: number) => (perColumn ? PAD.left + j * colW : xOfIndex(geo, bars[j]) + (slot - barW) / 2);
+  // The bars that reach into the strip (the plot's x grows with j), two more each side for the line.
+  let ja = 0;
+  while (ja < bars.length && barX(ja) + barW <= x0) ja++;
+  let jb = ja;
+  while (jb < bars.length && barX(jb) < x1) jb++;
+  // Stacked bars: one fill colour at a time over the strip's bars (≤ one per pixel column).
   for (let k = 0; k < KINDS; k++) {
     g.fillStyle = KIND_STYLE[STACK_ORDER[k]].color;
-    for (let j = 0; j < bars.length; j++) {
+    for (let j = ja; j < jb; j++) {
       const base = bars[j] * KINDS;
       const lo = k === 0 ? 0 : packed.tops[base + k - 1];
       const hi = packed.tops[base + k];
@@ -134,11 +162,13 @@ export function drawBase(g: CanvasRenderingContext2D, geo: Geometry, layer: Base
 
   // Recorded context size from usage: a thin line in the ink colour, dots when bars are wide.
   if (packed.hasRecorded) {
+    const la = Math.max(0, ja - 2);
+    const lb = Math.min(bars.length, jb + 2);
     g.strokeStyle = ink;
     g.lineWidth = 1;
     g.beginPath();
     let started = false;
-    for (let j = 0; j < bars.length; j++) {
+    for (let j = la; j < lb; j++) {
       const r = packed.recorded[bars[j]];
       if (Number.isNaN(r)) continue;
       const x = barX(j) + barW / 2;
@@ -151,22 +181,56 @@ export function drawBase(g: CanvasRenderingContext2D, geo: Geometry, layer: Base
     g.stroke();
     if (slot >= 5) {
       g.fillStyle = ink;
-      for (let j = 0; j < bars.length; j++) {
+      for (let j = la; j < lb; j++) {
         const r = packed.recorded[bars[j]];
         if (!Number.isNaN(r)) g.fillRect(barX(j) + barW / 2 - 1.5, yOf(Math.min(r, scale.max)) - 1.5, 3, 3);
       }
     }
   }
   g.restore();
+}
+
+/** The margins, cleared, then their labels: the y-axis's (left) and the turn numbers under the plot. */
+export function drawBaseAxes(g: CanvasRenderingContext2D, plan: BasePlan): void {
+  const { geo, layer, yOf, labelTop } = plan;
+  const { packed, scale } = layer;
+  const { plotW, view, slot, width } = geo;
+  const muted = '#737373';
+  const clipRight = PAD.left + plotW;
+  g.clearRect(0, 0, PAD.left, labelTop);
+  g.clearRect(clipRight, 0, Math.max(0, width - clipRight), labelTop);
+  g.clearRect(0, labelTop, width, HEIGHT - labelTop);
+  g.font = '10px ui-sans-serif, system-ui, sans-serif';
+  g.fillStyle = muted;
+  g.textBaseline = 'middle';
+  g.textAlign = 'right';
+  const step = niceStep(scale.max);
+  for (let v = 0; v <= scale.max; v += step) g.fillText(formatCompact(v), PAD.left - 6, Math.round(yOf(v)) + 0.5);
 
   // X labels: turn numbers of the visible window, spaced to stay legible.
-  g.fillStyle = muted;
   g.textAlign = 'center';
   g.textBaseline = 'top';
   const every = Math.max(1, Math.ceil(niceStep(Math.max(1, Math.ceil(44 / slot)), 1)));
   for (let i = Math.ceil(view.start / every) * every; i <= view.end; i += every) {
     g.fillText(String(packed.turnNo[i] + 1), xOfIndex(geo, i) + slot / 2, PAD.top + geo.plotH + 5);
   }
+}
+
+/** Whole-pixel edges splitting the plot into strips of about `stripPx` CSS pixels (first = PAD.left, last = the plot's right edge). */
+export function stripEdges(geo: Geometry, stripPx: number): number[] {
+  const right = PAD.left + Math.ceil(geo.plotW);
+  const count = Math.max(1, Math.ceil((right - PAD.left) / Math.max(1, stripPx)));
+  const edges: number[] = [];
+  for (let i = 0; i <= count; i++) edges.push(PAD.left + Math.round(((right - PAD.left) * i) / count));
+  return edges;
+}
+
+/** The base layer in one go (the strips side by side, then the margins), on a cleared canvas. */
+export function drawBase(g: CanvasRenderingContext2D, geo: Geometry, layer: BaseLayer): void {
+  const plan = planBase(geo, layer);
+  const edges = stripEdges(geo, geo.plotW);
+  for (let i = 0; i + 1 < edges.length; i++) drawBaseStrip(g, plan, edges[i], edges[i + 1]);
+  drawBaseAxes(g, plan);
 }
 
 export interface OverlayLayer {
