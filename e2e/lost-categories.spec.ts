@@ -71,6 +71,8 @@ function survivalInExport(log: Transcript, changedBlocks: Record<string, string>
 async function exportWithAudit(page: Page): Promise<{ file: { name: string; bytes: Buffer }; audit: { steps: Step[]; changedBlocks: Record<string, string>; lostByCategory: Categories } }> {
   await page.getByTestId('export').click();
   await expect(page.getByTestId('export-format')).not.toHaveValue('');
+  // The dialog exports the version the page shows (it follows it while open): wait until it does.
+  await expect(page.getByTestId('export-version')).toHaveValue((await page.getByTestId('inspector').getAttribute('data-version')) ?? '');
   const downloads: Download[] = [];
   page.on('download', (d) => downloads.push(d));
   await page.getByTestId('export-download').click();
@@ -115,6 +117,7 @@ test('Codex CLI, Auto at 3,000 tokens: the Lost tab by category is compact --rep
   await wb.tab('Plan');
   await wb.apply();
   await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('inspector')).not.toHaveAttribute('data-version', 'original');
   const { file: exported, audit } = await exportWithAudit(page);
   expect(audit.changedBlocks).toEqual(cli.changedBlocks);
   const log = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;

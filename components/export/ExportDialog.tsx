@@ -27,11 +27,13 @@ export function ExportDialog({ id, open, onClose, versions, versionId }: { id: s
   const [withAudit, setWithAudit] = useState(true);
   const [withPointers, setWithPointers] = useState(false);
   const [state, setState] = useState<{ kind: 'idle' } | { kind: 'working' } | { kind: 'done'; file: ExportedVersion } | { kind: 'error'; message: string }>({ kind: 'idle' });
+  // Opening starts afresh; the shown version changing while the dialog is open (the version list
+  // arriving after an Apply) moves the choice, but never wipes an export in flight or its result.
   useEffect(() => {
-    if (open) {
-      setWhich(versionId);
-      setState({ kind: 'idle' });
-    }
+    if (open) setState({ kind: 'idle' });
+  }, [open]);
+  useEffect(() => {
+    if (open) setWhich(versionId);
   }, [open, versionId]);
   const source = targets.data?.find((t) => t.source);
   const chosenFormat = format || source?.id || '';

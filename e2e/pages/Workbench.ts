@@ -85,6 +85,8 @@ export class Workbench {
     const select = this.page.getByTestId('export-format');
     await expect(select).not.toHaveValue('');
     const format = await select.inputValue();
+    // The dialog exports the version the page shows (it follows it while open): wait until it does.
+    await expect(this.page.getByTestId('export-version')).toHaveValue((await this.page.getByTestId('inspector').getAttribute('data-version')) ?? '');
     // The audit sidecar downloads beside the transcript, in either order: wait for the transcript.
     const [download] = await Promise.all([
       this.page.waitForEvent('download', { predicate: (d) => !d.suggestedFilename().endsWith('.audit.json') }),
