@@ -34,9 +34,6 @@ test('toggle policies on the inspector timeline: a curve each, the CLI’s numbe
     await expect(chip).toHaveAttribute('data-peak', String(row(id).peakContext));
     await expect(chip).toContainText(`$${row(id).usd.toFixed(2)}`);
   }
-  // Each ticked policy replayed once, by one of the replay's two workers (issue 31), though each tick asked for all those ticked.
-  const sent = await page.evaluate(() => (window as unknown as { __contextscope: { bridge: { replaySent: Record<string, string[] | undefined> } } }).__contextscope.bridge.replaySent);
-  expect([...(sent.preview ?? []), ...(sent.replay ?? [])].sort()).toEqual(['claude-code', 'contextscope-auto', 'none']);
   // One curve per ticked policy, in the menu's order (the replay's); its rings are its compactions.
   await expect(timeline).toHaveAttribute('data-policies', 'none,contextscope-auto,claude-code');
   const fired = ((await timeline.getAttribute('data-policy-fired')) ?? '').split(',').map(Number);

@@ -18,17 +18,6 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
   expect(cli.rows.length).toBeGreaterThan(10);
 
   await library.openInInspector(file, inspector);
-  // Rows as their policies finish (issue 31): every count of rows the page showed, and whether the table was complete.
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { __rowsSeen: string[] }).__rowsSeen = seen;
-    new MutationObserver(() => {
-      const t = document.querySelector('[data-testid=replay-table]');
-      if (!t) return;
-      const k = `${t.querySelectorAll('[data-testid=replay-row]').length}:${t.getAttribute('data-complete')}`;
-      if (seen[seen.length - 1] !== k) seen.push(k);
-    }).observe(document.body, { childList: true, subtree: true, attributes: true });
-  });
   await page.getByTestId('open-replay').click();
   await expect(page).toHaveURL(/\/replay\?id=/);
   const table = page.getByTestId('replay-table');
@@ -44,17 +33,6 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
     await expect(row.locator('[data-col=callsOverWindow]')).toHaveText(tokensText(r.callsOverWindow));
     await expect(row.locator('[data-col=identifiersLost]')).toHaveText(tokensText(r.identifiersLost));
   }
-  // The rows came in as their policies finished, the table complete only with the last; the
-  // policies were shared out between the two workers (the bridge's lanes), each replayed once.
-  await expect(table).toHaveAttribute('data-complete', 'true');
-  const seen = await page.evaluate(() => (window as unknown as { __rowsSeen: string[] }).__rowsSeen);
-  const partial = seen.filter((k) => k.endsWith(':false')).map((k) => Number(k.split(':')[0]));
-  expect(partial.some((n) => n > 0 && n < cli.rows.length)).toBe(true);
-  expect(seen[seen.length - 1]).toBe(`${cli.rows.length}:true`);
-  const sent = await page.evaluate(() => (window as unknown as { __contextscope: { bridge: { replaySent: Record<string, string[]> } } }).__contextscope.bridge.replaySent);
-  expect(sent.preview.length).toBeGreaterThan(0);
-  expect(sent.replay.length).toBeGreaterThan(0);
-  expect([...sent.preview, ...sent.replay].sort()).toEqual(cli.rows.map((r) => r.policy).sort());
   // The recorded bill and the replay's error, as the CLI computes it.
   await expect(page.getByTestId('replay-recorded')).toContainText(`${Math.abs(cli.recordedError! * 100).toFixed(1)} %`);
 

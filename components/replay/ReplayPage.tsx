@@ -8,7 +8,6 @@ import { getBridge } from '@/lib/engine/client';
 import type { ReplaySeries, ReplayView } from '@/lib/engine/replay';
 import { userMessage } from '@/lib/errors';
 import { REPLAY_COLUMNS, replayCsv, type ReplayRow } from '@/lib/simulate/table';
-import { REPLAY_POLICY_LIST } from './policy-list';
 import { MODEL_CATALOG } from '@/lib/tokens/catalog';
 import { AppHeader } from '../ui/AppHeader';
 import { Button } from '../ui/Button';
@@ -46,19 +45,14 @@ export function ReplayPage() {
   const [shown, setShown] = useState<Set<string>>(() => new Set(DEFAULT_SHOWN));
   const [sort, setSort] = useState<{ key: keyof ReplayRow; desc: boolean } | null>(null);
 
-  // The policies done so far, shown while the others replay (two workers, the costliest first:
-  // lib/engine/client.ts); the whole view replaces them when the last one is done.
-  const replayKey = `${id}|${model ?? ''}|${ttl ?? ''}`;
-  const [part, setPart] = useState<{ key: string; view: ReplayView } | null>(null);
   const q = useQuery({
     queryKey: ['replay', id, model ?? '', ttl ?? ''],
-    queryFn: ({ signal }) => getBridge().replay(signal, id, { ...(model && { model }), ...(ttl && { cacheTtl: ttl }) }, (v) => setPart({ key: replayKey, view: v })),
+    queryFn: ({ signal }) => getBridge().replay(signal, id, { ...(model && { model }), ...(ttl && { cacheTtl: ttl }) }),
     enabled: id !== '',
     retry: false,
     staleTime: Infinity,
   });
-  const view = q.data ?? (q.isPending && part?.key === replayKey ? part.view : undefined);
-  const complete = q.data !== undefined;
+  const view = q.data;
   const setParam = (k: string, v: string | null) => {
     const next = new URLSearchParams(params.toString());
     if (v === null) next.delete(k);
@@ -77,11 +71,9 @@ export function ReplayPage() {
     });
   }, [view, sort]);
   const cheapestWithin = useMemo(() => {
-    // Only once every policy is in: a partial table has no cheapest.
-    if (!complete) return undefined;
     const ok = (view?.series ?? []).filter((s) => s.row.callsOverWindow === 0);
     return ok.length ? ok.reduce((a, b) => (b.row.usd < a.row.usd ? b : a)).id : undefined;
-  }, [view, complete]);
+  }, [view]);
   const series = useMemo(() => (view?.series ?? []).filter((s) => shown.has(s.id)), [view, shown]);
   const toggle = (pid: string) =>
     setShown((prev) => {
@@ -110,7 +102,6 @@ export function ReplayPage() {
         {q.isPending && id !== '' && (
           <p className="animate-pulse text-sm text-neutral-500" data-testid="replay-loading">
             Replaying every policy call by call…
-            {view && ` ${view.series.length} of ${REPLAY_POLICY_LIST.length} done`}
           </p>
         )}
         {q.isError && (
@@ -135,28 +126,20 @@ export function ReplayPage() {
                 <h2 className="text-sm font-semibold">Context each call sends, by policy</h2>
                 <p className="text-xs text-neutral-500">● compaction · <span className="text-red-600">○</span> a compaction that never paid back the cache it broke (its tooltip gives the break-even) · ✕ cache lost (TTL ran out, or the compaction rewrote the prefix) · tick the policies in the table to draw them</p>
               </div>
-              {/* Drawn once, when every policy is in: a draw per finished policy would redo every curve (the scale moves) each time. */}
-              {complete ? (
-                <ReplayChart view={view} series={series} />
-              ) : (
-                <div className="flex w-full items-center justify-center text-xs text-neutral-500" style={{ height: 300 }} data-testid="replay-chart-pending">
-                  The chart is drawn when every policy is replayed.
-                </div>
-              )}
+              <ReplayChart view={view} series={series} />
             </section>
             <section className="rounded-lg border border-neutral-200 dark:border-neutral-800" aria-label="Policies">
               <div className="flex items-center justify-between gap-3 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800">
                 <h2 className="text-sm font-semibold">What each policy would have cost and forgotten</h2>
                 <Button
                   data-testid="replay-csv"
-                  disabled={!complete}
                   onClick={() => downloadBytes(new TextEncoder().encode(replayCsv(rows)), `${view.title.replace(/[^\w.-]+/g, '_').slice(0, 60) || 'session'}.replay.csv`, 'text/csv')}
                 >
                   Download CSV
                 </Button>
               </div>
               <div className="overflow-x-auto">
-                <table className="w-full text-[11px] tabular-nums" data-testid="replay-table" data-complete={complete}>
+                <table className="w-full text-[11px] tabular-nums" data-testid="replay-table">
                   <thead className="bg-neutral-50 text-neutral-600 dark:bg-neutral-900 dark:text-neutral-400">
                     <tr>
                       <th className="w-8 px-2 py-1.5" scope="col">

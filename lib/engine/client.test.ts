@@ -17,10 +17,6 @@ import { lostIndexStats } from '../compaction/lost';
 import { projectionStats } from './compaction';
 import { buildRows, rowIndexOf } from './rows';
 import { parseQuery, searchRows } from './search';
-import { replayView } from './replay';
-import { importFile } from '../formats/import';
-import { sourceFromBytes } from '../read/source';
-import { REPLAY_POLICIES } from '../simulate/policies/replay';
 
 /**
  * A Worker stand-in: the real engine exposed with Comlink over a MessageChannel, so the bridge's
@@ -216,52 +212,6 @@ describe('WorkerBridge', () => {
     // What they did there: the version's projection is the applied preview's, the index the warm-up's.
     expect(projectionStats.projected - projected).toBe(0);
     expect(lostIndexStats.builds - builds).toBe(0);
-    bridge.terminate();
-  });
-
-  it('the replay shares the policies out between two workers, one policy a call, costliest first; rows come as they finish; equal to one worker\'s (issue 31)', async () => {
-    const ran: Array<[number, string, string[]]> = [];
-    const recording = (n: number) => ({ ...engine, replay: (id: string, o: { policies?: string[] }) => (ran.push([n, id, o.policies ?? []]), engine.replay(id, o)) });
-    const { bridge } = channelBridge(recording);
-    const file = corpusFiles('claude-code').find((f) => path.basename(f) === 'slopometry_transcript_opus45_compact.jsonl')!;
-    const out = await bridge.importFile(undefined, bufferOf(file), path.basename(file), {});
-    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
-    const id = out.meta.id;
-    const parts: number[] = [];
-    const view = await bridge.replay(undefined, id, {}, (v) => parts.push(v.series.length));
-    // Every policy once, each in a call of its own, on two workers; Auto (the costliest) first.
-    expect(ran.map(([, , p]) => p.length)).toEqual(REPLAY_POLICIES.map(() => 1));
-    expect(ran.map(([, , [p]]) => p).sort()).toEqual(REPLAY_POLICIES.map((p) => p.id).sort());
-    expect(new Set(ran.map(([n]) => n)).size).toBe(2);
-    expect(ran[0][2]).toEqual(['contextscope-auto']);
-    expect(bridge.replaySent.preview!.length + bridge.replaySent.replay!.length).toBe(REPLAY_POLICIES.length);
-    expect(bridge.replaySent.preview!.length).toBeGreaterThan(0);
-    expect(bridge.replaySent.replay!.length).toBeGreaterThan(0);
-    // Rows as they finish: 1, 2, … 17, then the whole view.
-    expect(parts).toEqual(REPLAY_POLICIES.slice(1).map((_, i) => i + 1));
-    // The same view as one worker replaying every policy at once, in the list's order.
-    const log = importFile(sourceFromBytes(path.basename(file), new Uint8Array(fs.readFileSync(file)))).transcript;
-    const whole = replayView(log);
-    expect(view.series.map((s) => s.id)).toEqual(whole.series.map((s) => s.id));
-    expect(view.series.map((s) => s.row)).toEqual(whole.series.map((s) => s.row));
-    expect(view.series.map((s) => [...s.prompts])).toEqual(whole.series.map((s) => [...s.prompts]));
-    expect(view.series.map((s) => [...s.fired])).toEqual(whole.series.map((s) => [...s.fired]));
-    expect(view.recordedError).toBe(whole.recordedError);
-    expect([...view.callTurns]).toEqual([...whole.callTurns]);
-    // The overlay's policies after the page: nothing replayed again.
-    const n = ran.length;
-    const overlay = await bridge.replay(undefined, id, { policies: ['none', 'contextscope-auto', 'claude-code'] });
-    expect(overlay.series.map((s) => s.id)).toEqual(['none', 'contextscope-auto', 'claude-code']);
-    expect(ran.length).toBe(n);
-    // Another model, aborted at once: at most the two policies already sent run; the rest are dropped, and asked again later.
-    const ac = new AbortController();
-    const aborted = bridge.replay(ac.signal, id, { model: 'claude-sonnet-4-5' });
-    ac.abort();
-    await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(ran.length - n).toBeLessThanOrEqual(2);
-    const again = await bridge.replay(undefined, id, { model: 'claude-sonnet-4-5', policies: ['none', 'jp'] });
-    expect(again.series.map((s) => s.id)).toEqual(['none', 'jp']);
     bridge.terminate();
   });
 

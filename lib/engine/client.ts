@@ -27,70 +27,13 @@ import type { SummaryFailure, SummaryProgress } from '../summarize/run';
 import type { Transcript } from '../model/types';
 import type { TranscriptMeta } from '../db/schema';
 import type { RecoveryReport, StorageEstimate } from '../db/repo';
-// The main thread's copy of the replayed policies' ids and order (the page must not load lib/simulate).
-import { REPLAY_POLICY_LIST } from '../../components/replay/policy-list';
 
 /**
  * `preview` is its own lane: the Plan panel cancels stale previews often (every knob change), and
  * terminating that worker must not kill the message list's queries. `census` too: the library's
  * census reads every session (minutes for thousands) and its Cancel stops that worker alone.
  */
-export type Lane = 'import' | 'query' | 'preview' | 'census' | 'replay';
-
-/**
- * The replay's two workers (issue 31): the preview worker (it holds the log and its indexes, warm)
- * and one of its own, so both cores replay. Each policy is replayed on its own (lib/engine/replay.ts),
- * so a policy's series is the same whichever worker replays it.
- */
-export const REPLAY_LANES: readonly Lane[] = ['preview', 'replay'];
-
-/**
- * The order the replay workers take policies in: the costliest first (CPU at 2,000 turns,
- * `npx tsx bench/profile-replay.ts 2000`), so that the last policy to finish is a cheap one and the
- * two workers end close together. Policies not listed come after, in the list's order.
- */
-export const REPLAY_COST_ORDER: readonly string[] = [
-  'contextscope-auto',
-  'jp',
-  'seed-002-summarize',
-  'claude-code-microcompact',
-  'anthropic-clear-tool-uses',
-  'openhands',
-  'opencode-prune',
-  'seed-004',
-  'sven',
-  'codex',
-  'claude-code',
-  'gemini-cli',
-  'goose',
-  'seed-002',
-  'langchain-trim',
-  'none',
-  'recorded',
-  'anthropic-clear-thinking',
-];
-
-/** One policy's replay on one log with one model and cache lifetime: asked once, shared by every caller. */
-interface ReplayJob {
-  policy: string;
-  /** Callers still waiting for it (an aborted caller leaves; a job nobody waits for is not started). */
-  callers: number;
-  started: boolean;
-  /** The worker's view with this policy's series alone. */
-  promise: Promise<ReplayView>;
-  resolve: (v: ReplayView) => void;
-  reject: (e: unknown) => void;
-  done?: ReplayView;
-}
-
-interface ReplayBook {
-  id: string;
-  options: Omit<ReplayOptions, 'policies'>;
-  jobs: Map<string, ReplayJob>;
-}
-
-/** Replay books kept (per log, model and cache lifetime): the page's last few. */
-const REPLAY_BOOKS = 4;
+export type Lane = 'import' | 'query' | 'preview' | 'census';
 
 /** Timeline turns per message on open: ~20 ms of decoding each at the main thread's pace. */
 export const TIMELINE_SLICE = 2_048;
@@ -489,131 +432,9 @@ export class WorkerBridge {
   peerTriggers(signal: AbortSignal | undefined, id: string, model?: string): Promise<TriggerPoint[]> {
     return this.run(signal, 'query', (r) => r.peerTriggers(id, model));
   }
-  /**
-   * Every policy replayed call by call (the Replay page), or the ones asked (the timeline's
-   * overlay), in the list's order. The policies are shared out between two workers
-   * (REPLAY_LANES), one policy a call, the costliest first; `onPart` gets the view of the policies
-   * done so far each time one more is. A policy replayed (or being replayed) for this log, model
-   * and cache lifetime is not asked again. An abort rejects this call at once and drops the
-   * policies nobody else waits for that no worker has started; the ones running finish (each is
-   * one policy) and are kept, so no worker is stopped and none loses the log it holds.
-   */
-  replay(signal: AbortSignal | undefined, id: string, options: ReplayOptions = {}, onPart?: (view: ReplayView) => void): Promise<ReplayView> {
-    if (signal?.aborted) return Promise.reject(abortError());
-    const { policies, ...rest } = options;
-    const asked = REPLAY_POLICY_LIST.map((p) => p.id).filter((p) => !policies || policies.includes(p));
-    const bookKey = `${id}|${rest.model ?? ''}|${rest.cacheTtl ?? ''}`;
-    let book = this.replayBooks.get(bookKey);
-    if (!book) {
-      book = { id, options: rest, jobs: new Map() };
-      this.replayBooks.set(bookKey, book);
-      if (this.replayBooks.size > REPLAY_BOOKS) this.replayBooks.delete(this.replayBooks.keys().next().value!);
-    }
-    const b = book;
-    const jobs = asked.map((policy) => {
-      let job = b.jobs.get(policy);
-      if (!job) {
-        let resolve!: (v: ReplayView) => void;
-        let reject!: (e: unknown) => void;
-        const promise = new Promise<ReplayView>((res, rej) => ((resolve = res), (reject = rej)));
-        promise.catch(() => {});
-        job = { policy, callers: 0, started: false, promise, resolve, reject };
-        b.jobs.set(policy, job);
-        this.replayQueue.push({ book: b, job });
-      }
-      job.callers++;
-      return job;
-    });
-    // The costliest first (a stable sort: equal ranks keep their asking order).
-    const rank = (p: string) => {
-      const i = REPLAY_COST_ORDER.indexOf(p);
-      return i < 0 ? REPLAY_COST_ORDER.length : i;
-    };
-    this.replayQueue.sort((x, y) => rank(x.job.policy) - rank(y.job.policy));
-    this.pumpReplay();
-
-    const assemble = (done: ReplayJob[]): ReplayView => {
-      const views = done.map((j) => j.done!);
-      const recorded = views.find((v) => v.recordedError !== null);
-      return { ...views[0], recordedError: recorded ? recorded.recordedError : null, series: views.map((v) => v.series[0]) };
-    };
-    return new Promise<ReplayView>((resolve, reject) => {
-      let settled = false;
-      const leave = () => {
-        for (const j of jobs) j.callers--;
-      };
-      const onAbort = () => {
-        if (settled) return;
-        settled = true;
-        leave();
-        reject(abortError());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      let left = jobs.filter((j) => !j.done).length;
-      const finish = () => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        leave();
-        resolve(assemble(jobs));
-      };
-      if (left === 0) return finish();
-      for (const j of jobs) {
-        if (j.done) continue;
-        j.promise.then(
-          () => {
-            if (settled) return;
-            if (--left === 0) return finish();
-            onPart?.(assemble(jobs.filter((x) => x.done)));
-          },
-          (e) => {
-            if (settled) return;
-            settled = true;
-            signal?.removeEventListener('abort', onAbort);
-            leave();
-            reject(e);
-          },
-        );
-      }
-    });
-  }
-
-  private replayBooks = new Map<string, ReplayBook>();
-  private replayQueue: { book: ReplayBook; job: ReplayJob }[] = [];
-  private replayBusy = new Set<Lane>();
-  /** Policies sent to each replay lane so far (tests: both workers replay). */
-  replaySent: Partial<Record<Lane, string[]>> = {};
-
-  /** Give each idle replay lane the next policy somebody still waits for. */
-  private pumpReplay(): void {
-    for (const lane of REPLAY_LANES) {
-      if (this.replayBusy.has(lane)) continue;
-      let next: { book: ReplayBook; job: ReplayJob } | undefined;
-      while ((next = this.replayQueue.shift())) {
-        if (next.job.callers > 0) break;
-        // Nobody waits for it any more: forgotten, so the next ask queues it again.
-        if (next.book.jobs.get(next.job.policy) === next.job) next.book.jobs.delete(next.job.policy);
-        next.job.reject(abortError());
-      }
-      if (!next) return;
-      const { book, job } = next;
-      job.started = true;
-      this.replayBusy.add(lane);
-      (this.replaySent[lane] ??= []).push(job.policy);
-      this.run(undefined, lane, (r) => r.replay(book.id, { ...book.options, policies: [job.policy] })).then(
-        (view) => {
-          job.done = view;
-          job.resolve(view);
-        },
-        (e) => {
-          if (book.jobs.get(job.policy) === job) book.jobs.delete(job.policy);
-          job.reject(e);
-        },
-      ).finally(() => {
-        this.replayBusy.delete(lane);
-        this.pumpReplay();
-      });
-    }
+  /** Every policy replayed call by call (the Replay page), or the ones asked (the timeline's overlay); CPU-bound, so on the preview lane (cancellable). */
+  replay(signal: AbortSignal | undefined, id: string, options: ReplayOptions = {}): Promise<ReplayView> {
+    return this.run(signal, 'preview', (r) => r.replay(id, options));
   }
   /** classify-tangents proposals (an LLM call when a provider is configured: never sent twice). */
   classifyTangents(signal: AbortSignal | undefined, id: string, keepLast: number): Promise<TangentProposals> {
