@@ -38,8 +38,9 @@ export function InspectorTabs({
 }) {
   const list = useRef<HTMLDivElement>(null);
   const preview = wb.compaction.preview;
+  const lostCount = preview ? lostShownCount(preview) : 0;
   const badge: Partial<Record<TabName, ReactNode>> = {
-    Lost: preview && lostShownCount(preview) > 0 ? lostShownCount(preview) : undefined,
+    Lost: lostCount > 0 ? lostCount : undefined,
     Diff: preview && preview.diffTotal > 0 ? preview.diffTotal : undefined,
     Versions: wb.versions.length > 1 ? wb.versions.length : undefined,
   };

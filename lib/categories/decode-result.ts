@@ -39,8 +39,6 @@ export function decodeResult(content: string): DecodedResult {
  * one "error line" of the lost identifiers (session 15).
  */
 export function resultLinesText(content: string): string {
-  const s = content.trimStart();
-  if (!s.startsWith('{"output"') && !s.startsWith('{ "output"')) return content;
   const d = decodeResult(content);
   if (d.text === content) return content;
   const exit = d.meta === undefined ? null : /"exit_code"\s*:\s*-?\d+/.exec(content.slice(content.lastIndexOf('"metadata"')));
