@@ -32,7 +32,9 @@ async function serve(): Promise<{ url: string; kill: () => void }> {
   return { url, kill: () => child.kill() };
 }
 
-const waitIn = (page: Page, fn: (a: any) => boolean, arg: any = null) => page.waitForFunction(fn as any, arg, { polling: 'raf', timeout: 300_000 });
+// POLL=ms: poll the page every ms instead of every frame (a frame loop keeps the compositor busy: it is the bench's, not the user's).
+const polling: 'raf' | number = process.env.POLL ? Number(process.env.POLL) : 'raf';
+const waitIn = (page: Page, fn: (a: any) => boolean, arg: any = null) => page.waitForFunction(fn as any, arg, { polling, timeout: 300_000 });
 const idle = (page: Page) => waitIn(page, () => document.querySelector('[data-testid=worker-activity]')?.getAttribute('data-busy') !== 'yes');
 const settled = (page: Page, want: string | null) =>
   waitIn(
@@ -62,6 +64,11 @@ function analyze(name: string, events: any[]) {
     }
   console.log(`\n=== ${name}: tasks per thread (outer+nested double-counted)`);
   for (const [k, c] of [...cpu].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 8)) console.log(`  ${names.get(k) ?? k}  n=${c.n} cpu=${c.cpu.toFixed(0)} wall=${c.wall.toFixed(0)}`);
+  // Phase measures (performance.measure in the page and the engine worker: blink.user_timing)
+  const t0 = Math.min(...events.filter((e) => e.ph === 'X' || e.ph === 'b').map((e) => e.ts));
+  for (const e of events)
+    if (e.cat?.includes('blink.user_timing') && (e.ph === 'b' || e.ph === 'e' || e.ph === 'X' || e.ph === 'R' || e.ph === 'I' || e.ph === 'n'))
+      console.log(`  mark ${names.get(`${e.pid}:${e.tid}`) ?? e.tid} ${e.ph} ${((e.ts - t0) / 1000).toFixed(0)} ${e.name} ${e.dur ? (e.dur / 1000).toFixed(0) : ''}`);
   // CPU profile per thread
   const profiles = new Map<string, { nodes: Map<number, any>; samples: number[]; deltas: number[]; thread: string }>();
   for (const e of events) {
@@ -114,7 +121,7 @@ async function traced(page: Page, name: string, act: () => Promise<void>) {
   const cdp = await page.context().newCDPSession(page);
   const events: any[] = [];
   cdp.on('Tracing.dataCollected', (e: any) => events.push(...e.value));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing,disabled-by-default-v8.cpu_profiler,v8.execute', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.NOPROFILE ? '' : ',disabled-by-default-v8.cpu_profiler'},v8.execute`, transferMode: 'ReportEvents' });
   await page.evaluate(`(() => {
     const log = (window.__log = []);
     const t0 = performance.now();
@@ -125,9 +132,9 @@ async function traced(page: Page, name: string, act: () => Promise<void>) {
       const s = [location.search.includes('v=') ? 'v' : '-', t && t.getAttribute('data-preview'), t && t.getAttribute('data-range'), document.querySelector('[data-testid=worker-activity]') && document.querySelector('[data-testid=worker-activity]').getAttribute('data-busy'), b && b.disabled, !!document.querySelector('[data-testid=history-left-out]')].join(' ');
       if (s !== last) log.push([(performance.now() - t0).toFixed(0), s]);
       last = s;
-      if (!window.__stop) requestAnimationFrame(tick);
+      if (!window.__stop) (${polling === 'raf'} ? requestAnimationFrame(tick) : setTimeout(tick, ${polling === 'raf' ? 0 : polling}));
     };
-    requestAnimationFrame(tick);
+    tick();
   })()`);
   const t0 = Date.now();
   await act();
@@ -145,7 +152,7 @@ async function traced(page: Page, name: string, act: () => Promise<void>) {
 (async () => {
   const { url, kill } = await serve();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 }, acceptDownloads: true, ...(process.env.REDUCED && { reducedMotion: 'reduce' as const }) });
   const page = await context.newPage();
   page.on('console', (m) => console.log('  [page]', m.text()));
   try {
@@ -190,6 +197,27 @@ async function traced(page: Page, name: string, act: () => Promise<void>) {
         await page.getByTestId('export-download').click();
         await dl;
       });
+    if (phases.includes('replay') || phases.includes('overlay')) {
+      // As bench/app.ts does: the export dialog closed, the worker idle, then the Replay link.
+      if (phases.includes('export')) await page.keyboard.press('Escape');
+      await idle(page);
+      const inspectorUrl = page.url();
+      if (phases.includes('replay'))
+        await traced(page, 'replay', async () => {
+          await page.getByTestId('open-replay').click();
+          await waitIn(page, () => document.querySelectorAll('[data-testid=replay-row]').length >= 18);
+        });
+      if (phases.includes('overlay')) {
+        await page.goto(inspectorUrl);
+        await waitIn(page, (n: number) => Number(document.querySelector('[data-testid=timeline]')?.getAttribute('data-turns') ?? 0) >= n, turns);
+        await idle(page);
+        await page.getByTestId('policy-menu').locator('summary').click();
+        await traced(page, 'overlay', async () => {
+          for (const pid of ['contextscope-auto', 'claude-code', 'none']) await page.getByTestId(`policy-toggle-${pid}`).check();
+          await waitIn(page, () => document.querySelectorAll('[data-testid=policy-chip]').length >= 3 && (document.querySelector('[data-testid=timeline]')?.getAttribute('data-policies') ?? '').split(',').filter(Boolean).length >= 3);
+        });
+      }
+    }
   } finally {
     await browser.close();
     kill();

@@ -151,13 +151,25 @@ export function replayTransferables(v: ReplayView): ArrayBuffer[] {
   return [v.callTurns.buffer, v.callMessages.buffer, ...v.series.flatMap((s) => [s.prompts.buffer, s.fired.buffer, s.broken.buffer, s.breakEven.buffer, s.unpaid.buffer])] as ArrayBuffer[];
 }
 
+/** A user-timing measure, cleared at once (the trace has it; the worker's timeline buffer does not grow). */
+function measure(name: string, start: number, end: number): void {
+  performance.measure(name, { start, end });
+  performance.clearMeasures(name);
+}
+
 export function replayEngine(deps: { getTranscript: (id: string) => Promise<Transcript> }) {
   // Keyed by the transcript object: the worker's transcript cache hands the same one back while it holds it.
   const cache = new ReplayCache();
   return {
     /** The policies replayed call by call on a stored transcript (the Replay page: all; the timeline's overlay: the ones it draws). */
     async replay(id: string, options: ReplayOptions = {}): Promise<ReplayView> {
-      const view = replayView(await deps.getTranscript(id), options, cache);
+      // Phases a DevTools trace shows on the worker's thread (blink.user_timing; bench/profile-app-trace.ts prints them).
+      const t0 = performance.now();
+      const log = await deps.getTranscript(id);
+      const t1 = performance.now();
+      const view = replayView(log, options, cache);
+      measure('cs-replay:transcript', t0, t1);
+      measure(`cs-replay:view ${options.policies?.join(',') ?? 'all'}`, t1, performance.now());
       return transfer(view, replayTransferables(view));
     },
   };
