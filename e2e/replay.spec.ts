@@ -18,6 +18,17 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
   expect(cli.rows.length).toBeGreaterThan(10);
 
   await library.openInInspector(file, inspector);
+  // Rows as their parts finish (issue 31): every count of rows the page showed, and whether the table was complete.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __rowsSeen: string[] }).__rowsSeen = seen;
+    new MutationObserver(() => {
+      const t = document.querySelector('[data-testid=replay-table]');
+      if (!t) return;
+      const k = `${t.querySelectorAll('[data-testid=replay-row]').length}:${t.getAttribute('data-complete')}:${!!document.querySelector('[data-testid=replay-chart-pending]')}`;
+      if (seen[seen.length - 1] !== k) seen.push(k);
+    }).observe(document.body, { childList: true, subtree: true, attributes: true });
+  });
   await page.getByTestId('open-replay').click();
   await expect(page).toHaveURL(/\/replay\?id=/);
   const table = page.getByTestId('replay-table');
@@ -33,6 +44,17 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
     await expect(row.locator('[data-col=callsOverWindow]')).toHaveText(tokensText(r.callsOverWindow));
     await expect(row.locator('[data-col=identifiersLost]')).toHaveText(tokensText(r.identifiersLost));
   }
+  // The rows came in part by part (the first part: the baselines and the agents), the table
+  // complete, the chart drawn and the CSV enabled only with the last part.
+  await expect(table).toHaveAttribute('data-complete', 'true');
+  const seen = await page.evaluate(() => (window as unknown as { __rowsSeen: string[] }).__rowsSeen);
+  const partial = seen.filter((k) => k.includes(':false:')).map((k) => Number(k.split(':')[0]));
+  expect(partial).toContain(5);
+  expect(seen.filter((k) => k.includes(':false:')).every((k) => k.endsWith(':true'))).toBe(true);
+  expect(seen[seen.length - 1]).toBe(`${cli.rows.length}:true:false`);
+  await expect(page.getByTestId('replay-csv')).toBeEnabled();
+  // Nothing animates once the table is complete (an endless animation draws a frame each vsync).
+  await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length)).toBe(0);
   // The recorded bill and the replay's error, as the CLI computes it.
   await expect(page.getByTestId('replay-recorded')).toContainText(`${Math.abs(cli.recordedError! * 100).toFixed(1)} %`);
 

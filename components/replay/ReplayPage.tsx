@@ -15,6 +15,11 @@ import { downloadBytes } from '../ui/download';
 import { formatTokens } from '../ui/format';
 import { ReplayChart } from './ReplayChart';
 import { policyColor } from './colors';
+import { REPLAY_PARTS, REPLAY_POLICY_LIST } from './policy-list';
+
+const ORDER = new Map(REPLAY_POLICY_LIST.map((p, i) => [p.id, i]));
+/** The table's order (REPLAY_POLICIES'), whatever the order the parts came in. */
+const inOrder = (v: ReplayView): ReplayView => ({ ...v, series: [...v.series].sort((a, b) => (ORDER.get(a.id) ?? 99) - (ORDER.get(b.id) ?? 99)) });
 
 /** Shown on the chart when the page opens: the baselines, our Auto and the three agents. */
 export const DEFAULT_SHOWN = ['recorded', 'none', 'contextscope-auto', 'claude-code', 'codex', 'gemini-cli'];
@@ -45,14 +50,18 @@ export function ReplayPage() {
   const [shown, setShown] = useState<Set<string>>(() => new Set(DEFAULT_SHOWN));
   const [sort, setSort] = useState<{ key: keyof ReplayRow; desc: boolean } | null>(null);
 
+  // The policies done so far, shown while the others replay; the whole view replaces them when the last part is in.
+  const replayKey = `${id}|${model ?? ''}|${ttl ?? ''}`;
+  const [part, setPart] = useState<{ key: string; view: ReplayView } | null>(null);
   const q = useQuery({
     queryKey: ['replay', id, model ?? '', ttl ?? ''],
-    queryFn: ({ signal }) => getBridge().replay(signal, id, { ...(model && { model }), ...(ttl && { cacheTtl: ttl }) }),
+    queryFn: async ({ signal }) => inOrder(await getBridge().replayInParts(signal, id, REPLAY_PARTS, { ...(model && { model }), ...(ttl && { cacheTtl: ttl }) }, (v) => setPart({ key: replayKey, view: inOrder(v) }))),
     enabled: id !== '',
     retry: false,
     staleTime: Infinity,
   });
-  const view = q.data;
+  const view = q.data ?? (q.isPending && part?.key === replayKey ? part.view : undefined);
+  const complete = q.data !== undefined;
   const setParam = (k: string, v: string | null) => {
     const next = new URLSearchParams(params.toString());
     if (v === null) next.delete(k);
@@ -71,9 +80,11 @@ export function ReplayPage() {
     });
   }, [view, sort]);
   const cheapestWithin = useMemo(() => {
+    // Only once every policy is in: a partial table has no cheapest.
+    if (!complete) return undefined;
     const ok = (view?.series ?? []).filter((s) => s.row.callsOverWindow === 0);
     return ok.length ? ok.reduce((a, b) => (b.row.usd < a.row.usd ? b : a)).id : undefined;
-  }, [view]);
+  }, [view, complete]);
   const series = useMemo(() => (view?.series ?? []).filter((s) => shown.has(s.id)), [view, shown]);
   const toggle = (pid: string) =>
     setShown((prev) => {
@@ -100,8 +111,9 @@ export function ReplayPage() {
       <main className="mx-auto flex w-full max-w-[1400px] flex-1 flex-col gap-4 p-4" data-testid="replay">
         {id === '' && <p className="text-sm text-neutral-500">No transcript: open one from the library.</p>}
         {q.isPending && id !== '' && (
-          <p className="animate-pulse text-sm text-neutral-500" data-testid="replay-loading">
+          <p className="animate-pulse text-sm text-neutral-500 motion-reduce:animate-none" data-testid="replay-loading">
             Replaying every policy call by call…
+            {view && ` ${view.series.length} of ${REPLAY_POLICY_LIST.length} done`}
           </p>
         )}
         {q.isError && (
@@ -126,20 +138,28 @@ export function ReplayPage() {
                 <h2 className="text-sm font-semibold">Context each call sends, by policy</h2>
                 <p className="text-xs text-neutral-500">● compaction · <span className="text-red-600">○</span> a compaction that never paid back the cache it broke (its tooltip gives the break-even) · ✕ cache lost (TTL ran out, or the compaction rewrote the prefix) · tick the policies in the table to draw them</p>
               </div>
-              <ReplayChart view={view} series={series} />
+              {/* Drawn once, when every policy is in: a draw per finished part would redo every curve (the scale moves) each time. */}
+              {complete ? (
+                <ReplayChart view={view} series={series} />
+              ) : (
+                <div className="flex w-full items-center justify-center text-xs text-neutral-500" style={{ height: 300 }} data-testid="replay-chart-pending">
+                  The chart is drawn when every policy is replayed.
+                </div>
+              )}
             </section>
             <section className="rounded-lg border border-neutral-200 dark:border-neutral-800" aria-label="Policies">
               <div className="flex items-center justify-between gap-3 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800">
                 <h2 className="text-sm font-semibold">What each policy would have cost and forgotten</h2>
                 <Button
                   data-testid="replay-csv"
+                  disabled={!complete}
                   onClick={() => downloadBytes(new TextEncoder().encode(replayCsv(rows)), `${view.title.replace(/[^\w.-]+/g, '_').slice(0, 60) || 'session'}.replay.csv`, 'text/csv')}
                 >
                   Download CSV
                 </Button>
               </div>
               <div className="overflow-x-auto">
-                <table className="w-full text-[11px] tabular-nums" data-testid="replay-table">
+                <table className="w-full text-[11px] tabular-nums" data-testid="replay-table" data-complete={complete}>
                   <thead className="bg-neutral-50 text-neutral-600 dark:bg-neutral-900 dark:text-neutral-400">
                     <tr>
                       <th className="w-8 px-2 py-1.5" scope="col">

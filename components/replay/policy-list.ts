@@ -23,3 +23,16 @@ export const REPLAY_POLICY_LIST: ReadonlyArray<{ id: string; label: string }> = 
   { id: 'openhands', label: 'OpenHands condenser' },
   { id: 'langchain-trim', label: 'LangChain trimMessages' },
 ];
+
+/**
+ * The policies in the calls the page asks the worker, one after the other (issue 31): the
+ * baselines and the agents first (cheap: their rows show within a second at 2,000 turns), then
+ * Auto (the costliest), then the rest in two. Each call redoes the per-log part of the replay
+ * (calls, calibration, cache fit: ~40 ms at 2,000 turns), so four calls, not eighteen.
+ */
+export const REPLAY_PARTS: ReadonlyArray<readonly string[]> = [
+  ['recorded', 'none', 'claude-code', 'codex', 'gemini-cli'],
+  ['contextscope-auto'],
+  ['jp', 'sven', 'seed-002', 'seed-002-summarize', 'seed-004'],
+  ['claude-code-microcompact', 'opencode-prune', 'goose', 'anthropic-clear-tool-uses', 'anthropic-clear-thinking', 'openhands', 'langchain-trim'],
+];

@@ -17,6 +17,10 @@ import { lostIndexStats } from '../compaction/lost';
 import { projectionStats } from './compaction';
 import { buildRows, rowIndexOf } from './rows';
 import { parseQuery, searchRows } from './search';
+import { replayView } from './replay';
+import { REPLAY_POLICIES } from '../simulate/policies/replay';
+import { importFile } from '../formats/import';
+import { sourceFromBytes } from '../read/source';
 
 /**
  * A Worker stand-in: the real engine exposed with Comlink over a MessageChannel, so the bridge's
@@ -214,6 +218,46 @@ describe('WorkerBridge', () => {
     expect(lostIndexStats.builds - builds).toBe(0);
     bridge.terminate();
   });
+
+  it("the Replay page's replay in parts, on the preview worker: the view of one call; left between parts, it asks no more and stops no worker (issue 31)", async () => {
+    const { bridge, workers } = channelBridge();
+    const text = makeClaudeCodeSession(150);
+    const out = await bridge.importFile(undefined, new TextEncoder().encode(text).buffer as ArrayBuffer, 'cc-150.jsonl', {});
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    const id = out.meta.id;
+    const ids = REPLAY_POLICIES.map((p) => p.id);
+    const parts = [['recorded', 'none', 'claude-code'], ['contextscope-auto'], ids.filter((p) => !['recorded', 'none', 'claude-code', 'contextscope-auto'].includes(p))];
+    const seen: number[] = [];
+    const view = await bridge.replayInParts(undefined, id, parts, {}, (v) => seen.push(v.series.length));
+    // Told after each part but the last (the answer itself is the whole view).
+    expect(seen).toEqual([3, 4]);
+    expect(bridge.replayCalls).toBe(3);
+    // The policies of every part, each as one call of them all gives it.
+    const whole = replayView(importFile(sourceFromBytes('cc-150.jsonl', new TextEncoder().encode(text))).transcript);
+    const byId = new Map(view.series.map((x) => [x.id, x]));
+    expect([...byId.keys()].sort()).toEqual([...ids].sort());
+    for (const w of whole.series) {
+      expect(byId.get(w.id)!.row).toEqual(w.row);
+      expect([...byId.get(w.id)!.prompts]).toEqual([...w.prompts]);
+      expect([...byId.get(w.id)!.fired]).toEqual([...w.fired]);
+    }
+    expect(view.recordedError).toBe(whole.recordedError);
+    expect([...view.callTurns]).toEqual([...whole.callTurns]);
+
+    // The page left while its second part replays (a part slower than the grace a stale preview
+    // gets): that part finishes on the worker, the third is not asked, no worker is stopped.
+    const slow = { ...engine, replay: async (...a: Parameters<typeof engine.replay>) => (await new Promise((r) => setTimeout(r, PREVIEW_GRACE_MS + 500)), engine.replay(...a)) };
+    const two = channelBridge(() => slow);
+    const controller = new AbortController();
+    const left = two.bridge.replayInParts(controller.signal, id, parts, { cacheTtl: '1h' }, () => setTimeout(() => controller.abort(), 100));
+    await expect(left).rejects.toMatchObject({ name: 'AbortError' });
+    await new Promise((r) => setTimeout(r, PREVIEW_GRACE_MS + 1000));
+    expect(two.bridge.replayCalls).toBe(2);
+    expect(two.workers.filter((w) => w.terminated)).toHaveLength(0);
+    expect(two.bridge.startedWorkers).toBe(1);
+    two.bridge.terminate();
+    bridge.terminate();
+  }, 120_000);
 
   it('a worker crashing mid-operation: the page goes on with a new one, reads are answered, the import in flight fails with what happened and nothing of it is stored', async () => {
     const other = corpusFiles('claude-code').find((f) => f.includes('vibecodingtracker'))!;

@@ -436,6 +436,29 @@ export class WorkerBridge {
   replay(signal: AbortSignal | undefined, id: string, options: ReplayOptions = {}): Promise<ReplayView> {
     return this.run(signal, 'preview', (r) => r.replay(id, options));
   }
+  /**
+   * The Replay page's replay: `parts` (lists of policy ids, in the table's order) one call each on
+   * the preview lane, `onPart` told the policies done so far after each, so the first rows show
+   * while the others replay. The signal is checked between parts, never handed to the worker: the
+   * page left, the part running finishes (the worker keeps it, lib/engine/replay.ts ReplayCache)
+   * and the rest is not asked — the preview worker is not stopped, and keeps the log it holds for
+   * the inspector's next preview (one call of every policy, aborted, stopped that worker 1.5 s later).
+   */
+  async replayInParts(signal: AbortSignal | undefined, id: string, parts: ReadonlyArray<readonly string[]>, options: Omit<ReplayOptions, 'policies'> = {}, onPart?: (done: ReplayView) => void): Promise<ReplayView> {
+    let done: ReplayView | undefined;
+    for (const policies of parts) {
+      if (signal?.aborted) throw abortError();
+      const v = await this.run(undefined, 'preview', (r) => r.replay(id, { ...options, policies: [...policies] }));
+      this.replayCalls++;
+      done = done ? { ...v, recordedError: done.recordedError ?? v.recordedError, series: [...done.series, ...v.series] } : v;
+      if (signal?.aborted) throw abortError();
+      if (done.series.length < parts.reduce((n, p) => n + p.length, 0)) onPart?.(done);
+    }
+    if (!done) throw new Error('Nothing to replay: no policy asked.');
+    return done;
+  }
+  /** Replay calls answered by replayInParts (tests count them: an abort asks no further part). */
+  replayCalls = 0;
   /** classify-tangents proposals (an LLM call when a provider is configured: never sent twice). */
   classifyTangents(signal: AbortSignal | undefined, id: string, keepLast: number): Promise<TangentProposals> {
     return this.run(signal, 'query', (r) => r.classifyTangents(id, keepLast), 'write');
