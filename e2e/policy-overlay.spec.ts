@@ -45,6 +45,10 @@ test('toggle policies on the inspector timeline: a curve each, the CLI’s numbe
   for (const p of points) expect(p).toBe(turns); // every turn of this session holds calls: a point on each bar
   await page.getByTestId('policy-toggle-none').press('Escape');
   await expect(page.getByTestId('policy-toggle-none')).toBeHidden();
+  // The worker idle, nothing on the page animates: an endless animation (the activity dot's pulse,
+  // even under opacity 0) makes the compositor draw every frame, a core's share on this machine.
+  await expect(page.getByTestId('worker-activity')).toHaveAttribute('data-busy', 'no');
+  await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length)).toBe(0);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-policies.png') });
 
   // On the call axis the curves follow the calls.
