@@ -50,12 +50,16 @@ test('Replay at 1024 px: the table fits; a model without a price shows "no price
   await page.getByTestId('open-replay').click();
   const table = page.getByTestId('replay-table');
   await expect(table).toBeVisible({ timeout: 60_000 });
+  // The table shows each part's rows as it comes (issue 31): wait for the last part.
+  await expect(page.getByTestId('replay-table')).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
   const fit = await table.evaluate((t) => ({ table: t.scrollWidth, box: t.parentElement!.clientWidth }));
   expect(fit.table, 'the table is not cut off on the right').toBeLessThanOrEqual(fit.box);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'issue30-replay-1024.png'), fullPage: true });
   // A model the catalog has no price for: no "$0.0000" anywhere on the page.
   await page.goto(page.url().replace(/&m=[^&]*/, '') + '&m=no-such-model');
   await expect(page.getByTestId('replay-table')).toBeVisible({ timeout: 60_000 });
+  // The table shows each part's rows as it comes (issue 31): wait for the last part.
+  await expect(page.getByTestId('replay-table')).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
   // Unconditional: the catalog has no 'no-such-model' (lookupModel → undefined, priced false).
   await expect(page.getByTestId('replay-summary')).toContainText('no price for this model');
   await expect(page.locator('[data-testid=replay-row] [data-col=usd]').first()).toHaveText('no price');

@@ -19,6 +19,8 @@ test('replay: compactions that never paid back are marked, with their break-even
   await library.openInInspector(file, inspector);
   await page.getByTestId('open-replay').click();
   await expect(page.getByTestId('replay-table')).toBeVisible({ timeout: 60_000 });
+  // The table shows each part's rows as it comes (issue 31): wait for the last part.
+  await expect(page.getByTestId('replay-table')).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
   for (const id of ['sven', 'contextscope-auto', 'claude-code']) {
     const r = page.locator(`[data-testid=replay-row][data-policy="${id}"]`);
     await expect(r.locator('[data-col=compactionsNotPaidBack]')).toHaveText(String(row(id).compactionsNotPaidBack));

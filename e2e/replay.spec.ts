@@ -33,6 +33,8 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
   await expect(page).toHaveURL(/\/replay\?id=/);
   const table = page.getByTestId('replay-table');
   await expect(table).toBeVisible({ timeout: 60_000 });
+  // The table shows each part's rows as it comes (issue 31): wait for the last part.
+  await expect(table).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
 
   // Every policy's row: the same numbers as the CLI's JSON for the same file.
   await expect(page.getByTestId('replay-row')).toHaveCount(cli.rows.length);

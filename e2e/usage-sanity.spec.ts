@@ -38,6 +38,8 @@ test('implausible recorded usage: the import warns, Replay falls back to our cou
 
   await page.getByTestId('open-replay').click();
   await expect(page.getByTestId('replay-table')).toBeVisible({ timeout: 60_000 });
+  // The table shows each part's rows as it comes (issue 31): wait for the last part.
+  await expect(page.getByTestId('replay-table')).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
   await expect(page.getByTestId('replay-usage-ignored')).toHaveText('recorded usage implausible: sizes are our counts');
   await expect(page.getByTestId('replay-warning').first()).toContainText('The usage recorded in this file is implausible next to its content');
   const row = page.locator('[data-testid=replay-row][data-policy="recorded"]');
