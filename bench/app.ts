@@ -220,15 +220,16 @@ async function timeAction(page: Page, name: AppAction, timeoutMs: number, act: (
  * projection and summarizePreview times in the mark's detail) → the commit that shows it.
  */
 async function previewSplit(page: Page): Promise<string> {
-  const m = await page.evaluate((phase) => {
-    const last = (name: string) => performance.getEntriesByName(name).at(-1) as PerformanceMark | undefined;
-    const up = last(phase)?.startTime ?? NaN;
-    const after = (name: string) => (performance.getEntriesByName(name) as PerformanceMark[]).filter((e) => e.startTime >= up);
+  // A string, not a function: tsx wraps named inner functions in `__name(…)`, which the page lacks (see the export's watch).
+  const m = (await page.evaluate(`(() => {
+    const marks = (name) => performance.getEntriesByName(name);
+    const up = marks(${JSON.stringify(PHASE_MARK + 'preview')}).at(-1)?.startTime ?? NaN;
+    const after = (name) => marks(name).filter((e) => e.startTime >= up);
     const request = after('cs-preview:request')[0];
     const answer = after('cs-preview:answer').at(-1);
     const shown = after('cs-preview:shown').at(-1);
-    return { up, requests: after('cs-preview:request').length, request: request?.startTime ?? NaN, answer: answer?.startTime ?? NaN, shown: shown?.startTime ?? NaN, worker: (answer?.detail ?? null) as { projectMs: number; summarizeMs: number } | null };
-  }, PHASE_MARK + 'preview');
+    return { up, requests: after('cs-preview:request').length, request: request?.startTime ?? NaN, answer: answer?.startTime ?? NaN, shown: shown?.startTime ?? NaN, worker: answer?.detail ?? null };
+  })()`)) as { up: number; requests: number; request: number; answer: number; shown: number; worker: { projectMs: number; summarizeMs: number } | null };
   const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)} ms` : '—');
   const inWorker = m.worker ? m.worker.projectMs + m.worker.summarizeMs : NaN;
   return `to the request ${ms(m.request - m.up)} (${m.requests} sent); request → answer ${ms(m.answer - m.request)}, of it the worker's projection ${ms(m.worker?.projectMs ?? NaN)} + summary ${ms(m.worker?.summarizeMs ?? NaN)}, the rest (queue, clone, hops) ${ms(m.answer - m.request - inWorker)}; answer → commit ${ms(m.shown - m.answer)}`;
