@@ -230,6 +230,11 @@ async function previewSplit(page: Page): Promise<string> {
     const shown = after('cs-preview:shown').at(-1);
     return { up, requests: after('cs-preview:request').length, request: request?.startTime ?? NaN, answer: answer?.startTime ?? NaN, shown: shown?.startTime ?? NaN, worker: answer?.detail ?? null };
   })()`)) as { up: number; requests: number; request: number; answer: number; shown: number; worker: { projectMs: number; summarizeMs: number } | null };
+  return formatPreviewSplit(m);
+}
+
+/** The preview's marks (page time, ms) as the line printed under its figure; '—' for a mark not seen. */
+export function formatPreviewSplit(m: { up: number; requests: number; request: number; answer: number; shown: number; worker: { projectMs: number; summarizeMs: number } | null }): string {
   const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)} ms` : '—');
   const inWorker = m.worker ? m.worker.projectMs + m.worker.summarizeMs : NaN;
   return `to the request ${ms(m.request - m.up)} (${m.requests} sent); request → answer ${ms(m.answer - m.request)}, of it the worker's projection ${ms(m.worker?.projectMs ?? NaN)} + summary ${ms(m.worker?.summarizeMs ?? NaN)}, the rest (queue, clone, hops) ${ms(m.answer - m.request - inWorker)}; answer → commit ${ms(m.shown - m.answer)}`;
