@@ -61,6 +61,8 @@ export interface AppFigure {
   /** The engine's CPU ms for the same work in node; NaN when not computed. */
   engineMs: number;
   note?: string;
+  /** Where the wait went, from the page's marks (the preview: to the request, the worker, the answer's render). */
+  split?: string;
 }
 
 export interface AppCase {
@@ -212,6 +214,32 @@ async function timeAction(page: Page, name: AppAction, timeoutMs: number, act: (
   return { ms, taskMs, engineMs: NaN, ...(note && { note }) };
 }
 
+/**
+ * The preview's way, from the page's user-timing marks (components/inspector/useWorkbench.ts
+ * PREVIEW_MARK): mouse-up (the phase mark) → the query sent → the worker's answer (its own
+ * projection and summarizePreview times in the mark's detail) → the commit that shows it.
+ */
+async function previewSplit(page: Page): Promise<string> {
+  // A string, not a function: tsx wraps named inner functions in `__name(…)`, which the page lacks (see the export's watch).
+  const m = (await page.evaluate(`(() => {
+    const marks = (name) => performance.getEntriesByName(name);
+    const up = marks(${JSON.stringify(PHASE_MARK + 'preview')}).at(-1)?.startTime ?? NaN;
+    const after = (name) => marks(name).filter((e) => e.startTime >= up);
+    const request = after('cs-preview:request')[0];
+    const answer = after('cs-preview:answer').at(-1);
+    const shown = after('cs-preview:shown').at(-1);
+    return { up, requests: after('cs-preview:request').length, request: request?.startTime ?? NaN, answer: answer?.startTime ?? NaN, shown: shown?.startTime ?? NaN, worker: answer?.detail ?? null };
+  })()`)) as { up: number; requests: number; request: number; answer: number; shown: number; worker: { projectMs: number; summarizeMs: number } | null };
+  return formatPreviewSplit(m);
+}
+
+/** The preview's marks (page time, ms) as the line printed under its figure; '—' for a mark not seen. */
+export function formatPreviewSplit(m: { up: number; requests: number; request: number; answer: number; shown: number; worker: { projectMs: number; summarizeMs: number } | null }): string {
+  const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)} ms` : '—');
+  const inWorker = m.worker ? m.worker.projectMs + m.worker.summarizeMs : NaN;
+  return `to the request ${ms(m.request - m.up)} (${m.requests} sent); request → answer ${ms(m.answer - m.request)}, of it the worker's projection ${ms(m.worker?.projectMs ?? NaN)} + summary ${ms(m.worker?.summarizeMs ?? NaN)}, the rest (queue, clone, hops) ${ms(m.answer - m.request - inWorker)}; answer → commit ${ms(m.shown - m.answer)}`;
+}
+
 interface AppRun {
   figures: Partial<Record<AppAction, AppFigure>>;
   selection?: [number, number];
@@ -267,6 +295,7 @@ async function runInApp(browser: Browser, url: string, file: string, expectTurns
     await page.mouse.down();
     await page.mouse.move(plotX(0.6), y, { steps: 12 });
     run.figures.preview = await timeAction(page, 'preview', T, () => page.mouse.up(), () => previewSettled(page, null, T));
+    run.figures.preview.split = await previewSplit(page).catch((e) => `split: ${(e as Error).message.split('\n')[0]}`);
     const sel = /^(\d+)-(\d+)$/.exec((await page.getByTestId('selection-totals').getAttribute('data-range')) ?? '');
     if (sel) run.selection = [Number(sel[1]), Number(sel[2])];
     await workerIdle(page, T).catch(() => {});
@@ -570,6 +599,7 @@ function printCase(c: AppCase, T: number): void {
     let extra = f?.note ? `  (${f.note})` : '';
     if (a === 'export' && c.noteFirst !== undefined) extra = `  note ${c.noteFirst ? 'shown before' : 'NOT shown before'} Download was enabled` + extra;
     console.log(`  ${LABEL[a].padEnd(52)} ${fig(f, T).padStart(9)} ${task.padStart(13)} ${(f?.engineMs === Infinity ? `> ${T / 1000} s` : s(f?.engineMs ?? NaN)).padStart(9)} ${ratio.padStart(10)}${extra}`);
+    if (f?.split) console.log(`    ${f.split}`);
   }
   if (c.errors.length) console.log(`  errors in the page: ${c.errors.slice(0, 3).join(' | ')}`);
 }

@@ -20,7 +20,8 @@ import { step } from '../lib/compaction/testing/steps';
 import type { Transcript } from '../lib/model/types';
 const out = fs.createWriteStream(process.argv[2]);
 const h = (s: string) => crypto.createHash('sha1').update(s).digest('hex');
-const ser = (v: unknown) => JSON.stringify(v, (_k, x) => (x instanceof Float64Array || x instanceof Float32Array || x instanceof Int32Array ? Array.from(x) : x));
+// A Map (the preview's `changed`, session 16) as the object it was before, so the hashes compare across that change.
+const ser = (v: unknown) => JSON.stringify(v, (_k, x) => (x instanceof Float64Array || x instanceof Float32Array || x instanceof Int32Array ? Array.from(x) : x instanceof Map ? Object.fromEntries(x) : x));
 let n = 0;
 function run(name: string, log: Transcript, steps: any[], sel: [number, number] | null, axis: 'turns' | 'calls' = 'turns') {
   const p = projectTranscript(log, steps);

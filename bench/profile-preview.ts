@@ -52,7 +52,7 @@ for (const [label, sel] of [
   const p = await timed(label, () => engine.preview(id, { versionId: ORIGINAL_VERSION, draft, selection: sel as [number, number] }));
   if (p.kind !== 'preview') throw new Error(JSON.stringify(p));
   if (firstOnly) process.exit(0);
-  console.log(`  → ${size(p)} to the main thread; changed ${Object.keys(p.preview.changed).length}, diff ${p.preview.diff.length}/${p.preview.diffTotal}, lost ${p.preview.lostTotal}; selection ${p.preview.tokens.selection?.before} → ${p.preview.tokens.selection?.after}`);
+  console.log(`  → ${size(p)} to the main thread; changed ${p.preview.changed.size}, diff ${p.preview.diff.length}/${p.preview.diffTotal}, lost ${p.preview.lostTotal}; selection ${p.preview.tokens.selection?.before} → ${p.preview.tokens.selection?.after}`);
 }
 // Apply what the page shows: the last range's draft (the Plan panel keeps one step id until Apply).
 await timed('apply (the last range)', () => engine.applyStep(id, ORIGINAL_VERSION, planToDraft(plan, 's-profile', sel2)!));

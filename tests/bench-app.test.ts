@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_ACTIONS, appOptions, engineInChild, engineTimes, judgeApp, type AppCase, type AppFigure, type AppFigures } from '../bench/app';
+import { APP_ACTIONS, appOptions, engineInChild, engineTimes, formatPreviewSplit, judgeApp, type AppCase, type AppFigure, type AppFigures } from '../bench/app';
 import { makeClaudeCodeSession } from '../bench/generate';
 
 const f = (ms: number, taskMs = 20): AppFigure => ({ ms, taskMs, engineMs: ms / 4 });
@@ -22,6 +22,14 @@ const at = (size: number, ms: Partial<Record<(typeof APP_ACTIONS)[number], numbe
 const row = (fig: AppFigures, what: string) => judgeApp(fig).find((r) => r.what.startsWith(what))!;
 
 describe('bench app', () => {
+  it("splits the preview's wait by the page's marks: to the request, the worker's projection and summary, the rest of the hop, the commit", () => {
+    expect(formatPreviewSplit({ up: 1000, requests: 1, request: 1040, answer: 1700, shown: 1790, worker: { projectMs: 420.4, summarizeMs: 150 } })).toBe(
+      "to the request 40 ms (1 sent); request → answer 660 ms, of it the worker's projection 420 ms + summary 150 ms, the rest (queue, clone, hops) 90 ms; answer → commit 90 ms",
+    );
+    // A mark not seen (no answer yet, an old build without marks): a dash, not NaN.
+    expect(formatPreviewSplit({ up: 1000, requests: 0, request: NaN, answer: NaN, shown: NaN, worker: null })).toBe("to the request — (0 sent); request → answer —, of it the worker's projection — + summary —, the rest (queue, clone, hops) —; answer → commit —");
+  });
+
   it('options: sizes (with k), the cap in seconds, corpus on by default', () => {
     expect(appOptions(['app'])).toEqual({ sizes: [1000, 3000, 10_000], timeoutMs: 60_000, corpus: true });
     expect(appOptions(['app', '--app-sizes', '1000,3k', '--app-timeout', '20', '--no-app-corpus'])).toEqual({ sizes: [1000, 3000], timeoutMs: 20_000, corpus: false });

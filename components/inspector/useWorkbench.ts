@@ -8,7 +8,7 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { Step, Version } from '@/lib/compaction/types';
 import { getBridge } from '@/lib/engine/client';
 import { useListReady } from './useListReady';
@@ -21,6 +21,12 @@ import { defaultPlan, newStepId, planToDraft, type PlanState } from '../plan/pla
 import type { TimelineCompaction } from '../timeline/TimelineChart';
 import type { Timeline } from '@/lib/engine/timeline';
 import { formatSelection } from './selection';
+
+/**
+ * User-timing marks of a preview's way, in the page: the query sent to the worker, its answer back
+ * (detail: the worker's own timing), the React commit that shows it (bench/app.ts, issue 31).
+ */
+export const PREVIEW_MARK = { request: 'cs-preview:request', answer: 'cs-preview:answer', shown: 'cs-preview:shown' } as const;
 
 /** Wait this long after the last plan change before previewing (typing a budget is several changes). */
 export const PREVIEW_DEBOUNCE_MS = 250;
@@ -129,7 +135,10 @@ function usePreviewQuery(id: string, versionId: string, versionStamp: string, dr
   return useQuery({
     queryKey: ['preview', id, versionId, versionStamp, draft, selection, axis],
     queryFn: async ({ signal }) => {
+      // Marks of the preview's way (bench/app.ts splits mouse-up → settled with them, issue 31).
+      performance.mark(PREVIEW_MARK.request);
       const out = await getBridge().preview(signal, id, { versionId, draft, selection, axis });
+      performance.mark(PREVIEW_MARK.answer, { detail: out.kind === 'preview' ? out.timing : undefined });
       if (out.kind === 'error') throw Object.assign(new Error(out.error.message), out.error);
       return out;
     },
@@ -349,6 +358,10 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     [model, trigger, planActive, plan.mode, plan.targetBudget],
   );
   const previewData = preview.data?.preview ?? null;
+  // The commit that holds a new answer (before its paint).
+  useLayoutEffect(() => {
+    if (previewData) performance.mark(PREVIEW_MARK.shown);
+  }, [previewData]);
   const compare = useMemo(
     () => (comparison.data ? { a: { name: comparison.data.a.name, curve: comparison.data.a.curve }, b: { name: comparison.data.b.name, curve: comparison.data.b.curve } } : null),
     [comparison.data],

@@ -8,7 +8,7 @@ import { createContext, useContext } from 'react';
 import type { FateKind } from '@/lib/model/projection';
 import type { Pin } from '@/lib/compaction/pins';
 
-export const FateContext = createContext<Readonly<Record<string, FateKind>> | null>(null);
+export const FateContext = createContext<ReadonlyMap<string, FateKind> | null>(null);
 
 export interface SearchHighlight {
   /** Text to mark in plain-text blocks ('' = none). */
@@ -20,7 +20,7 @@ export interface SearchHighlight {
 export const SearchContext = createContext<SearchHighlight>({ text: '', activeRow: null });
 
 export function useBlockFate(blockId: string): FateKind | undefined {
-  return useContext(FateContext)?.[blockId];
+  return useContext(FateContext)?.get(blockId);
 }
 
 /** The transcript's invisible overhead (tokens per call the file leaves out): turn headers show context with it as its own part. */

@@ -150,6 +150,70 @@ function heldAlive(holders: Holders, alive: Uint8Array, key: string): boolean {
   return false;
 }
 
+/**
+ * The main chain's log blocks, by object, to their number (in log order, sidechains left out): one
+ * map per log, shared by both lost indexes (logPresence, logCategoryPresence) and projectionView.
+ */
+const numberCache = new WeakMap<Transcript, { messages: Transcript['messages']; number: Map<object, number>; count: number }>();
+function blockNumbers(log: Transcript): { number: Map<object, number>; count: number } {
+  const hit = numberCache.get(log);
+  if (hit && hit.messages === log.messages) return hit;
+  const number = new Map<object, number>();
+  let k = 0;
+  for (const m of log.messages) {
+    if (m.sidechain) continue;
+    for (const b of m.blocks) number.set(b, k++);
+  }
+  const out = { messages: log.messages, number, count: k };
+  numberCache.set(log, out);
+  return out;
+}
+
+/**
+ * What a projection did to the log's main chain, read once per projection (issue 31, session 16):
+ * the fate of each numbered log block (one read of `projection.fates` per block — the preview's
+ * summary, its lost identifiers and its lost categories each read every block's fate before),
+ * which log blocks it still carries (kept blocks are the log's own objects) and the blocks it made
+ * (stubs, truncations, summaries, notices), in order.
+ */
+export interface ProjectionView {
+  /** Fate by log block number; undefined: kept (no record). */
+  fate: Array<Projection['fates'][string] | undefined>;
+  /** 1 where the projection's main chain still holds the numbered log block. */
+  alive: Uint8Array;
+  /** Main-chain blocks of the projection that are not the log's. */
+  made: readonly object[];
+}
+const viewCache = new WeakMap<object, { log: Transcript; messages: Transcript['messages']; fates: Projection['fates']; view: ProjectionView }>();
+/** Passes of projectionView over a log (a test checks one per projection for a preview). */
+export const projectionViewStats = { builds: 0 };
+
+export function projectionView(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>): ProjectionView {
+  const hit = viewCache.get(projection.messages);
+  if (hit && hit.log === log && hit.messages === log.messages && hit.fates === projection.fates) return hit.view;
+  projectionViewStats.builds++;
+  const { number, count } = blockNumbers(log);
+  const fate: ProjectionView['fate'] = new Array(count);
+  let k = 0;
+  for (const m of log.messages) {
+    if (m.sidechain) continue;
+    for (const b of m.blocks) fate[k++] = projection.fates[b.id];
+  }
+  const alive = new Uint8Array(count);
+  const made: object[] = [];
+  for (const m of projection.messages) {
+    if (m.sidechain) continue;
+    for (const b of m.blocks) {
+      const n = number.get(b);
+      if (n !== undefined) alive[n] = 1;
+      else made.push(b);
+    }
+  }
+  const view = { fate, alive, made };
+  viewCache.set(projection.messages, { log, messages: log.messages, fates: projection.fates, view });
+  return view;
+}
+
 const presenceCache = new WeakMap<Transcript, LogPresence>();
 /** Per-log builds so far (tests check that a second preview does not build again). */
 export const lostIndexStats = { builds: 0 };
@@ -158,7 +222,7 @@ function logPresence(log: Transcript): LogPresence {
   const hit = presenceCache.get(log);
   if (hit && hit.messages === log.messages) return hit;
   lostIndexStats.builds++;
-  const number = new Map<object, number>();
+  const { number } = blockNumbers(log);
   const found: Identifier[][] = [];
   const texts: string[] = [];
   const prose: boolean[] = [];
@@ -168,7 +232,6 @@ function logPresence(log: Transcript): LogPresence {
   for (const m of log.messages) {
     if (m.sidechain) continue;
     for (const b of m.blocks) {
-      number.set(b, found.length);
       if (b.kind === 'tool_call') toolNames.set(b.callId, b.name);
       const text = textOfBlock(b);
       const ids: Identifier[] = identifiersOfBlock(b, text, b.kind === 'tool_result' ? toolNames.get(b.callId) : undefined);
@@ -220,50 +283,51 @@ export function prepareLostIdentifiers(log: Transcript): void {
  */
 export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>, options: { summaries?: boolean } = {}): LostIdentifier[] {
   const lp = logPresence(log);
-  const seen = new Set<string>();
-  const candidates: LostIdentifier[] = [];
-  let k = 0;
-  for (const m of log.messages) {
-    if (m.sidechain) continue;
-    for (const b of m.blocks) {
-      const n = k++;
-      const fate = projection.fates[b.id];
-      if (!fate || fate.kind === 'kept') continue;
-      for (const id of lp.found[n]) {
-        const key = `${id.kind}:${id.value}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        candidates.push({ ...id, turn: m.turn, messageId: m.id, stepId: fate.stepId });
-      }
-    }
-  }
-  if (candidates.length === 0) return [];
   const withSummaries = options.summaries !== false;
   // What the projection carries: log blocks by number, made blocks by their keys.
-  const alive = new Uint8Array(lp.found.length);
-  const made = new Set<string>();
-  for (const m of projection.messages) {
-    if (m.sidechain) continue;
-    if (!withSummaries && m.synthetic === 'summary') continue;
-    for (const b of m.blocks) {
-      if (!withSummaries && b.kind === 'summary') continue;
-      const n = lp.number.get(b);
-      if (n !== undefined) {
-        alive[n] = 1;
-        continue;
+  let fateOf: (n: number, b: Block) => Projection['fates'][string] | undefined;
+  let alive: Uint8Array;
+  let madeBlocks: readonly object[];
+  if (withSummaries) {
+    // The preview's path: the projection read once for the preview and both lost indexes (projectionView).
+    const view = projectionView(log, projection);
+    fateOf = (n) => view.fate[n];
+    alive = view.alive;
+    madeBlocks = view.made;
+  } else {
+    fateOf = (_, b) => projection.fates[b.id];
+    alive = new Uint8Array(lp.found.length);
+    const list: object[] = [];
+    for (const m of projection.messages) {
+      if (m.sidechain || m.synthetic === 'summary') continue;
+      for (const b of m.blocks) {
+        if (b.kind === 'summary') continue;
+        const n = lp.number.get(b);
+        if (n !== undefined) alive[n] = 1;
+        else list.push(b);
       }
+    }
+    madeBlocks = list;
+  }
+  // The made blocks' keys, read at the first lookup (no candidate, no read).
+  let made: Set<string> | undefined;
+  const madeKeys = (): Set<string> => {
+    if (made) return made;
+    made = new Set<string>();
+    for (const b of madeBlocks) {
       let keys = lp.madeKeys.get(b);
       if (!keys) {
         const text = textOfBlock(b as Block);
         const list: string[] = [];
-        presenceKeys(text, b.kind === 'text' || b.kind === 'summary', extractIdentifiers(text), lp.wanted, lp.shingleSizes, (key) => list.push(key));
+        presenceKeys(text, (b as Block).kind === 'text' || (b as Block).kind === 'summary', extractIdentifiers(text), lp.wanted, lp.shingleSizes, (key) => list.push(key));
         lp.madeKeys.set(b, (keys = list));
       }
       for (const key of keys) made.add(key);
     }
-  }
+    return made;
+  };
   const present = (key: string): boolean => {
-    return made.has(key) || heldAlive(lp.holders, alive, key);
+    return madeKeys().has(key) || heldAlive(lp.holders, alive, key);
   };
   const prosePresent = (text: string) => proseKeys(text).every(present);
   const has = (id: Identifier): boolean => {
@@ -272,7 +336,26 @@ export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'm
     if (present(idKey(id.kind, id.value))) return true;
     return id.kind === 'path' && present(idKey('path', stripPath(id.value)));
   };
-  return candidates.filter((c) => !has(c));
+  // Each identifier once, at its first appearance, judged there: only a lost one becomes a record.
+  // Seen by kind and value (the value strings are the log index's own: their hashes are kept).
+  const seen: Record<LostKind, Set<string>> = { instruction: new Set(), path: new Set(), url: new Set(), id: new Set(), error: new Set() };
+  const lost: LostIdentifier[] = [];
+  let k = 0;
+  for (const m of log.messages) {
+    if (m.sidechain) continue;
+    for (const b of m.blocks) {
+      const n = k++;
+      const fate = fateOf(n, b);
+      if (!fate || fate.kind === 'kept') continue;
+      for (const id of lp.found[n]) {
+        const kind = seen[id.kind];
+        if (kind.has(id.value)) continue;
+        kind.add(id.value);
+        if (!has(id)) lost.push({ ...id, turn: m.turn, messageId: m.id, stepId: fate.stepId });
+      }
+    }
+  }
+  return lost;
 }
 
 /**
@@ -309,9 +392,19 @@ export interface LostByCategory {
 export function lostByCategory(log: Transcript, projection: Pick<Projection, 'messages' | 'fates'>, options: { ownOnly?: boolean } = {}): LostByCategory {
   // ownOnly: what the source's own compaction took out (`source-marker:` fates) is not this compaction's loss (the Lost tab).
   const counts = (f: Projection['fates'][string] | undefined) => f !== undefined && f.kind !== 'kept' && !(options.ownOnly && f.stepId.startsWith('source-marker:'));
-  const changed = log.messages.filter((m) => !m.sidechain && m.blocks.some((b) => counts(projection.fates[b.id])));
+  // The fates as projectionView read them (once per projection, shared with the lost identifiers).
+  const view = projectionView(log, projection);
+  const changed: Transcript['messages'] = [];
+  let k = 0;
+  for (const m of log.messages) {
+    if (m.sidechain) continue;
+    let hit = false;
+    for (let i = 0; i < m.blocks.length; i++) if (counts(view.fate[k + i])) hit = true;
+    k += m.blocks.length;
+    if (hit) changed.push(m);
+  }
   const items = extractCategories(changed, { format: log.format });
-  const s = survivalOf(items, categoryIndex(log, projection, items));
+  const s = survivalOf(items, categoryIndex(log, projection, items, view));
   const categories = Object.fromEntries(
     CATEGORIES.map((c) => [c, { kept: s[c].kept, of: s[c].of, lost: s[c].lost.map((i) => ({ text: i.text, ...(i.turn !== undefined && { turn: i.turn }), ...(i.messageId && { messageId: i.messageId }), ...(i.tool && { tool: i.tool }) })) }]),
   ) as LostByCategory['categories'];
@@ -354,13 +447,12 @@ function logCategoryPresence(log: Transcript): LogCategoryPresence {
   categoryIndexStats.builds++;
   const main = log.messages.filter((m) => !m.sidechain);
   const wanted = survivalWanted(extractCategories(main, { format: log.format }));
-  const number = new Map<object, number>();
+  const { number } = blockNumbers(log);
   const holders = new Map<string, number | number[]>();
   let k = 0;
   for (const m of main)
     for (const b of m.blocks) {
       const n = k++;
-      number.set(b, n);
       const words = blockPresenceWords(b);
       categoryIndexStats.logWords += words.length;
       blockKeys(words, wanted, (key) => addHolder(holders, key, n));
@@ -382,7 +474,7 @@ export function prepareLostByCategory(log: Transcript): void {
  * A run is looked up within a block: one that only spans two blocks' texts is not found (an item's
  * text comes from one block, and a summary or stub holds it within itself).
  */
-function categoryIndex(log: Transcript, projection: Pick<Projection, 'messages'>, items: readonly CategoryItem[]): SurvivalIndex {
+function categoryIndex(log: Transcript, projection: Pick<Projection, 'messages'>, items: readonly CategoryItem[], view: ProjectionView): SurvivalIndex {
   const cp = logCategoryPresence(log);
   const known = (item: CategoryItem) => {
     const q = queriesOf(item);
@@ -390,26 +482,19 @@ function categoryIndex(log: Transcript, projection: Pick<Projection, 'messages'>
     return q.runs.every((r) => cp.wanted.runs[r.split(' ').length].has(r));
   };
   const unknown = items.filter((i) => !known(i));
-  const alive = new Uint8Array(cp.blocks);
+  // The log blocks the projection carries and the blocks it made: projectionView's, read once per projection.
+  const alive = view.alive;
   const made = new Set<string>();
-  for (const m of projection.messages) {
-    if (m.sidechain) continue;
-    for (const b of m.blocks) {
-      const n = cp.number.get(b);
-      if (n !== undefined) {
-        alive[n] = 1;
-        continue;
-      }
-      let keys = cp.madeKeys.get(b);
-      if (!keys) {
-        const list: string[] = [];
-        const words = blockPresenceWords(b);
-        categoryIndexStats.scanned += words.length;
-        blockKeys(words, cp.wanted, (key) => list.push(key));
-        cp.madeKeys.set(b, (keys = list));
-      }
-      for (const key of keys) made.add(key);
+  for (const b of view.made) {
+    let keys = cp.madeKeys.get(b);
+    if (!keys) {
+      const list: string[] = [];
+      const words = blockPresenceWords(b as Parameters<typeof blockPresenceWords>[0]);
+      categoryIndexStats.scanned += words.length;
+      blockKeys(words, cp.wanted, (key) => list.push(key));
+      cp.madeKeys.set(b, (keys = list));
     }
+    for (const key of keys) made.add(key);
   }
   const present = (key: string): boolean => {
     return made.has(key) || heldAlive(cp.holders, alive, key);

@@ -44,7 +44,7 @@ describe('engine.preview', () => {
     expect(p.tokens.context.after).toBeLessThan(p.tokens.context.before * 0.5);
     expect(p.tokens.selection!.after).toBeLessThan(p.tokens.selection!.before);
     expect(p.fateCounts.stubbed).toBeGreaterThan(5);
-    expect(Object.values(p.changed).filter((f) => f === 'stubbed')).toHaveLength(p.fateCounts.stubbed);
+    expect([...p.changed.values()].filter((f) => f === 'stubbed')).toHaveLength(p.fateCounts.stubbed);
     // The timeline's last bar plus the preview's change is the whole projected context; the tokens
     // taken out by fate account for the difference.
     const K = p.kinds.length;
@@ -73,7 +73,7 @@ describe('engine.preview', () => {
     if (full.kind !== 'preview' || part.kind !== 'preview') throw new Error('preview failed');
     const t = importBytes(path.basename(claudeCode), new Uint8Array(fs.readFileSync(claudeCode))).transcript;
     const turnOfBlock = new Map(t.messages.flatMap((m) => m.blocks.map((b) => [b.id, m.turn] as const)));
-    const changedTurns = Object.keys(part.preview.changed).map((b) => turnOfBlock.get(b)!);
+    const changedTurns = [...part.preview.changed.keys()].map((b) => turnOfBlock.get(b)!);
     expect(changedTurns.length).toBeGreaterThan(0);
     expect(changedTurns.every((x) => x >= 2 && x <= 4)).toBe(true);
     expect(part.preview.fateCounts.stubbed).toBeLessThan(full.preview.fateCounts.stubbed);
@@ -100,7 +100,7 @@ describe('engine.preview', () => {
     const firstSel = (turns - 3) * K;
     for (let i = 0; i < firstSel; i++) expect(p.delta[i]).toBe(0);
     expect(p.fateCounts.summarized).toBe(0);
-    expect(p.fateCounts.stubbed).toBe(Object.keys(p.changed).length);
+    expect(p.fateCounts.stubbed).toBe(p.changed.size);
     expect(p.diff.every((m) => m.turn >= turns - 3)).toBe(true);
     expect(p.tokens.selection!.before - p.tokens.selection!.after).toBe(p.tokens.context.before - p.tokens.context.after);
 
@@ -267,7 +267,7 @@ describe('a call-range preview (issue 30)', () => {
       if (a !== 1) continue;
       const inRange = new Set<string>();
       for (let i = calls[1].first; i <= calls[3].last; i++) for (const blk of log.messages[i].blocks) inRange.add(blk.id);
-      const outside = Object.keys(out.preview.changed).filter((blockId) => !inRange.has(blockId) && log.messages.some((m) => m.blocks.some((x) => x.id === blockId)));
+      const outside = [...out.preview.changed.keys()].filter((blockId) => !inRange.has(blockId) && log.messages.some((m) => m.blocks.some((x) => x.id === blockId)));
       expect(outside, 'blocks changed outside calls 2–4').toEqual([]);
       const v = await engine.applyStep(id, ORIGINAL_VERSION, auto(1, 3));
       // A fresh log (a reload) projects the stored version to the same figure; the export agrees.

@@ -54,7 +54,12 @@ export interface PreviewRequest {
   axis?: 'turns' | 'calls';
 }
 
-export type PreviewOutcome = { kind: 'preview'; preview: PreviewSummary; versionSteps: number } | { kind: 'error'; error: SerializedError };
+/**
+ * `timing`: the worker's wall ms for the projection (the log read, projectTranscript or the
+ * remembered one) and for summarizePreview — the page marks them beside its own (issue 31: where
+ * mouse-up → preview settled goes; bench/app.ts prints the split).
+ */
+export type PreviewOutcome = { kind: 'preview'; preview: PreviewSummary; versionSteps: number; timing?: { projectMs: number; summarizeMs: number } } | { kind: 'error'; error: SerializedError };
 
 export interface ExportOptions {
   /** Target format id; default the source's. */
@@ -336,9 +341,12 @@ export function compactionEngine(deps: CompactionDeps) {
 
   async function preview(id: string, request: PreviewRequest): Promise<PreviewOutcome> {
     try {
+      const t0 = performance.now();
       const { log, projection, version } = await projectVersion(id, request.versionId, request.draft);
+      const t1 = performance.now();
       const p = summarizePreview(log, projection, request.selection ?? null, request.axis ?? 'turns');
-      return transfer({ kind: 'preview' as const, preview: p, versionSteps: version.steps.length }, [p.delta.buffer, p.saved.buffer]);
+      const timing = { projectMs: t1 - t0, summarizeMs: performance.now() - t1 };
+      return transfer({ kind: 'preview' as const, preview: p, versionSteps: version.steps.length, timing }, [p.delta.buffer, p.saved.buffer]);
     } catch (e) {
       return { kind: 'error', error: serializeError(e) };
     }

@@ -150,3 +150,30 @@ describe('the preview path, counted', () => {
   });
 });
 
+
+describe('session 16: a preview reads each block’s fate once', () => {
+  it('summarizePreview, its lost identifiers and its lost categories read the projection’s fates once per log block (before: three times), with the same answer', async () => {
+    const { importBytes } = await import('../formats/import');
+    const { summarizePreview } = await import('./preview');
+    const { prepareLostByCategory, prepareLostIdentifiers } = await import('../compaction/lost');
+    const log = importBytes('cc-400.jsonl', new TextEncoder().encode(makeClaudeCodeSession(400))).transcript;
+    prepareLostIdentifiers(log);
+    prepareLostByCategory(log);
+    const total = log.messages.reduce((s, m) => s + m.blocks.reduce((a, b) => a + b.tokens, 0), 0);
+    const range: [number, number] = [40, 160];
+    const step = { ...planToDraft(defaultPlan(total), 's16', range)!, createdAt: '2026-01-01T00:00:00.000Z' };
+    const projection = projectTranscript(log, [step as never]);
+    let reads = 0;
+    const counted = { ...projection, fates: new Proxy(projection.fates, { get: (t, k) => (typeof k === 'string' && reads++, Reflect.get(t, k)) }) };
+    const p = summarizePreview(log, counted, range);
+    const logBlocks = log.messages.reduce((s, m) => s + (m.sidechain ? 0 : m.blocks.length), 0);
+    const projectedBlocks = projection.messages.reduce((s, m) => s + m.blocks.length, 0);
+    expect(p.fateCounts.summarized + p.fateCounts.stubbed + p.fateCounts.removed + p.fateCounts.truncated + p.fateCounts.deduped).toBeGreaterThan(100);
+    // One read per log block (projectionView) and one per projected block (the replacements' lookup).
+    expect(reads).toBeLessThanOrEqual(logBlocks + projectedBlocks);
+    expect(reads).toBeGreaterThanOrEqual(logBlocks);
+    // The same answer as from the projection itself (another object: read afresh).
+    const again = summarizePreview(log, { ...projection, messages: [...projection.messages], fates: { ...projection.fates } }, range);
+    expect({ ...p, delta: [...p.delta], saved: [...p.saved] }).toEqual({ ...again, delta: [...again.delta], saved: [...again.saved] });
+  });
+});

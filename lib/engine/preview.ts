@@ -12,10 +12,13 @@
  * Big transcripts: per-turn series are flat Float64Arrays (turns × kinds), transferable; fates are
  * sent for changed blocks only (kept is the default).
  */
-import { lostByCategory, lostIdentifiers, type LostByCategory, type LostIdentifier, type LostKind } from '../compaction/lost';
+import { lostByCategory, lostIdentifiers, projectionView, type LostByCategory, type LostIdentifier, type LostKind } from '../compaction/lost';
 import { callAtOrAfter, modelCalls } from '../compaction/calls';
-import { blockFate } from '../compaction/project';
-import type { FateKind, ProjectedBlock, Projection, ReducerId } from '../compaction/types';
+
+import type { Fate, FateKind, ProjectedBlock, Projection, ReducerId } from '../compaction/types';
+
+/** A block without a fate record: kept (compaction/project blockFate's default). */
+const KEPT: Fate = Object.freeze({ kind: 'kept' });
 import type { Block, Transcript } from '../model/types';
 import { blockText } from '../tokens/count';
 import { BUDGET_KINDS, budgetKind, type BudgetKind } from '../tokens/totals';
@@ -79,8 +82,12 @@ export interface PreviewSummary {
   delta: Float64Array;
   /** Tokens taken out, cumulative to the end of each turn, by fate: saved[t * SAVED_FATES.length + f]. */
   saved: Float64Array;
-  /** Fate per block id, for changed blocks only. */
-  changed: Record<string, FateKind>;
+  /**
+   * Fate per block id, for changed blocks only. A Map (issue 31, session 16): at 10,000 turns it holds
+   * ~12,000 ids, which an object took in dictionary mode — slower to fill, to clone to the page and
+   * to clone back than a Map.
+   */
+  changed: ReadonlyMap<string, FateKind>;
   fateCounts: Record<FateKind, number>;
   reducers: ReducerLine[];
   tokens: {
@@ -166,12 +173,15 @@ export function summarizePreview(log: Transcript, projection: Projection, select
 
   // What was taken out, by fate, and the diff.
   const savedAdded = new Float64Array(Math.max(1, turns) * F);
-  const changed: Record<string, FateKind> = {};
+  const changed = new Map<string, FateKind>();
   const fateCounts: Record<FateKind, number> = { kept: 0, stubbed: 0, truncated: 0, removed: 0, deduped: 0, summarized: 0 };
   const diff: DiffMessage[] = [];
   let diffTotal = 0;
   let selBefore = 0;
   const inSel = (turn: number) => selection !== null && turn >= selection[0] && turn <= selection[1];
+  // Each log block's fate read once per projection, shared with the lost identifiers and categories below.
+  const view = projectionView(log, projection);
+  let n = 0;
   for (const m of log.messages) {
     if (m.sidechain) continue;
     const bar = barOf(m.index);
@@ -180,12 +190,12 @@ export function summarizePreview(log: Transcript, projection: Projection, select
     // Past the diff's cap a message is only counted: its texts are not read (nor capped) for nothing.
     const listed = diff.length < DIFF_MESSAGE_CAP;
     for (const b of m.blocks) {
-      const fate = blockFate(projection, b.id);
+      const fate = view.fate[n++] ?? KEPT;
       if (fate.kind !== 'kept' && bySource(fate.stepId)) continue;
       if (inSel(bar)) selBefore += b.tokens;
       fateCounts[fate.kind]++;
       if (fate.kind === 'kept') continue;
-      changed[b.id] = fate.kind;
+      changed.set(b.id, fate.kind);
       const replacement = projectedById.get(b.id);
       const afterTokens = replacement?.tokens ?? 0;
       const f = fateIndex.get(fate.kind);

@@ -111,11 +111,11 @@ describe('engine.runSummaries', () => {
       expect(notes.some((n) => n.includes(run.failures[0].message))).toBe(true);
       if (onFailure === 'emergency') {
         expect(p.fateCounts.removed).toBeGreaterThan(0);
-        expect(Object.values(p.changed).every((f) => f === 'removed')).toBe(true);
+        expect([...p.changed.values()].every((f) => f === 'removed')).toBe(true);
         expect(notes.some((n) => n.includes('fell back to emergency'))).toBe(true);
         expect(p.tokens.context.after).toBeLessThan(p.tokens.context.before);
       } else {
-        expect(Object.keys(p.changed)).toEqual([]);
+        expect([...p.changed.keys()]).toEqual([]);
         expect(notes.some((n) => n.includes('range left as it is'))).toBe(true);
         expect(p.tokens.context.after).toBe(p.tokens.context.before);
       }
@@ -145,7 +145,7 @@ describe('engine.runSummaries', () => {
     if (plain.kind !== 'preview') throw new Error(JSON.stringify(plain));
     // A long result the plain plan summarizes.
     const log = await engine.getTranscript(id);
-    const pinned = log.messages.flatMap((m) => m.blocks).find((b) => b.kind === 'tool_result' && plain.preview.changed[b.id] === 'summarized');
+    const pinned = log.messages.flatMap((m) => m.blocks).find((b) => b.kind === 'tool_result' && plain.preview.changed.get(b.id) === 'summarized');
     if (!pinned || pinned.kind !== 'tool_result') throw new Error('no summarized result');
     expect(await engine.setPins(id, [{ kind: 'block', blockId: pinned.id }])).toEqual({ ok: true });
     await engine.putSetting(SUMMARY_SETTINGS_KEY, { ...DEFAULT_SUMMARY_SETTINGS, provider: 'openai', baseUrl: server.baseUrl, model: 'test-model', apiKey: 'sk-test-key' });
@@ -157,7 +157,7 @@ describe('engine.runSummaries', () => {
     expect(server.requests.slice(seen).some((r) => JSON.stringify(r.body).includes(pinned.callId))).toBe(false);
     const after = await engine.preview(id, { versionId: ORIGINAL_VERSION, draft });
     if (after.kind !== 'preview') throw new Error(JSON.stringify(after));
-    expect(after.preview.changed[pinned.id]).toBeUndefined();
+    expect(after.preview.changed.get(pinned.id)).toBeUndefined();
     expect(after.preview.summaryRequests).toBe(0);
     expect(summaryTexts(after.preview.diff).length).toBeGreaterThan(0);
     expect(summaryTexts(after.preview.diff).every((t) => t.includes('LLM SUMMARY'))).toBe(true);
