@@ -44,7 +44,14 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
 });
 
-const visible = (locator) => locator.waitFor({ state: 'visible', timeout: 60_000 });
+// Waits poll in the page every 10 ms: Playwright's own waits re-check every 500 ms once a wait is
+// past ~0.3 s, which would round every step up to that grid.
+const shown = (page, selector, text = '') =>
+  page.waitForFunction(
+    ([sel, t]) => [...document.querySelectorAll(sel)].some((e) => e.getClientRects().length > 0 && (!t || (e.textContent ?? '').includes(t))),
+    [selector, text],
+    { polling: 10, timeout: 60_000 },
+  );
 const rows = [];
 try {
   for (let run = 0; run < runs; run++) {
@@ -57,18 +64,18 @@ try {
     const mark = (k) => (at[k] = Math.round(performance.now() - t0));
     await page.goto('/');
     mark('goto');
-    await visible(page.getByTestId('drop-zone'));
+    await shown(page, '[data-testid=drop-zone]');
     mark('dropZone');
-    await visible(page.getByTestId('transcript-row').first().or(page.getByTestId('library-empty')));
+    await shown(page, '[data-testid=transcript-row], [data-testid=library-empty]');
     mark('library');
     await page.getByTestId('file-input').setInputFiles(file);
-    await page.getByTestId('transcript-row').filter({ hasText: path.basename(file) }).waitFor({ state: 'visible', timeout: 60_000 });
+    await shown(page, '[data-testid=transcript-row]', path.basename(file));
     mark('row');
     await page.getByTestId('open-transcript').first().click();
     await page.waitForURL(/\/inspect\?id=/);
-    await visible(page.getByTestId('timeline'));
+    await shown(page, '[data-testid=timeline]');
     mark('timeline');
-    await visible(page.getByTestId('message').first());
+    await shown(page, '[data-testid=message]');
     mark('message');
     if (trace) await browser.stopTracing();
     rows.push(at);
