@@ -2,7 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { getBridge } from '@/lib/engine/client';
+import { getBridge, warmEngine } from '@/lib/engine/client';
 import { listenLibrary } from '@/lib/engine/channel';
 import { isAbortError } from '@/lib/errors';
 
@@ -12,6 +12,10 @@ declare global {
     __contextscope?: { bridge: ReturnType<typeof getBridge> };
   }
 }
+
+// The engine's query worker starts as this module loads (the layout's, on every page), before React
+// renders: the library's first list query no longer waits for hydration to start it.
+warmEngine();
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(

@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import fs from 'node:fs';
+import { settle } from './settle';
 
 /** The inspector (`/inspect?id=…`): top bar, canvas timeline, message list, side panel. */
 export class InspectorPage {
@@ -16,6 +17,7 @@ export class InspectorPage {
   }
 
   async waitLoaded(): Promise<void> {
+    await settle(this.page, () => location.pathname.startsWith('/inspect') && !!document.querySelector('[data-testid=timeline]') && !!document.querySelector('[data-testid=message]'));
     await expect(this.page).toHaveURL(/\/inspect\?id=/);
     await expect(this.timeline).toBeVisible({ timeout: 30_000 });
     await expect(this.messages.first()).toBeVisible({ timeout: 30_000 });

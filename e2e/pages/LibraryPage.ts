@@ -1,6 +1,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
+import { settle } from './settle';
 
 /** The library (`/`): import by picker, paste or sample; the table of stored transcripts. */
 export class LibraryPage {
@@ -22,6 +23,7 @@ export class LibraryPage {
 
   async goto(): Promise<void> {
     await this.page.goto('/');
+    await settle(this.page, () => !!document.querySelector('[data-testid=transcript-row], [data-testid=library-empty]'));
     await expect(this.dropZone).toBeVisible();
     // The worker answered the first list query: either rows or the empty state are shown.
     await expect(this.rows.first().or(this.empty)).toBeVisible({ timeout: 30_000 });
@@ -70,6 +72,14 @@ export class LibraryPage {
   /** Wait until the import finished and its row is listed; returns the row. */
   async waitForRow(fileName: string): Promise<Locator> {
     const row = this.row(fileName);
+    // Looser than the assertions below (a case-insensitive substring, as `hasText` matches).
+    await settle(
+      this.page,
+      (name: string) =>
+        !document.querySelector('[data-testid=import-progress]') &&
+        [...document.querySelectorAll('[data-testid=transcript-row]')].some((r) => (r.textContent ?? '').replace(/\s+/g, ' ').toLowerCase().includes(name)),
+      fileName.replace(/\s+/g, ' ').trim().toLowerCase(),
+    );
     await expect(row).toHaveCount(1, { timeout: 30_000 });
     await expect(this.page.getByTestId('import-progress')).toHaveCount(0);
     return row;

@@ -7,7 +7,7 @@ import { Repo } from '../db/repo';
 import { corpusFiles } from '../../tests/corpus';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase, type ImportProgress } from './api';
-import { PREVIEW_GRACE_MS, TIMELINE_SLICE, WorkerBridge } from './client';
+import { PREVIEW_GRACE_MS, TIMELINE_SLICE, WorkerBridge, warmEngine } from './client';
 import { LIBRARY_CHANNEL, listenLibrary } from './channel';
 import { ORIGINAL_VERSION } from './versions';
 import { makeLongTranscript } from '../../scripts/make-long-transcript';
@@ -385,5 +385,43 @@ describe('WorkerBridge', () => {
     for (const q of ['role:user', 'tool:', 'turn 4000']) expect(await bridge.searchRows(undefined, id, q)).toEqual(searchRows(rows, parseQuery(q)));
     expect((await bridge.searchRows(undefined, id, 'role:user', 5)).length).toBe(5);
     bridge.terminate();
+  });
+});
+
+describe('WorkerBridge.warm: the query worker starts before the first query', () => {
+  /** The real engine, recording the name of each call it receives. */
+  const counting = (calls: string[]) =>
+    new Proxy(engine, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          calls.push(String(key));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+
+  it('starts the query worker and its recovery at once; the first list query uses that worker', async () => {
+    const calls: string[] = [];
+    const { bridge, workers } = channelBridge(() => counting(calls));
+    expect(bridge.startedWorkers).toBe(0);
+    bridge.warm();
+    expect(bridge.startedWorkers, 'warm() starts the worker without a call').toBe(1);
+    expect(bridge.recovered(), 'recovery started with it').not.toBeNull();
+    await bridge.recovered();
+    expect(calls).toEqual(['init']);
+
+    expect(await bridge.listTranscripts()).toEqual([]);
+    bridge.warm();
+    expect(bridge.startedWorkers, 'the query and a second warm() reuse the warm worker').toBe(1);
+    expect(workers).toHaveLength(1);
+    expect(calls).toEqual(['init', 'listTranscripts']);
+    bridge.terminate();
+  });
+
+  it('warmEngine does nothing outside a browser (the static export prerenders in Node)', () => {
+    expect(typeof window).toBe('undefined');
+    expect(() => warmEngine()).not.toThrow();
   });
 });

@@ -144,6 +144,17 @@ export class WorkerBridge {
     return state;
   }
 
+  /**
+   * Start the query lane's worker (and start-up recovery) now, before a call needs it. Its start-up
+   * (fetching and evaluating the engine's chunks, opening the database) takes 1–1.5 s on a busy
+   * machine; started as the app's code loads (warmEngine) it overlaps the page's own start-up
+   * instead of following it: the library's first query used to start it only after React had
+   * rendered and run its effects. A lane that already has a worker is left as it is.
+   */
+  warm(): void {
+    this.lane('query');
+  }
+
   /** What recovery found on start (interrupted imports, leftovers removed). */
   recovered(): Promise<RecoveryReport> | null {
     return this.recovery;
@@ -493,4 +504,10 @@ let shared: WorkerBridge | null = null;
 export function getBridge(): WorkerBridge {
   if (!shared) shared = new WorkerBridge();
   return shared;
+}
+
+/** Start the shared bridge's query worker as the app's code loads (WorkerBridge.warm); browser only. */
+export function warmEngine(): void {
+  if (typeof window === 'undefined' || typeof Worker === 'undefined') return;
+  getBridge().warm();
 }
