@@ -277,7 +277,7 @@ function checkPlans(numRuns: number, seed: number): void {
         for (const pm of p.messages) if (pm.sourceId && !bySource.has(pm.sourceId)) bySource.set(pm.sourceId, pm);
         const tailChanged = log.messages.filter((m) => m.turn >= protectedFrom && stays(m) && bySource.get(m.id)?.blocks !== m.blocks).map((m) => m.id);
         expect(tailChanged, 'kept-tail messages whose blocks are not the log\'s own').toEqual([]);
-        const turnMoved = p.messages.filter((pm) => pm.sourceId && pm.blocks === byId.get(pm.sourceId)!.blocks && pm.turn !== byId.get(pm.sourceId)!.turn).map((pm) => pm.id);
+        const turnMoved = p.messages.filter((pm) => pm.sourceId && pm.blocks === byId.get(pm.sourceId)!.blocks && pm.turn !== byId.get(pm.sourceId)!.turn).map((pm) => `${pm.sourceId} (turn ${pm.turn})`);
         expect(turnMoved, 'unchanged messages with another turn').toEqual([]);
         expect(p.tokens.after.total).toBeLessThanOrEqual(p.tokens.start!.total);
         // The totals the editor carries from edit to edit (no recount) equal a fresh count of the output.
