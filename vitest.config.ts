@@ -10,6 +10,8 @@ export default defineConfig({
     // on a machine whose cores are all busy with other work, a 10 s test can take a minute.
     testTimeout: 180_000,
     hookTimeout: 180_000,
+    // The CLI bundle the tests run as a process (tests/cli-entry.ts), rebuilt once when stale.
+    globalSetup: ['tests/build-cli.setup.ts'],
     pool: 'threads',
     maxWorkers: 2,
   },

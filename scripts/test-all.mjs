@@ -7,7 +7,7 @@
  * runs even when an earlier one failed, except e2e, which needs the build.
  */
 import { failedSpecs, failedUnitTests, flakySpecs } from './test-summary.mjs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { findOrInstallBrowser } from './find-browser.mjs';
@@ -28,6 +28,43 @@ function run(label, cmd, args, extraEnv = {}) {
   const r = spawnSync(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' });
   const seconds = ((Date.now() - t0) / 1000).toFixed(0);
   return { ok: r.status === 0, seconds };
+}
+
+/**
+ * A stage run beside the next one (its output held and printed whole when it ends, so the two
+ * logs do not interleave). Resolves to { ok, seconds }.
+ */
+function runBeside(label, cmd, args) {
+  const t0 = Date.now();
+  const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return new Promise((resolve) => {
+    const done = (code) => {
+      const seconds = ((Date.now() - t0) / 1000).toFixed(0);
+      console.log(`\n=== ${label}: ${[path.basename(cmd), ...args].join(' ')} (ran beside the clients stage, ${seconds}s)`);
+      if (out) process.stdout.write(out.endsWith('\n') ? out : out + '\n');
+      resolve({ ok: code === 0, seconds });
+    };
+    child.on('error', (e) => {
+      out += `${e.message}\n`;
+      done(null);
+    });
+    child.on('close', done);
+  });
+}
+
+/** run(), without blocking this process (a stage beside it goes on being read). */
+function runAsync(label, cmd, args) {
+  const t0 = Date.now();
+  console.log(`\n=== ${label}: ${[path.basename(cmd), ...args].join(' ')}`);
+  const child = spawn(cmd, args, { cwd: root, env, stdio: 'inherit' });
+  return new Promise((resolve) => {
+    const done = (code) => resolve({ ok: code === 0, seconds: ((Date.now() - t0) / 1000).toFixed(0) });
+    child.on('error', () => done(null));
+    child.on('close', done);
+  });
 }
 
 function readJson(file) {
@@ -60,22 +97,26 @@ if (v) {
   lines.push('unit: vitest wrote no report (see above)');
 }
 
-// 2. Type checks: the app and the worker (its own lib: webworker).
-for (const [label, project] of [
-  ['typecheck app', 'tsconfig.json'],
-  ['typecheck worker', 'workers/tsconfig.json'],
-]) {
-  const r = run(label, bin('tsc'), ['--noEmit', '-p', project]);
-  r.ok ? passed++ : failed++;
-  lines.push(`${label}: ${r.ok ? 'passed' : 'FAILED'} (${r.seconds}s)`);
-}
+// 2. Type checks: the app and the worker (its own lib: webworker). One after the other, beside the
+//    clients stage (3): that stage keeps about one core busy (29 s of CPU in 26 s, measured with
+//    the agents installed) and a type check is one core's work, so on CI's 2 cores they share the
+//    machine instead of queuing (reported after stage 3).
+const typechecks = (async () => {
+  const out = [];
+  for (const [label, project] of [
+    ['typecheck app', 'tsconfig.json'],
+    ['typecheck worker', 'workers/tsconfig.json'],
+  ])
+    out.push([label, await runBeside(label, bin('tsc'), ['--noEmit', '-p', project])]);
+  return out;
+})();
 
 // 3. The real agents resume our exports (a subset of `npm run test:clients`: one session per client,
 //    the original and a compaction to half): Claude Code, Codex and Gemini CLI from the npm registry
 //    into .clients/, against a mock model server on 127.0.0.1. Counted per case from its JSON report.
 const clientsJson = path.join(reports, 'clients.json');
 fs.rmSync(clientsJson, { force: true });
-const clients = run('clients', bin('tsx'), ['scripts/test-clients.ts', '--subset', '--json', clientsJson]);
+const clients = await runAsync('clients', bin('tsx'), ['scripts/test-clients.ts', '--subset', '--json', clientsJson]);
 const c = readJson(clientsJson);
 if (Array.isArray(c)) {
   const ok = c.filter((r) => r.pass).length;
@@ -85,6 +126,11 @@ if (Array.isArray(c)) {
 } else {
   failed += 1;
   lines.push(`clients: no report (the clients did not install or the run broke; see above) (${clients.seconds}s)`);
+}
+
+for (const [label, r] of await typechecks) {
+  r.ok ? passed++ : failed++;
+  lines.push(`${label}: ${r.ok ? 'passed' : 'FAILED'} (${r.seconds}s)`);
 }
 
 // 4. The production build (static export to out/).

@@ -11,14 +11,15 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { corpusFiles } from '../../tests/corpus';
 import { importBytes } from '../formats/import';
 import { modelViewTotals } from '../compaction/project';
 import { listVerbs } from './main';
 import { summaryTable } from './_compact-batch';
+import { run as inspectRun } from './inspect';
 // @ts-expect-error — a plain .mjs build script, no types
-import { build, entryFile } from '../../scripts/build-cli.mjs';
+import { entryFile, isStale } from '../../scripts/build-cli.mjs';
 
 const BUDGET = 20000;
 const SLOP = corpusFiles('claude-code').find((f) => path.basename(f).startsWith('slopometry'))!;
@@ -36,13 +37,41 @@ function tokensOf(name: string, bytes: Uint8Array): number {
   return modelViewTotals(importBytes(name, bytes).transcript).total;
 }
 
-beforeAll(async () => {
-  await build();
-}, 120_000);
+/**
+ * What the sources print for `inspect ARGS`: the verb run in this process (the sources as vitest
+ * loads them, with the eager tokenizer of lib/tokens/bpe.ts), stdout captured. A tsx child process
+ * gave the same figures for ~3 s of CPU per start-up.
+ */
+async function inspectFromSources(args: string[]): Promise<string> {
+  let out = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
+  try {
+    expect(await inspectRun(args)).toBe(0);
+  } finally {
+    o.mockRestore();
+  }
+  return out;
+}
+
+/** Runs memoized for the tests that compare with them (each test still runs them itself when alone). */
+const once = <T>(f: () => T): (() => T) => {
+  let v: { value: T } | undefined;
+  return () => (v ??= { value: f() }).value;
+};
+/** `compact SLOP --out FILE`: the bytes a single-file compaction writes. */
+const singleSlop = once(() => {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cs-single-')), 'single.jsonl');
+  expect(cli(['compact', SLOP, '--out', out, '--budget', String(BUDGET)]).code).toBe(0);
+  return fs.readFileSync(out, 'utf8');
+});
+
+// The bundle is (re)built by vitest's global setup (tests/build-cli.setup.ts) when stale: rebuilt
+// here, it would swap dist/cli under another test file starting the CLI in the other worker.
 
 describe('the built CLI', () => {
   it('is JavaScript with every verb of lib/cli, and starts in well under a second', () => {
     expect(fs.existsSync(entryFile)).toBe(true);
+    expect(isStale(), 'dist/cli is older than a source file').toBe(false);
     const help = cli(['--help']);
     expect(help.code).toBe(0);
     for (const v of listVerbs()) expect(help.stdout).toMatch(new RegExp(`^  ${v} `, 'm'));
@@ -65,7 +94,7 @@ describe('the built CLI', () => {
     expect(best).toBeLessThan(1000);
   });
 
-  it('loads an exact encoding only on its first exact count: --help and a Claude session never do; a Codex rollout counts as the sources do', () => {
+  it('loads an exact encoding only on its first exact count: --help and a Claude session never do; a Codex rollout counts as the sources do', async () => {
     // A preload that says, at exit, which gpt-tokenizer files the process loaded (the CLI loads them with require).
     const probe = path.join(os.tmpdir(), `cs-bpe-probe-${process.pid}.cjs`);
     fs.writeFileSync(probe, "process.on('exit', () => process.stderr.write('\\nBPE ' + JSON.stringify(Object.keys(require.cache).filter((k) => /gpt-tokenizer.*bpeRanks/.test(k)).map((k) => k.split('/').pop()))));");
@@ -81,16 +110,16 @@ describe('the built CLI', () => {
     const codex = run(['inspect', corpusFiles('codex-cli').find((f) => f.includes('codex-session-view'))!, '--json']);
     expect(codex.code).toBe(0);
     expect(codex.loaded).toEqual(['o200k_base.js']);
-    const src = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'inspect', corpusFiles('codex-cli').find((f) => f.includes('codex-session-view'))!, '--json'], { encoding: 'utf8' });
-    expect(JSON.parse(codex.stdout)).toEqual(JSON.parse(src.stdout));
+    const src = await inspectFromSources([corpusFiles('codex-cli').find((f) => f.includes('codex-session-view'))!, '--json']);
+    expect(JSON.parse(codex.stdout)).toEqual(JSON.parse(src));
     expect(JSON.parse(codex.stdout).tokens.total).toBeGreaterThan(1000);
   });
 
-  it('inspects a corpus file exactly as the sources do', () => {
+  it('inspects a corpus file exactly as the sources do', async () => {
     const built = cli(['inspect', SLOP, '--json']);
-    const src = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'inspect', SLOP, '--json'], { encoding: 'utf8' });
+    const src = await inspectFromSources([SLOP, '--json']);
     expect(built.code).toBe(0);
-    expect(JSON.parse(built.stdout)).toEqual(JSON.parse(src.stdout));
+    expect(JSON.parse(built.stdout)).toEqual(JSON.parse(src));
   });
 });
 
@@ -124,9 +153,7 @@ describe('compact DIR --out DIR2 --jobs N', () => {
     expect(fs.existsSync(path.join(outDir, 'broken.jsonl'))).toBe(false);
     expect(r.stdout).toMatch(/^4 compacted, 1 failed in [\d.]+ s \(2 jobs\)$/m);
     // The slopometry session is big enough to need compaction: the same as `compact FILE` writes.
-    const single = path.join(tmp, 'single.jsonl');
-    expect(cli(['compact', SLOP, '--out', single, '--budget', String(BUDGET)]).code).toBe(0);
-    expect(fs.readFileSync(path.join(outDir, path.basename(SLOP)), 'utf8')).toBe(fs.readFileSync(single, 'utf8'));
+    expect(fs.readFileSync(path.join(outDir, path.basename(SLOP)), 'utf8')).toBe(singleSlop());
   }, 180_000);
 
   it('refuses an output directory inside the input', () => {
@@ -152,8 +179,11 @@ describe('compact --stream', () => {
     JSON.stringify({ id: 'b', base64: Buffer.from(fs.readFileSync(CODEX)).toString('base64'), name: 'rollout.jsonl' }),
   ];
 
+  /** The whole stream through one process. */
+  const streamAll = once(() => cli(['compact', '--stream', '--budget', String(BUDGET)], lines().join('\n') + '\n'));
+
   it('writes one result line per input line, in order, each output re-importing within the budget', () => {
-    const r = cli(['compact', '--stream', '--budget', String(BUDGET)], lines().join('\n') + '\n');
+    const r = streamAll();
     expect(r.code).toBe(1); // one bad line
     const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(out.map((o) => o.id ?? o.name)).toEqual(['p', 't', 'line-3.json', 'line-4', 'b']);
@@ -166,14 +196,12 @@ describe('compact --stream', () => {
     }
     expect(out[1].tokensBefore).toBeGreaterThan(BUDGET);
     // The same bytes as `compact FILE --out` writes.
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-stream-'));
-    expect(cli(['compact', SLOP, '--out', path.join(tmp, 'o.jsonl'), '--budget', String(BUDGET)]).code).toBe(0);
-    expect(out[1].text).toBe(fs.readFileSync(path.join(tmp, 'o.jsonl'), 'utf8'));
+    expect(out[1].text).toBe(singleSlop());
   }, 120_000);
 
   it('split over two processes (a fan-out engine), the concatenated lines are the same', () => {
     const all = lines();
-    const one = cli(['compact', '--stream', '--budget', String(BUDGET)], all.join('\n') + '\n').stdout;
+    const one = streamAll().stdout;
     const a = cli(['compact', '--stream', '--budget', String(BUDGET)], all.slice(0, 2).join('\n') + '\n').stdout;
     const b = cli(['compact', '--stream', '--budget', String(BUDGET)], all.slice(2).join('\n') + '\n').stdout;
     const strip = (s: string) => s.trimEnd().split('\n').map((l) => {

@@ -11,9 +11,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { corpusFiles, CORPUS_DIR } from '../../tests/corpus';
 import { mayHoldCompaction, median, runCensus, type CensusInput, type CensusProgress } from '../ledger/census';
 import { progressWriter } from './census';
+import { CLI_ENTRY } from '../../tests/cli-entry';
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { encoding: 'utf8', cwd: process.cwd(), env: { ...process.env, HOME: os.tmpdir() } });
+  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8', cwd: process.cwd(), env: { ...process.env, HOME: os.tmpdir() } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

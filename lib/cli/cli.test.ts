@@ -9,12 +9,13 @@ import { modelViewTotals } from '../compaction/project';
 import { inspectTranscript, parseInspectArgs, renderTable } from './inspect';
 import { listVerbs } from './main';
 import { roundtripBytes, roundtripFile } from './roundtrip';
+import { CLI_ENTRY } from '../../tests/cli-entry';
 
 const SLOP = corpusFiles('claude-code').find((f) => path.basename(f).startsWith('slopometry'))!;
 const TAU = corpusFiles('openai-chat').find((f) => path.basename(f).startsWith('tau-bench'))!;
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { encoding: 'utf8', cwd: process.cwd() });
+  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8', cwd: process.cwd() });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeFakeHome, type FakeHome } from '../sessions/testing';
+import { CLI_ENTRY } from '../../tests/cli-entry';
 
 let fake: FakeHome;
 let app: string;
@@ -48,7 +49,7 @@ function start(args: string[], env: Record<string, string> = {}): Promise<string
 
 describe('contextscope open', () => {
   it('prints http://127.0.0.1:PORT/#token=SECRET; the API answers that secret only; the app is served', async () => {
-    const url = await start(['--import', 'tsx', 'lib/cli/main.ts', 'open', '--no-open', '--port', '0', '--dir', app]);
+    const url = await start([CLI_ENTRY, 'open', '--no-open', '--port', '0', '--dir', app]);
     const m = /^http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]{43})$/.exec(url)!;
     expect(m).not.toBeNull();
     const base = `http://127.0.0.1:${m[1]}`;
@@ -58,7 +59,7 @@ describe('contextscope open', () => {
     expect(list.status).toBe(200);
     expect(((await list.json()) as { sessions: unknown[] }).sessions).toHaveLength(fake.sessions.length);
     // Another run, another secret.
-    const url2 = await start(['--import', 'tsx', 'lib/cli/main.ts', 'open', '--no-open', '--port', '0', '--dir', app]);
+    const url2 = await start([CLI_ENTRY, 'open', '--no-open', '--port', '0', '--dir', app]);
     expect(url2.split('#token=')[1]).not.toBe(m[2]);
   }, 60_000);
 
@@ -69,7 +70,7 @@ describe('contextscope open', () => {
       blocker.listen(3000, '127.0.0.1', () => resolve());
     });
     try {
-      const url = await start(['--import', 'tsx', 'lib/cli/main.ts', 'open', '--no-open', '--dir', app]);
+      const url = await start([CLI_ENTRY, 'open', '--no-open', '--dir', app]);
       const port = Number(/:(\d+)\//.exec(url)![1]);
       expect(port).not.toBe(3000);
       expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);

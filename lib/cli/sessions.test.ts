@@ -12,6 +12,7 @@ import { importBytes } from '../formats/import';
 import { modelViewTotals } from '../compaction/project';
 import type { SessionEntry } from '../sessions/contract';
 import { makeFakeHome, sha256File, type FakeHome } from '../sessions/testing';
+import { CLI_ENTRY } from '../../tests/cli-entry';
 
 let fake: FakeHome;
 let work: string;
@@ -25,7 +26,7 @@ afterAll(() => {
 });
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { encoding: 'utf8', cwd: process.cwd(), env: { ...process.env, HOME: fake.home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '', ...env }, timeout: 120_000 });
+  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8', cwd: process.cwd(), env: { ...process.env, HOME: fake.home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '', ...env }, timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -19,6 +19,7 @@ import { startServer, type RunningServer } from '../sessions/server';
 import { resolveStores } from '../sessions/stores';
 import { makeFakeHome, type FakeHome } from '../sessions/testing';
 import { engine, useEngineDatabase } from './api';
+import { CLI_ENTRY } from '../../tests/cli-entry';
 
 beforeEach(() => useEngineDatabase(freshDbName()));
 
@@ -31,7 +32,7 @@ function cliCensus(home: string): unknown {
   delete env.CODEX_HOME;
   delete env.CLAUDE_CONFIG_DIR;
   delete env.GEMINI_CLI_HOME;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'census', '--json'], { encoding: 'utf8', cwd: process.cwd(), env, maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, [CLI_ENTRY, 'census', '--json'], { encoding: 'utf8', cwd: process.cwd(), env, maxBuffer: 64 << 20 });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout);
 }

@@ -9,6 +9,7 @@ import { agentEvents } from './agent';
 import { ledgerOf } from '.';
 import { renderLedger } from './render';
 import { replayPolicyById } from '../simulate/policies/replay';
+import { CLI_ENTRY } from '../../tests/cli-entry';
 
 const load = (family: string, prefix: string) => {
   const f = corpusFiles(family).find((x) => path.basename(x).startsWith(prefix))!;
@@ -16,7 +17,7 @@ const load = (family: string, prefix: string) => {
 };
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { encoding: 'utf8', cwd: process.cwd() });
+  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8', cwd: process.cwd() });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

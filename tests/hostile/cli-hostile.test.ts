@@ -21,6 +21,7 @@ import { main } from '../../lib/cli/main';
 import { withCliLimits } from '../../lib/cli/_files';
 import { sourceFromBytes, withReadLimits } from '../../lib/read/source';
 import { threadCpuMs, withThreadCpu } from '../cpu';
+import { CLI_ENTRY } from '../cli-entry';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-hostile-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -342,7 +343,7 @@ describe('silent loss', () => {
 
 describe('the CLI as a process', () => {
   it('exit code 2 and one line for a FILE that is a directory (the real entry point)', () => {
-    const r = spawnSync(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'lib/cli/main.ts', 'inspect', tmp], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [CLI_ENTRY, 'inspect', tmp], { encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe(`${tmp}: FILE is a directory, not a file. Expected the path of a transcript file (for many files: roundtrip FILE...).`);
   });

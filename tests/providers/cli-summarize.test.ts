@@ -1,7 +1,7 @@
 /**
  * `cli summarize`: offline by default; with --provider over a real HTTP server (the key from the
  * environment only, never printed); --tangents lists; --test-connection words its failure. One
- * run goes through the real entry point in a child process (`tsx lib/cli/main.ts`).
+ * run goes through the real entry point in a child process (the built bundle, tests/cli-entry.ts).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { run } from '../../lib/cli/summarize';
 import { corpusFiles } from '../corpus';
 import { promptOf, startWireServer, type WireServer } from './wire-server';
+import { CLI_ENTRY } from '../cli-entry';
 
 const SECRET = 'sk-cli-summarize-SECRET-00112233445566';
 const FILE = corpusFiles('claude-code').find((f) => f.endsWith('vibecodingtracker_claude_code_v1.0.95.jsonl'))!;
@@ -97,7 +98,7 @@ describe('cli summarize', () => {
   });
 
   it('through the real entry point (child process)', async () => {
-    const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'lib/cli/main.ts', 'summarize', FILE, '--turns', '1-2', '--provider', 'anthropic', '--base-url', server.baseUrl, '--model', 'claude-child'], {
+    const child = spawn(process.execPath, [CLI_ENTRY, 'summarize', FILE, '--turns', '1-2', '--provider', 'anthropic', '--base-url', server.baseUrl, '--model', 'claude-child'], {
       env: { ...process.env, ANTHROPIC_API_KEY: SECRET },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
