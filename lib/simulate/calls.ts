@@ -372,6 +372,8 @@ function sameContextMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
 
 /** Pairing bookkeeping of one appended message, undone when a compaction takes the message out. */
 type PairingOp = { kind: 'call' | 'answer'; id: string } | { kind: 'issue' };
+/** The ops of a message without tool calls or results (shared: never pushed to). */
+const NO_OPS: PairingOp[] = [];
 
 export class ContextMessages {
   messages: Message[] = [];
@@ -403,21 +405,31 @@ export class ContextMessages {
   append(it: Item): void {
     const i = this.messages.length;
     replayWork.contextMessages++;
-    const m: Message = { id: it.msg.sourceId ?? `replay-${i}`, index: i, turn: 0, role: it.msg.role, blocks: it.msg.blocks, recordRefs: [], ...(it.msg.meta && { meta: true }) };
+    const src = it.msg;
+    const blocks = src.blocks;
+    // Assigned, not spread (one hidden class); `meta` last, as the spread put it.
+    const m = { id: src.sourceId ?? `replay-${i}`, index: i, turn: 0, role: src.role, blocks, recordRefs: [] } as unknown as Message;
+    if (src.meta) m.meta = true;
     if (startsTurn(m) || this.turn < 0) this.turn++;
     m.turn = this.turn;
     this.messages.push(m);
-    this.from.push(it.msg);
+    this.from.push(src);
     this.projected.push(projectedMessageOf(m));
     const k = BUDGET_KINDS.length;
     const base = i * k;
-    for (let j = 0; j < k; j++) this.sums.push(this.sums[base + j]);
-    const ops: PairingOp[] = [];
-    const blocks = m.blocks;
+    const sums = this.sums;
+    for (let j = 0; j < k; j++) sums.push(sums[base + j]);
+    // One pass over the blocks: the sums, the pairing fold's ops, reasoning blocks, results not stubbed, all summary blocks.
+    let ops: PairingOp[] = NO_OPS;
+    let reasoning = 0;
+    let open = 0;
+    let allSummary = blocks.length > 0;
     for (let j = 0; j < blocks.length; j++) {
       const b = blocks[j];
-      this.sums[base + k + KIND_INDEX[budgetKind(m.role, b)]] += b.tokens;
+      sums[base + k + KIND_INDEX[budgetKind(m.role, b)]] += b.tokens;
+      if (b.kind !== 'summary') allSummary = false;
       if (b.kind === 'tool_call') {
+        if (ops === NO_OPS) ops = [];
         if (this.calls.has(b.callId)) {
           this.issues++;
           ops.push({ kind: 'issue' });
@@ -427,6 +439,7 @@ export class ContextMessages {
           ops.push({ kind: 'call', id: b.callId });
         }
       } else if (b.kind === 'tool_result') {
+        if (ops === NO_OPS) ops = [];
         if (!this.calls.has(b.callId) || this.answered.has(b.callId)) {
           this.issues++;
           ops.push({ kind: 'issue' });
@@ -435,19 +448,16 @@ export class ContextMessages {
           this.unanswered--;
           ops.push({ kind: 'answer', id: b.callId });
         }
-      }
+        if (!isStub(b.content)) open++;
+      } else if (b.kind === 'reasoning') reasoning++;
     }
     this.ops.push(ops);
     this.blockCounts.push(this.blockCounts[i] + blocks.length);
-    let reasoning = 0;
-    for (let j = 0; j < blocks.length; j++) if (blocks[j].kind === 'reasoning') reasoning++;
     this.reasoningCounts.push(this.reasoningCounts[i] + reasoning);
-    let open = 0;
-    for (let j = 0; j < blocks.length; j++) if (blocks[j].kind === 'tool_result' && !isStub((blocks[j] as { content: string }).content)) open++;
     this.openResultCounts.push(this.openResultCounts[i] + open);
     // An earlier compaction's summary stays a compaction point: 'after-last-compaction' ranges start
     // after it (prefix-ward: the summary and what precedes it keep their cached prefix).
-    if (it.msg.synthetic === 'summary' || (it.msg.blocks.length > 0 && it.msg.blocks.every((b) => b.kind === 'summary'))) this.markers.push({ id: `replay-summary-${i}`, source: 'other', atMessage: i });
+    if (src.synthetic === 'summary' || allSummary) this.markers.push({ id: `replay-summary-${i}`, source: 'other', atMessage: i });
   }
 
   /**

@@ -314,6 +314,111 @@ function argumentProse(args: unknown): string {
   return parts.join('\n');
 }
 
+/**
+ * What the walk reads of one block that depends on the block alone (issue 31, session 16): its
+ * identifiers, URLs, backticked terms, a result's decoded lines, error lines, figures and how a
+ * command ended. Remembered per block object: a log's blocks are the very objects every context
+ * made of it holds (a projection makes new blocks only for what it changes), so the replay's
+ * summarizing policies, firing after firing, and a preview's chunks and its one pass read each
+ * block once, not once per summary that covers it. Blocks are not mutated; each entry also keeps
+ * the text it was made from and is made again if that differs. Entries go with their blocks (WeakMap).
+ */
+interface TextFacts {
+  text: string;
+  urls: string[];
+  /** boundedIdentifiers, for assistant text (noteSeen); made when first asked. */
+  ids?: ReturnType<typeof extractIdentifiers>;
+  backticked?: string[];
+  paths?: string[];
+}
+interface CallFacts {
+  input: unknown;
+  name: string;
+  args: unknown;
+  subject: string;
+  /** pathsInText of the arguments' prose. */
+  prosePaths: string[];
+  urls: string[];
+}
+interface ResultFacts {
+  content: string;
+  isError: boolean | undefined;
+  name: string;
+  said: string;
+  /** boundedIdentifiers(said), when noteSeen reads it (not empty, not over 2 MB). */
+  ids: ReturnType<typeof extractIdentifiers> | undefined;
+  category: ReturnType<typeof resultCategory>;
+  figures: string[] | undefined;
+  line: string | undefined;
+  /** The lines noteErrorLines would add, in order; undefined when it returns before reading any. */
+  errorLineCandidates: string[] | undefined;
+  errorLines: string[];
+  exitCode?: { value: number | undefined };
+  outcome?: ReturnType<typeof commandOutcome>;
+}
+const blockFacts = new WeakMap<object, TextFacts | CallFacts | ResultFacts>();
+/** Blocks whose facts were made, and those read from the cache (tests count them). */
+export const blockFactsStats = { made: 0, reused: 0 };
+
+function textFacts(block: object, text: string): TextFacts {
+  const hit = blockFacts.get(block) as TextFacts | undefined;
+  if (hit && hit.text === text && 'urls' in hit && !('said' in hit) && !('prosePaths' in hit)) {
+    blockFactsStats.reused++;
+    return hit;
+  }
+  blockFactsStats.made++;
+  const f: TextFacts = { text, urls: urlsIn(text) };
+  blockFacts.set(block, f);
+  return f;
+}
+
+function callFacts(block: { input: unknown; rawInput?: string; name: string }): CallFacts {
+  const hit = blockFacts.get(block) as CallFacts | undefined;
+  if (hit && 'prosePaths' in hit && hit.input === block.input && hit.name === block.name) {
+    blockFactsStats.reused++;
+    return hit;
+  }
+  blockFactsStats.made++;
+  const args = callArguments(block);
+  const f: CallFacts = { input: block.input, name: block.name, args, subject: callSubject(block.name, args), prosePaths: pathsInText(argumentProse(args)), urls: urlsIn(typeof args === 'string' ? args : JSON.stringify(args) ?? '') };
+  blockFacts.set(block, f);
+  return f;
+}
+
+function resultFacts(block: { content?: string; isError?: boolean }, name: string): ResultFacts {
+  const content = block.content ?? '';
+  const hit = blockFacts.get(block) as ResultFacts | undefined;
+  if (hit && 'said' in hit && hit.content === content && hit.isError === block.isError && hit.name === name) {
+    blockFactsStats.reused++;
+    return hit;
+  }
+  blockFactsStats.made++;
+  const said = resultLinesText(content);
+  const category = resultCategory(block, defaultOutputCategory(name));
+  let errorLineCandidates: string[] | undefined;
+  if (said && said.length <= 2_000_000 && SEEN_ERROR_LINE.test(said)) {
+    errorLineCandidates = [];
+    for (const line of said.split('\n')) {
+      const l = line.trim();
+      if (l.length >= 8 && SEEN_ERROR_LINE.test(l)) errorLineCandidates.push(l.length > 200 ? l.slice(0, 200) : l);
+    }
+  }
+  const f: ResultFacts = {
+    content,
+    isError: block.isError,
+    name,
+    said,
+    ids: said && said.length <= 2_000_000 ? boundedIdentifiers(said) : undefined,
+    category,
+    figures: category === 'head-tail' || category === 'generic' ? figuresOf(said) : undefined,
+    line: errorLine(said),
+    errorLineCandidates,
+    errorLines: errorLinesOf(content, category),
+  };
+  blockFacts.set(block, f);
+  return f;
+}
+
 /** Walk the span once and collect its facts. */
 export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFacts {
   const instructions: Instruction[] = [];
@@ -344,18 +449,17 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
   const seenUrls = new Set<string>();
   const seenIds = new Set<string>();
   const seenErrorLines = new Set<string>();
-  const noteErrorLines = (text: string, failed: boolean) => {
-    if (!text || text.length > 2_000_000 || !SEEN_ERROR_LINE.test(text)) return;
+  /** A result's error-ish lines (ResultFacts.errorLineCandidates: its lines that read as errors, each cut at 200 characters). */
+  const noteErrorLines = (candidates: readonly string[] | undefined, failed: boolean) => {
+    if (!candidates) return;
     // Failed results first (they are what the agent reacted to); others only while there is room.
     if (!failed && seenErrorLines.size >= 200) return;
-    for (const line of text.split('\n')) {
-      const l = line.trim();
-      if (l.length >= 8 && SEEN_ERROR_LINE.test(l)) seenErrorLines.add(l.length > 200 ? l.slice(0, 200) : l);
-    }
+    for (const l of candidates) seenErrorLines.add(l);
   };
-  const noteSeen = (text: string) => {
-    if (!text || text.length > 2_000_000) return;
-    for (const id of boundedIdentifiers(text)) {
+  /** Identifiers of a text (boundedIdentifiers; undefined: an empty text or one over 2 MB, not read). */
+  const noteSeen = (ids: ReturnType<typeof extractIdentifiers> | undefined) => {
+    if (!ids) return;
+    for (const id of ids) {
       if (id.kind === 'path') seenPaths.add(id.value);
       else if (id.kind === 'url') seenUrls.add(id.value);
       else if (id.kind === 'id') seenIds.add(id.value);
@@ -407,7 +511,8 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
           break;
         case 'text': {
           const text = textOf(block) ?? '';
-          for (const u of urlsIn(text)) urls.add(u);
+          const tf = textFacts(block, text);
+          for (const u of tf.urls) urls.add(u);
           if (message.synthetic === 'summary') {
             embeddedSummaries.push(text);
             break;
@@ -422,22 +527,23 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
             log(turn).instructions.push(instruction);
             if (!instruction.harness) lastInstructionIndex = index;
             // Paths named in the turn matter even when a long instruction has to be shortened.
-            for (const p of pathsInText(text)) if (!files.has(p)) touch({ path: p, action: 'mentioned' }, turn);
+            for (const p of (tf.paths ??= pathsInText(text))) if (!files.has(p)) touch({ path: p, action: 'mentioned' }, turn);
           } else if (message.role === 'system') {
             if (text.trim()) systemNotes.push(text);
           } else if (message.role === 'assistant') {
             if (!text.trim()) break;
             lastAssistantText = { turn, text };
-            noteSeen(text);
+            noteSeen(text.length <= 2_000_000 ? (tf.ids ??= boundedIdentifiers(text)) : undefined);
             log(turn).lastAssistantText = text;
             for (const s of decisionSentences(text)) decisions.push({ turn, text: s });
-            for (const c of backticked(text)) conceptCounts.set(c, (conceptCounts.get(c) ?? 0) + 1);
+            for (const c of (tf.backticked ??= backticked(text))) conceptCounts.set(c, (conceptCounts.get(c) ?? 0) + 1);
           }
           break;
         }
         case 'tool_call': {
-          const args = callArguments(block);
-          const subject = callSubject(block.name, args);
+          const cf = callFacts(block);
+          const args = cf.args;
+          const subject = cf.subject;
           const open: OpenCall = { name: block.name, args, turn, subject };
           calls.set(block.callId, open);
           const count = toolCounts.get(block.name) ?? { name: block.name, calls: 0, errors: 0 };
@@ -445,7 +551,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
           toolCounts.set(block.name, count);
           const effects = fileEffectsOfCall(block.name, args, editorState);
           for (const e of effects) touch(e, turn);
-          for (const p of pathsInText(argumentProse(args))) if (!files.has(p)) touch({ path: p, action: 'mentioned' }, turn);
+          for (const p of cf.prosePaths) if (!files.has(p)) touch({ path: p, action: 'mentioned' }, turn);
           if (isShellTool(block.name) && subject) {
             const run: CommandRun = { turn, tool: block.name, command: subject, outcome: 'no result' };
             commands.push(run);
@@ -460,7 +566,7 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
             if (p.items.length) plan = p.items;
             if (p.text) planText = p.text;
           }
-          for (const u of urlsIn(typeof args === 'string' ? args : JSON.stringify(args) ?? '')) urls.add(u);
+          for (const u of cf.urls) urls.add(u);
           break;
         }
         case 'tool_result': {
@@ -468,22 +574,21 @@ export function extractSpanFacts(messages: readonly ProjectedMessage[]): SpanFac
           const name = call?.name ?? block.name ?? 'tool';
           const content = block.content ?? '';
           // What the result says (a Codex JSON string decoded): the lines its identifiers, figures and errors are read from.
-          const said = resultLinesText(content);
-          noteSeen(said);
-          const exitCode = call?.command ? exitCodeOf(content) : undefined;
+          const rf = resultFacts(block, name);
+          noteSeen(rf.ids);
+          const exitCode = call?.command ? (rf.exitCode ??= { value: exitCodeOf(content) }).value : undefined;
           const failed = block.isError || (exitCode !== undefined && exitCode !== 0);
           if (call?.command) {
             call.command.outcome = failed ? 'error' : 'ok';
             if (exitCode !== undefined) call.command.exitCode = exitCode;
-            const o = commandOutcome(content, block.isError);
+            const o = (rf.outcome ??= commandOutcome(content, block.isError));
             if (o.tally) call.command.tally = o.tally;
             if (o.line) call.command.endLine = o.line;
           }
-          const outputCategory = resultCategory(block, defaultOutputCategory(name));
-          if (outputCategory === 'head-tail' || outputCategory === 'generic') for (const f of figuresOf(said)) if (!figures.has(f)) figures.set(f, { text: f, turn });
-          const line = errorLine(said);
-          noteErrorLines(said, failed);
-          for (const text of errorLinesOf(content, resultCategory(block, defaultOutputCategory(name)))) {
+          if (rf.figures) for (const f of rf.figures) if (!figures.has(f)) figures.set(f, { text: f, turn });
+          const line = rf.line;
+          noteErrorLines(rf.errorLineCandidates, failed);
+          for (const text of rf.errorLines) {
             const e = errorMessages.get(text);
             if (!e) errorMessages.set(text, { text, tool: name, turns: [turn] });
             else if (e.turns.at(-1) !== turn) e.turns.push(turn);

@@ -559,25 +559,69 @@ function section(name: string, lines: string[], empty = '- (none in this span)')
  * input is rendered up to 6 times while it tightens, and each render parsed the previous summary
  * (a chunk's: ~250 KB at 10,000 turns) and clipped each of its sections again, several times.
  */
-const priorMemo = new WeakMap<SpanInput, { previous: string | undefined; sections?: Map<string, string>; clipped: Map<string, string> }>();
+type PriorMemo = { previous: string | undefined; sections?: Map<string, string>; clipped: Map<string, string>; floors?: Map<number, number> };
+const priorMemo = new WeakMap<SpanInput, PriorMemo>();
 export const priorStats = { parses: 0, clips: 0 };
 
-function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
+/** The earlier summary folded into `input` (structured style): its sections when it has all of them, and each one clipped to a cap, memoized per input. */
+function priorOf(input: SpanInput): { foldable: boolean; prior(name: string, cap: number): string } {
   let memo = priorMemo.get(input);
   if (!memo || memo.previous !== input.previousSummary) priorMemo.set(input, (memo = { previous: input.previousSummary, clipped: new Map() }));
   const m = memo;
   const previous = input.previousSummary?.trim() ? (m.sections ??= (priorStats.parses++, parseSections(input.previousSummary, STRUCTURED_SECTIONS))) : undefined;
-  const foldable = previous && isSectioned(previous, STRUCTURED_SECTIONS);
-  const prior = (name: string): string => {
-    if (!foldable) return '';
-    const key = `${limits.earlierSummaryChars}|${name}`;
-    let clipped = m.clipped.get(key);
-    if (clipped === undefined) {
-      priorStats.clips++;
-      m.clipped.set(key, (clipped = clipEarlier((previous!.get(name) ?? '').trim(), limits.earlierSummaryChars)));
-    }
-    return clipped;
+  const foldable = !!previous && isSectioned(previous, STRUCTURED_SECTIONS);
+  return {
+    foldable,
+    prior(name, cap) {
+      if (!foldable) return '';
+      const key = `${cap}|${name}`;
+      let clipped = m.clipped.get(key);
+      if (clipped === undefined) {
+        priorStats.clips++;
+        m.clipped.set(key, (clipped = clipEarlier((previous!.get(name) ?? '').trim(), cap)));
+      }
+      return clipped;
+    },
   };
+}
+
+/**
+ * A floor under the length of any structured rendering of `input` whose earlier-summary cap is
+ * `cap` (issue 31): what every such rendering carries of the earlier summary whatever its other
+ * caps. Key Decisions, Constraints and Session Narrative quote the clipped earlier section whole
+ * (withPrior: it starts and ends with no whitespace, so the section's trim leaves it whole); Files &
+ * Artifacts carries the earlier section's lines that are no file line (each at least trimmed, as
+ * the section's trim may take a leading or trailing space) and one line per earlier changed file
+ * (still changed after the merge: actions are only added), each longer than its path. A rendering
+ * is also never shorter than the sum, as the sections are disjoint. 0 for other styles, or when
+ * there is no earlier summary to fold.
+ */
+function structuredFloor(input: SpanInput, cap: number): number {
+  if ((input.style ?? 'structured') !== 'structured' || !input.previousSummary?.trim()) return 0;
+  const p = priorOf(input);
+  if (!p.foldable) return 0;
+  const m = priorMemo.get(input)!;
+  const hit = m.floors?.get(cap);
+  if (hit !== undefined) return hit;
+  let n = 0;
+  for (const name of ['Key Decisions & Rationale', 'Constraints & Requirements', 'Session Narrative']) {
+    const before = p.prior(name, cap);
+    if (before && !before.startsWith('- (none')) n += before.length;
+  }
+  const files = mergeFileLines(p.prior('Files & Artifacts', cap), []);
+  for (const l of files.rest) if (!l.startsWith('- (none')) n += l.trim().length;
+  for (const f of files.files) if (isChanged(f)) n += f.path.length + 6;
+  (m.floors ??= new Map()).set(cap, n);
+  return n;
+}
+
+/** Checks the summarizer can run on itself (tests turn them off): `floor`, skip a tightening render whose floor is over the room. */
+export const offlineChecks = { floor: true };
+
+function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
+  const p = priorOf(input);
+  const foldable = p.foldable;
+  const prior = (name: string): string => p.prior(name, limits.earlierSummaryChars);
   const withPrior = (name: string, lines: string[]) => {
     const before = prior(name);
     return before && !before.startsWith('- (none') ? [...before.split('\n').map((l) => priorDroppable(name, l)), ...lines] : lines;
@@ -709,7 +753,7 @@ function narrative(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): s
 }
 
 /** Work of the offline summarizer, counted (issue 31: the preview path's tests count, never time). */
-export const offlineWork = { calls: 0, messages: 0, renders: 0 };
+export const offlineWork = { calls: 0, messages: 0, renders: 0, rendersSkipped: 0 };
 
 function render(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   offlineWork.renders++;
@@ -765,8 +809,19 @@ export function summarizeOfflineWith(input: SpanInput, limits: OfflineLimits = D
   offlineWork.calls++;
   offlineWork.messages += input.messages.length;
   const facts = extractSpanFacts(input.messages);
-  let text = render(input, facts, limits);
-  if (input.maxChars === undefined || text.length <= input.maxChars) return text;
+  // A rendering whose floor (structuredFloor) is over the room cannot fit: only whether it fits is
+  // read of the renderings before the last of the loop, so such a one is not made.
+  const overRoom = (l: OfflineLimits) => {
+    if (!offlineChecks.floor || input.maxChars === undefined || structuredFloor(input, l.earlierSummaryChars) <= input.maxChars) return false;
+    offlineWork.rendersSkipped++;
+    return true;
+  };
+  let text: string;
+  if (!overRoom(limits)) {
+    text = render(input, facts, limits);
+    if (input.maxChars === undefined || text.length <= input.maxChars) return text;
+  }
+  const maxChars = input.maxChars!;
   const rendered = (l: OfflineLimits) => {
     const keys = new Map<string, number>();
     dropKeys = keys;
@@ -777,20 +832,23 @@ export function summarizeOfflineWith(input: SpanInput, limits: OfflineLimits = D
     }
   };
   // Shorter lines first, every file and every turn still listed (the caps of the step, not its cuts).
-  let r = { text, keys: new Map<string, number>() };
+  let r: { text: string; keys: Map<string, number> } | undefined;
   for (const f of [0.5, 0.25, 0.1, 0]) {
-    r = rendered({ ...scaleLimits(limits, f), maxFiles: limits.maxFiles, maxNarrativeTurns: limits.maxNarrativeTurns });
-    if (r.text.length <= input.maxChars) return r.text;
+    const l = { ...scaleLimits(limits, f), maxFiles: limits.maxFiles, maxNarrativeTurns: limits.maxNarrativeTurns };
+    // The last one is tightened below: made even over the room.
+    if (f > 0 && overRoom(l)) continue;
+    r = rendered(l);
+    if (r.text.length <= maxChars) return r.text;
   }
   // Then fewer lines: the lowest-ranked go first.
-  text = tighten(r.text, r.keys, input.maxChars);
-  if (text.length <= input.maxChars) return text;
+  text = tighten(r!.text, r!.keys, maxChars);
+  if (text.length <= maxChars) return text;
   // Last resort: the tightest caps (files and narrated turns capped), tightened too. When nothing
   // fits, the smallest rendering as it is: no line is left out for nothing.
   r = rendered(scaleLimits(limits, 0));
-  if (r.text.length <= input.maxChars) return r.text;
-  text = tighten(r.text, r.keys, input.maxChars);
-  return text.length <= input.maxChars ? text : r.text;
+  if (r.text.length <= maxChars) return r.text;
+  text = tighten(r.text, r.keys, maxChars);
+  return text.length <= maxChars ? text : r.text;
 }
 
 /**
