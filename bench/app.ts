@@ -233,6 +233,20 @@ async function previewSplit(page: Page): Promise<string> {
   return formatPreviewSplit(m);
 }
 
+/**
+ * The overlay's way to the worker, from the page's marks (components/inspector/InspectorPage.tsx
+ * REPLAY_REQUEST_MARK): the phase mark (before Playwright's first tick, so its actionability checks
+ * are in it) → the first replay request, and how many were sent for the three ticks.
+ */
+async function overlaySplit(page: Page): Promise<string> {
+  const m = (await page.evaluate(`(() => {
+    const at = performance.getEntriesByName(${JSON.stringify(PHASE_MARK + 'overlay')}).at(-1)?.startTime ?? NaN;
+    const sent = performance.getEntriesByName('cs-replay:request').filter((e) => e.startTime >= at);
+    return { first: (sent[0]?.startTime ?? NaN) - at, keys: sent.map((e) => e.detail) };
+  })()`)) as { first: number; keys: string[] };
+  return `to the first replay request ${Number.isFinite(m.first) ? `${Math.round(m.first)} ms` : '—'} (${m.keys.length} sent: ${m.keys.join(' · ')})`;
+}
+
 /** The preview's marks (page time, ms) as the line printed under its figure; '—' for a mark not seen. */
 export function formatPreviewSplit(m: { up: number; requests: number; request: number; answer: number; shown: number; worker: { projectMs: number; summarizeMs: number } | null }): string {
   const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)} ms` : '—');
@@ -374,6 +388,7 @@ async function runInApp(browser: Browser, url: string, file: string, expectTurns
       },
       () => waitIn(page, 'the policies on the timeline', (n) => document.querySelectorAll('[data-testid=policy-chip]').length >= n && (document.querySelector('[data-testid=timeline]')?.getAttribute('data-policies') ?? '').split(',').filter(Boolean).length >= n, OVERLAY_POLICIES.length, T),
     );
+    run.figures.overlay.split = await overlaySplit(page).catch((e) => `split: ${(e as Error).message.split('\n')[0]}`);
   } catch (e) {
     errors.push(`the session stopped: ${(e as Error).message.split('\n')[0]}`);
   } finally {

@@ -21,7 +21,16 @@ test('toggle policies on the inspector timeline: a curve each, the CLI’s numbe
   await expect(timeline).toHaveAttribute('data-policies', '');
 
   await page.getByTestId('policy-menu').locator('summary').click();
-  await page.getByTestId('policy-toggle-contextscope-auto').check();
+  // The tick asks the worker in its own event (issue 31): the replay's request is sent before the
+  // URL changes, so neither the router nor the inspector's re-render stands in its way.
+  const atClick = await page.evaluate(() => {
+    document.querySelector<HTMLInputElement>('[data-testid="policy-toggle-contextscope-auto"]')!.click();
+    return { requests: performance.getEntriesByName('cs-replay:request').map((e) => (e as PerformanceMark).detail as string), url: location.search };
+  });
+  expect(atClick.requests).toEqual(['contextscope-auto']);
+  expect(atClick.url).not.toContain('pol=');
+  await expect(page.getByTestId('policy-toggle-contextscope-auto')).toBeChecked();
+  await expect(page).toHaveURL(/pol=contextscope-auto/);
   await page.getByTestId('policy-toggle-claude-code').check();
   await page.getByTestId('policy-toggle-none').check();
   await expect(page).toHaveURL(/pol=contextscope-auto%2Cclaude-code%2Cnone|pol=contextscope-auto,claude-code,none/);
@@ -63,5 +72,9 @@ test('toggle policies on the inspector timeline: a curve each, the CLI’s numbe
   await page.getByTestId('policy-menu').locator('summary').click();
   await page.getByTestId('policy-toggle-claude-code').uncheck();
   await expect(timeline).toHaveAttribute('data-policies', 'none,contextscope-auto');
+  await expect(chips).toHaveCount(2);
+  // The URL still holds the overlay: a reload draws the same two, asked by the URL's query alone.
+  await page.reload();
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-policies', 'none,contextscope-auto', { timeout: 90_000 });
   await expect(chips).toHaveCount(2);
 });

@@ -1,6 +1,6 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -231,10 +231,9 @@ export function InspectorPage() {
   // ticking one more replays that one alone, and the curves already drawn stay while it does. A
   // replay a new tick supersedes is not cancelled (that would stop the worker and lose what it
   // replayed): it finishes, and the next request finds its policies done.
-  const drawnKey = useMemo(() => [...shownPolicies].sort().join(','), [shownPolicies]);
+  const drawnKey = useMemo(() => policyKey(shownPolicies), [shownPolicies]);
   const replay = useQuery({
-    queryKey: ['replay', id, chosenModel, '', drawnKey],
-    queryFn: () => getBridge().replay(undefined, id, { ...(chosenModel && { model: chosenModel }), policies: drawnKey.split(',') }),
+    ...replayQuery(id, chosenModel, drawnKey),
     // The same session and model only (another model's numbers are not shown while its replay runs).
     placeholderData: (prev, prevQuery) => (prevQuery?.queryKey[1] === id && prevQuery?.queryKey[2] === chosenModel ? prev : undefined),
     enabled: data.isSuccess && shownPolicies.length > 0,
@@ -260,7 +259,17 @@ export function InspectorPage() {
         return { id: x.id, color: policyColor(x.id), values, fired };
       });
   }, [replay.data, shownPolicies, bars, axis]);
-  const setPolicies = useCallback((ids: string[]) => setParams({ pol: ids.length ? ids.join(',') : null }), [setParams]);
+  // A tick asks the worker in its own event, then updates the URL: through the URL, the request
+  // waited for the router's transition and the inspector's re-render (1.3–1.7 s at 2,000 turns under
+  // load, issue 31). The query the URL then names is this one, already running (or done).
+  const queryClient = useQueryClient();
+  const setPolicies = useCallback(
+    (ids: string[]) => {
+      if (ids.length) void queryClient.prefetchQuery({ ...replayQuery(id, chosenModel, policyKey(ids)), retry: false, staleTime: Infinity });
+      setParams({ pol: ids.length ? ids.join(',') : null });
+    },
+    [queryClient, id, chosenModel, setParams],
+  );
   // Compared versions' curves are per turn: not drawn on the call axis.
   const chartCompaction = useMemo(() => {
     const base = axis === 'calls' && wb.compaction.compare ? { ...wb.compaction, compare: null } : wb.compaction;
@@ -497,6 +506,25 @@ function AfterPaint({ frames, fallback, children }: { frames: number; fallback: 
 }
 
 /** Position in `bars` (ordered by turn) of turn `turn`'s bar, or −1. */
+/** User-timing mark of an overlay replay asked of the worker (detail: the policies), bench/app.ts reads it (issue 31). */
+export const REPLAY_REQUEST_MARK = 'cs-replay:request';
+
+/** The policies drawn, as one query key: the same set in any tick order is one replay. */
+function policyKey(ids: readonly string[]): string {
+  return [...ids].sort().join(',');
+}
+
+/** The overlay's replay query: the one the URL's `pol` names, and the one a tick prefetches. */
+function replayQuery(id: string, model: string, key: string) {
+  return {
+    queryKey: ['replay', id, model, '', key],
+    queryFn: () => {
+      performance.mark(REPLAY_REQUEST_MARK, { detail: key });
+      return getBridge().replay(undefined, id, { ...(model && { model }), policies: key.split(',') });
+    },
+  };
+}
+
 function barOfTurn(bars: readonly TimelineTurn[], turn: number): number {
   const at = lowerBound(bars, turn);
   return at < bars.length && bars[at].turn === turn ? at : -1;
