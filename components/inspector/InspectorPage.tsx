@@ -505,7 +505,6 @@ function AfterPaint({ frames, fallback, children }: { frames: number; fallback: 
   return after ? children : fallback;
 }
 
-/** Position in `bars` (ordered by turn) of turn `turn`'s bar, or −1. */
 /** User-timing mark of an overlay replay asked of the worker (detail: the policies), bench/app.ts reads it (issue 31). */
 export const REPLAY_REQUEST_MARK = 'cs-replay:request';
 
@@ -525,6 +524,7 @@ function replayQuery(id: string, model: string, key: string) {
   };
 }
 
+/** Position in `bars` (ordered by turn) of turn `turn`'s bar, or −1. */
 function barOfTurn(bars: readonly TimelineTurn[], turn: number): number {
   const at = lowerBound(bars, turn);
   return at < bars.length && bars[at].turn === turn ? at : -1;
