@@ -564,13 +564,14 @@ const priorMemo = new WeakMap<SpanInput, PriorMemo>();
 export const priorStats = { parses: 0, clips: 0 };
 
 /** The earlier summary folded into `input` (structured style): its sections when it has all of them, and each one clipped to a cap, memoized per input. */
-function priorOf(input: SpanInput): { foldable: boolean; prior(name: string, cap: number): string } {
+function priorOf(input: SpanInput): { memo: PriorMemo; foldable: boolean; prior(name: string, cap: number): string } {
   let memo = priorMemo.get(input);
   if (!memo || memo.previous !== input.previousSummary) priorMemo.set(input, (memo = { previous: input.previousSummary, clipped: new Map() }));
   const m = memo;
   const previous = input.previousSummary?.trim() ? (m.sections ??= (priorStats.parses++, parseSections(input.previousSummary, STRUCTURED_SECTIONS))) : undefined;
   const foldable = !!previous && isSectioned(previous, STRUCTURED_SECTIONS);
   return {
+    memo: m,
     foldable,
     prior(name, cap) {
       if (!foldable) return '';
@@ -600,7 +601,7 @@ function structuredFloor(input: SpanInput, cap: number): number {
   if ((input.style ?? 'structured') !== 'structured' || !input.previousSummary?.trim()) return 0;
   const p = priorOf(input);
   if (!p.foldable) return 0;
-  const m = priorMemo.get(input)!;
+  const m = p.memo;
   const hit = m.floors?.get(cap);
   if (hit !== undefined) return hit;
   let n = 0;
