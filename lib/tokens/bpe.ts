@@ -7,6 +7,10 @@
  * exactly (a Claude or Gemini session is counted as chars/4). The CommonJS build is the same
  * source as the ES one; lib/tokens/bpe.test.ts checks the counts are identical.
  */
+// The worker project (workers/tsconfig.json: lib webworker, no node types) checks this file too, as
+// tsc resolves `#bpe` without the bundlers' "browser" condition (the worker's bundle gets
+// bpe.browser.ts): there `node:module` has no types. The app's project checks it typed.
+// @ts-ignore
 import { createRequire } from 'node:module';
 import { lazyBpeCount } from './bpe-lazy';
 
