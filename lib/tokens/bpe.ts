@@ -1,12 +1,24 @@
 /**
- * gpt-tokenizer's two exact encodings, loaded with the module: what vitest and tsx (bench) get for
- * `#bpe` (package.json "imports"). The app's bundles get bpe.browser.ts and the built CLI bpe.cli.ts
- * (scripts/build-cli.mjs), each of which loads an encoding on its first count: 3.6 MB of rank
- * tables took half of the CLI's start-up and a third of a second of each app worker's, and a
- * Claude or Gemini session (counted as chars/4) never needs them.
+ * gpt-tokenizer's two exact encodings, each loaded on its first count: what vitest and tsx (the
+ * bench, the token pool's worker threads, scripts) get for `#bpe` (package.json "imports"). The
+ * app's bundles get bpe.browser.ts and the built CLI bpe.cli.ts, lazy the same way. Evaluating an
+ * encoding builds its rank tables (3.6 MB of source for the two): loaded with the module, they
+ * cost every unit-test file that imports the engine 0.6–0.75 s of CPU, though most never count
+ * exactly (a Claude or Gemini session is counted as chars/4). The CommonJS build is the same
+ * source as the ES one; lib/tokens/bpe.test.ts checks the counts are identical.
  */
-import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+// The worker project (workers/tsconfig.json: lib webworker, no node types) checks this file too, as
+// tsc resolves `#bpe` without the bundlers' "browser" condition (the worker's bundle gets
+// bpe.browser.ts): there `node:module` has no types. The app's project checks it typed.
+// @ts-ignore
+import { createRequire } from 'node:module';
+import { lazyBpeCount } from './bpe-lazy';
 
 export type BpeCount = (text: string, options: { disallowedSpecial: Set<string> }) => number;
-export const bpeCount: { o200k: BpeCount; cl100k: BpeCount } = { o200k, cl100k };
+
+const require = createRequire(import.meta.url);
+
+export const bpeCount: { o200k: BpeCount; cl100k: BpeCount } = lazyBpeCount({
+  o200k: () => (require('gpt-tokenizer/encoding/o200k_base') as { countTokens: BpeCount }).countTokens,
+  cl100k: () => (require('gpt-tokenizer/encoding/cl100k_base') as { countTokens: BpeCount }).countTokens,
+});
