@@ -50,6 +50,10 @@ export default defineConfig({
     trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: false },
     screenshot: 'only-on-failure',
     viewport: { width: 1280, height: 800 },
+    // The app honours "reduce motion" (app/globals.css): no skeleton pulses and no transitions run
+    // while a test waits, so the compositor (software, --disable-gpu) draws no frame for them. No
+    // spec checks an animation; e2e/app-start.spec.ts checks both the rule and this setting.
+    reducedMotion: 'reduce',
     acceptDownloads: true,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -425,3 +425,69 @@ describe('WorkerBridge.warm: the query worker starts before the first query', ()
     expect(() => warmEngine()).not.toThrow();
   });
 });
+
+describe('the preview lane takes the idle import worker (session 17: one engine start fewer per drop → open)', () => {
+  /** The n-th worker started, per call name, as the bridge used them. */
+  const recordingOn = (ran: Array<[number, string]>) => (n: number) =>
+    Object.fromEntries(Object.entries(engine).map(([k, f]) => [k, typeof f === 'function' ? (...a: unknown[]) => (ran.push([n, k]), (f as (...x: unknown[]) => unknown)(...a)) : f]));
+  const sessionBytes = (turns: number) => new TextEncoder().encode(makeClaudeCodeSession(turns)).buffer as ArrayBuffer;
+
+  it('import → open → preview: the query worker and the import worker, which then previews; the next import starts a worker of its own', async () => {
+    const ran: Array<[number, string]> = [];
+    const { bridge, workers } = channelBridge(recordingOn(ran));
+    bridge.warm();
+    const out = await bridge.importFile(undefined, sessionBytes(60), 'cc-60.jsonl', {});
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    expect(bridge.startedWorkers, 'query + import').toBe(2);
+    await bridge.getInspectorData(undefined, out.meta.id);
+    await bridge.warmPreview(undefined, out.meta.id);
+    const shown = await bridge.preview(undefined, out.meta.id, { versionId: ORIGINAL_VERSION });
+    expect(shown.kind).toBe('preview');
+    expect(bridge.startedWorkers, 'the preview lane started no worker').toBe(2);
+    expect(bridge.handedOverWorkers).toBe(1);
+    const workerOf = (method: string) => [...new Set(ran.filter(([, k]) => k === method).map(([n]) => n))];
+    expect(workerOf('importFile')).toEqual([1]);
+    expect(workerOf('warmPreview')).toEqual([1]);
+    expect(workerOf('preview')).toEqual([1]);
+
+    // The next drop: a worker of its own, and the preview lane keeps the one it took.
+    const second = await bridge.importFile(undefined, sessionBytes(30), 'cc-30.jsonl', {});
+    expect(second.kind).toBe('imported');
+    expect(bridge.startedWorkers).toBe(3);
+    expect(workerOf('importFile')).toEqual([1, 2]);
+    await bridge.preview(undefined, out.meta.id, { versionId: ORIGINAL_VERSION });
+    expect(workerOf('preview')).toEqual([1]);
+    expect(workers.map((w) => w.terminated)).toEqual([false, false, false]);
+    bridge.terminate();
+  });
+
+  it('an import in flight keeps its worker: a preview meanwhile starts its own, and the import is answered', async () => {
+    const ran: Array<[number, string]> = [];
+    const { bridge } = channelBridge(recordingOn(ran));
+    const first = await bridge.importFile(undefined, sessionBytes(30), 'cc-30.jsonl', {});
+    if (first.kind !== 'imported') throw new Error(JSON.stringify(first));
+    const inFlight = bridge.importFile(undefined, sessionBytes(400), 'cc-400.jsonl', {});
+    const warmed = bridge.warmPreview(undefined, first.meta.id);
+    await warmed;
+    expect((await inFlight).kind).toBe('imported');
+    const workerOf = (method: string) => [...new Set(ran.filter(([, k]) => k === method).map(([n]) => n))];
+    expect(workerOf('importFile')).toEqual([0]);
+    expect(workerOf('warmPreview')).toEqual([1]);
+    expect(bridge.handedOverWorkers).toBe(0);
+    bridge.terminate();
+  });
+
+  it('a worker crashing on the lane it was handed to: the page goes on with a new one on that lane, and the import lane starts its own', async () => {
+    const { bridge, workers } = channelBridge();
+    const out = await bridge.importFile(undefined, sessionBytes(30), 'cc-30.jsonl', {});
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    await bridge.warmPreview(undefined, out.meta.id);
+    expect(bridge.handedOverWorkers).toBe(1);
+    workers[0].crash('out of memory');
+    expect((await bridge.preview(undefined, out.meta.id, { versionId: ORIGINAL_VERSION })).kind).toBe('preview');
+    expect(bridge.startedWorkers, 'the preview lane got a new worker after the crash').toBe(2);
+    expect((await bridge.importFile(undefined, sessionBytes(20), 'cc-20.jsonl', {})).kind).toBe('imported');
+    expect(bridge.startedWorkers).toBe(3);
+    bridge.terminate();
+  });
+});
