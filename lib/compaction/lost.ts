@@ -128,6 +128,51 @@ interface LogPresence {
   holders: Map<string, number | number[]>;
   /** Keys (of `wanted`) of blocks that are not the log's (stubs, truncations, summaries, notices), by object. */
   madeKeys: WeakMap<object, string[]>;
+  /** How lostIdentifiers judges each identifier, made at its first call (logJudge). */
+  judge?: LogJudge;
+}
+
+/**
+ * What lostIdentifiers asks of the log's identifiers, the same for every projection (issue 31,
+ * session 17: the replay's 18 policies each judged the log's identifiers anew, re-making their
+ * keys and shingles): each identifier interned by kind and value (`uid`, per numbered block, in
+ * `found`'s order), and per uid the ways it can be present — alternatives, each a list of keys
+ * that must all be present (an instruction: its shingles; an error line: its line, or its
+ * shingles; a path: itself, or itself without a leading ./ or /; else itself), each key with the
+ * log blocks that hold it.
+ */
+interface LogJudge {
+  uids: Int32Array[];
+  count: number;
+  ways: Array<Array<Array<{ key: string; held: number | number[] | undefined }>>>;
+}
+/** Builds of the per-log judge and the identifiers it interned (a test checks that the replay's policies share one). */
+export const lostJudgeStats = { builds: 0, identifiers: 0 };
+
+function logJudge(lp: LogPresence): LogJudge {
+  if (lp.judge) return lp.judge;
+  lostJudgeStats.builds++;
+  const interned = new Map<string, number>();
+  const ways: LogJudge['ways'] = [];
+  const keyed = (keys: readonly string[]) => keys.map((key) => ({ key, held: lp.holders.get(key) }));
+  const uids = lp.found.map((ids) => {
+    const out = new Int32Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      const name = `${id.kind}\u0000${id.value}`;
+      let u = interned.get(name);
+      if (u === undefined) {
+        interned.set(name, (u = ways.length));
+        if (id.kind === 'instruction') ways.push([keyed(proseKeys(id.value))]);
+        else if (id.kind === 'error') ways.push([keyed([lineKey(id.value)]), keyed(proseKeys(id.value))]);
+        else ways.push(id.kind === 'path' ? [keyed([idKey(id.kind, id.value)]), keyed([idKey('path', stripPath(id.value))])] : [keyed([idKey(id.kind, id.value)])]);
+      }
+      out[i] = u;
+    }
+    return out;
+  });
+  lostJudgeStats.identifiers += ways.length;
+  return (lp.judge = { uids, count: ways.length, ways });
 }
 
 /** Key → the numbered blocks that hold it: one number, or an ascending list (blocks are added in order). */
@@ -326,19 +371,20 @@ export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'm
     }
     return made;
   };
-  const present = (key: string): boolean => {
-    return madeKeys().has(key) || heldAlive(lp.holders, alive, key);
+  const present = (p: { key: string; held: number | number[] | undefined }): boolean => {
+    if (madeKeys().has(p.key)) return true;
+    const h = p.held;
+    if (h === undefined) return false;
+    if (typeof h === 'number') return alive[h] === 1;
+    for (const n of h) if (alive[n] === 1) return true;
+    return false;
   };
-  const prosePresent = (text: string) => proseKeys(text).every(present);
-  const has = (id: Identifier): boolean => {
-    if (id.kind === 'instruction') return prosePresent(id.value);
-    if (id.kind === 'error') return present(lineKey(id.value)) || prosePresent(id.value);
-    if (present(idKey(id.kind, id.value))) return true;
-    return id.kind === 'path' && present(idKey('path', stripPath(id.value)));
-  };
+  // An identifier is present when every key of one of its ways is (an instruction without words: no key, present).
+  const { uids, ways, count } = logJudge(lp);
+  const has = (u: number): boolean => ways[u].some((keys) => keys.every(present));
   // Each identifier once, at its first appearance, judged there: only a lost one becomes a record.
-  // Seen by kind and value (the value strings are the log index's own: their hashes are kept).
-  const seen: Record<LostKind, Set<string>> = { instruction: new Set(), path: new Set(), url: new Set(), id: new Set(), error: new Set() };
+  // Seen by kind and value (interned once per log: logJudge).
+  const seen = new Uint8Array(count);
   const lost: LostIdentifier[] = [];
   let k = 0;
   for (const m of log.messages) {
@@ -347,11 +393,13 @@ export function lostIdentifiers(log: Transcript, projection: Pick<Projection, 'm
       const n = k++;
       const fate = fateOf(n, b);
       if (!fate || fate.kind === 'kept') continue;
-      for (const id of lp.found[n]) {
-        const kind = seen[id.kind];
-        if (kind.has(id.value)) continue;
-        kind.add(id.value);
-        if (!has(id)) lost.push({ ...id, turn: m.turn, messageId: m.id, stepId: fate.stepId });
+      const ids = lp.found[n];
+      const us = uids[n];
+      for (let i = 0; i < ids.length; i++) {
+        const u = us[i];
+        if (seen[u] === 1) continue;
+        seen[u] = 1;
+        if (!has(u)) lost.push({ ...ids[i], turn: m.turn, messageId: m.id, stepId: fate.stepId });
       }
     }
   }

@@ -351,14 +351,14 @@ function sameItem(x: ProjectedMessage, y: ProjectedMessage): boolean {
  * Work the replay did since the process started (tests guard the replay's cost with it): log
  * messages wrapped into a policy's context.
  */
-export const replayWork = { contextMessages: 0, contextMessagesKept: 0, looksWithoutProjection: 0, items: 0, tailLooks: 0, messagesProjected: 0 };
+export const replayWork = { messagesScanned: 0, contextMessages: 0, contextMessagesKept: 0, looksWithoutProjection: 0, items: 0, tailLooks: 0, messagesProjected: 0 };
 
 /**
  * Checks the replay can run on itself (tests turn them on): `tail`: every look that projects only
  * the context's tail (ReplayPolicy.endLocal) also projects the whole context and throws unless both
  * give the same messages, fates, size and stable prefix.
  */
-export const replayChecks = { tail: false };
+export const replayChecks = { tail: false, reset: false };
 
 /** The log message a context item stands for at a position: the same as another's when id, role, blocks, meta and summary-ness are. */
 function sameContextMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
@@ -371,7 +371,7 @@ function sameContextMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
 }
 
 /** Pairing bookkeeping of one appended message, undone when a compaction takes the message out. */
-type PairingOp = { kind: 'call' | 'answer'; id: string } | { kind: 'issue' };
+type PairingOp = { kind: 'call' | 'answer'; id: string } | { kind: 'issue'; id: string; call: boolean };
 /** The ops of a message without tool calls or results (shared: never pushed to). */
 const NO_OPS: PairingOp[] = [];
 
@@ -405,6 +405,7 @@ export class ContextMessages {
   append(it: Item): void {
     const i = this.messages.length;
     replayWork.contextMessages++;
+    replayWork.messagesScanned++;
     const src = it.msg;
     const blocks = src.blocks;
     // Assigned, not spread (one hidden class); `meta` last, as the spread put it.
@@ -432,7 +433,7 @@ export class ContextMessages {
         if (ops === NO_OPS) ops = [];
         if (this.calls.has(b.callId)) {
           this.issues++;
-          ops.push({ kind: 'issue' });
+          ops.push({ kind: 'issue', id: b.callId, call: true });
         } else {
           this.calls.set(b.callId, i);
           this.unanswered++;
@@ -442,7 +443,7 @@ export class ContextMessages {
         if (ops === NO_OPS) ops = [];
         if (!this.calls.has(b.callId) || this.answered.has(b.callId)) {
           this.issues++;
-          ops.push({ kind: 'issue' });
+          ops.push({ kind: 'issue', id: b.callId, call: false });
         } else {
           this.answered.add(b.callId);
           this.unanswered--;
@@ -486,17 +487,91 @@ export class ContextMessages {
         }
       }
     }
+    // What each message from k on read of its blocks, kept to re-append the messages the
+    // compaction left as they were at another position (a summary at the front shifts them all):
+    // their sums, counts and pairing ops depend only on their role and blocks.
+    const K = BUDGET_KINDS.length;
+    const old: OldMessages | undefined =
+      items.length > k + 1 && this.messages.length > k + 1
+        ? { k, messages: this.messages.slice(k), ops: this.ops.slice(k), sums: this.sums.slice(k * K), blocks: this.blockCounts.slice(k), reasoning: this.reasoningCounts.slice(k), open: this.openResultCounts.slice(k), byBlocks: new Map() }
+        : undefined;
+    if (old) for (let j = old.messages.length - 1; j >= 0; j--) old.byBlocks.set(old.messages[j].blocks, j);
     this.messages.length = k;
     this.from.length = k;
     this.projected.length = k;
     this.ops.length = k;
-    this.sums.length = (k + 1) * BUDGET_KINDS.length;
+    this.sums.length = (k + 1) * K;
     this.blockCounts.length = k + 1;
     this.reasoningCounts.length = k + 1;
     this.openResultCounts.length = k + 1;
     while (this.markers.length > 0 && this.markers[this.markers.length - 1].atMessage >= k) this.markers.pop();
     this.turn = k > 0 ? this.messages[k - 1].turn : -1;
-    for (let i = k; i < items.length; i++) this.append(items[i]);
+    for (let i = k; i < items.length; i++) {
+      const j = old?.byBlocks.get(items[i].msg.blocks);
+      if (j !== undefined && old!.messages[j].role === items[i].msg.role) this.appendKnown(items[i], old!, j);
+      else this.append(items[i]);
+    }
+    if (replayChecks.reset) this.checkAgainstFresh(items);
+  }
+
+  /**
+   * append(it) for a message whose role and blocks are those of old message `j` (reset): its
+   * sums, block counts, results not stubbed and summary-ness are that message's; its pairing ops
+   * are replayed against the context as it is now (a call or an answer may have become an issue).
+   */
+  private appendKnown(it: Item, old: OldMessages, j: number): void {
+    const i = this.messages.length;
+    replayWork.contextMessages++;
+    const src = it.msg;
+    const m = { id: src.sourceId ?? `replay-${i}`, index: i, turn: 0, role: src.role, blocks: src.blocks, recordRefs: [] } as unknown as Message;
+    if (src.meta) m.meta = true;
+    if (startsTurn(m) || this.turn < 0) this.turn++;
+    m.turn = this.turn;
+    this.messages.push(m);
+    this.from.push(src);
+    this.projected.push(projectedMessageOf(m));
+    const K = BUDGET_KINDS.length;
+    const sums = this.sums;
+    const base = i * K;
+    for (let q = 0; q < K; q++) sums.push(sums[base + q] + (old.sums[(j + 1) * K + q] - old.sums[j * K + q]));
+    const was = old.ops[j];
+    let ops: PairingOp[] = NO_OPS;
+    for (let q = 0; q < was.length; q++) {
+      const op = was[q];
+      const id = op.id;
+      if (ops === NO_OPS) ops = [];
+      if (op.kind === 'call' || (op.kind === 'issue' && op.call)) {
+        if (this.calls.has(id)) {
+          this.issues++;
+          ops.push({ kind: 'issue', id, call: true });
+        } else {
+          this.calls.set(id, i);
+          this.unanswered++;
+          ops.push({ kind: 'call', id });
+        }
+      } else if (!this.calls.has(id) || this.answered.has(id)) {
+        this.issues++;
+        ops.push({ kind: 'issue', id, call: false });
+      } else {
+        this.answered.add(id);
+        this.unanswered--;
+        ops.push({ kind: 'answer', id });
+      }
+    }
+    this.ops.push(ops);
+    this.blockCounts.push(this.blockCounts[i] + (old.blocks[j + 1] - old.blocks[j]));
+    this.reasoningCounts.push(this.reasoningCounts[i] + (old.reasoning[j + 1] - old.reasoning[j]));
+    this.openResultCounts.push(this.openResultCounts[i] + (old.open[j + 1] - old.open[j]));
+    // A summary marker as append makes it: a summary, or a message whose every block is one.
+    if (src.synthetic === 'summary' || isSummaryMessage(m)) this.markers.push({ id: `replay-summary-${i}`, source: 'other', atMessage: i });
+  }
+
+  /** replayChecks.reset: the context after a reset equals one appended message by message. */
+  private checkAgainstFresh(items: readonly Item[]): void {
+    const fresh = new ContextMessages();
+    for (const it of items) fresh.append(it);
+    const view = (c: ContextMessages) => JSON.stringify([c.messages.map((m) => [m.id, m.index, m.turn, m.role, m.meta]), c.markers, c.sums, c.blockCounts, c.reasoningCounts, c.openResultCounts, c.ops, [...c.calls], [...c.answered], c.issues, c.unanswered, c.turn, c.projected.map((p) => [p.sourceId, p.turn, p.role, p.meta])]);
+    if (view(this) !== view(fresh)) throw new Error('ContextMessages.reset: the context differs from one appended message by message');
   }
 
   /** Tokens of the first `k` messages (every block; the tools not included). */
@@ -600,6 +675,19 @@ export class ContextMessages {
     rememberLogContext(context, Object.freeze(this.projected.slice()), { totals, blocks: this.blockCounts[messages.length], ...(this.paired && { pairingIssues: [] }) });
     return context;
   }
+}
+
+/** What a reset kept of the messages from `k` on (indexed from 0 = message k). */
+interface OldMessages {
+  k: number;
+  messages: Message[];
+  ops: PairingOp[][];
+  sums: number[];
+  blocks: number[];
+  reasoning: number[];
+  open: number[];
+  /** Each old message's blocks array → its position (the first, for a shared one). */
+  byBlocks: Map<readonly unknown[], number>;
 }
 
 const KIND_INDEX = Object.fromEntries(BUDGET_KINDS.map((k, i) => [k, i])) as Record<BudgetKind, number>;
