@@ -166,8 +166,8 @@ export function InspectorPage() {
   );
   const showBar = axis === 'calls' ? showCall : showTurn;
 
-  /** The selection lives in the URL (`sel=a-b` turns or `sel=cA-B` calls, 1-based) so it survives reloads and can be shared. */
   const { previewSelection } = wb;
+  /** The selection lives in the URL (`sel=a-b` turns or `sel=cA-B` calls, 1-based) so it survives reloads and can be shared. */
   const setSelection = useCallback(
     (range: [number, number] | null) => {
       const sel = range ? formatSelection(range, axis) : null;
