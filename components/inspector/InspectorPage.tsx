@@ -166,13 +166,18 @@ export function InspectorPage() {
   );
   const showBar = axis === 'calls' ? showCall : showTurn;
 
+  const { previewSelection } = wb;
   /** The selection lives in the URL (`sel=a-b` turns or `sel=cA-B` calls, 1-based) so it survives reloads and can be shared. */
   const setSelection = useCallback(
     (range: [number, number] | null) => {
-      setParams({ sel: range ? formatSelection(range, axis) : null });
+      const sel = range ? formatSelection(range, axis) : null;
+      // The preview is asked for first, for the range as the URL will give it back (issue 31).
+      const back = sel === null ? null : axis === 'calls' ? parseCallSelection(sel, callCount) : parseSelection(sel, turnCount);
+      if (back) previewSelection(back);
+      setParams({ sel });
       if (range) showBar(range[0]);
     },
-    [setParams, showBar, axis],
+    [setParams, showBar, axis, previewSelection, callCount, turnCount],
   );
   /** Switching the axis drops the selection: a range of turns is not a range of calls. */
   const setAxis = useCallback((next: 'turns' | 'calls') => setParams({ axis: next, sel: null }), [setParams]);

@@ -90,6 +90,11 @@ export interface Workbench {
   setPlanActive: (on: boolean) => void;
   draft: DraftStep | null;
   preview: ReturnType<typeof usePreviewQuery>;
+  /**
+   * Ask the worker for a new selection's preview in the selection's own event (the mouse-up), before
+   * the URL names it: the query the page then shows is this one, already running (issue 31).
+   */
+  previewSelection: (range: [number, number]) => void;
   apply: () => Promise<void>;
   undo: () => Promise<void>;
   /** Re-apply the step the last Undo removed (null when there is none to redo on this version). */
@@ -131,10 +136,11 @@ function retryIfCaughtInAbort(count: number, error: unknown): boolean {
   return isAbortError(error) && count < 3;
 }
 
-function usePreviewQuery(id: string, versionId: string, versionStamp: string, draft: DraftStep | null, selection: [number, number] | null, enabled: boolean, axis: 'turns' | 'calls') {
-  return useQuery({
+/** The preview's query: the one the page shows, and the one a new selection asks for in its own event (previewSelection). */
+function previewQuery(id: string, versionId: string, versionStamp: string, draft: DraftStep | null, selection: [number, number] | null, axis: 'turns' | 'calls') {
+  return {
     queryKey: ['preview', id, versionId, versionStamp, draft, selection, axis],
-    queryFn: async ({ signal }) => {
+    queryFn: async ({ signal }: { signal: AbortSignal }) => {
       // Marks of the preview's way (bench/app.ts splits mouse-up → settled with them, issue 31).
       performance.mark(PREVIEW_MARK.request);
       const out = await getBridge().preview(signal, id, { versionId, draft, selection, axis });
@@ -142,6 +148,12 @@ function usePreviewQuery(id: string, versionId: string, versionStamp: string, dr
       if (out.kind === 'error') throw Object.assign(new Error(out.error.message), out.error);
       return out;
     },
+  };
+}
+
+function usePreviewQuery(id: string, versionId: string, versionStamp: string, draft: DraftStep | null, selection: [number, number] | null, enabled: boolean, axis: 'turns' | 'calls') {
+  return useQuery({
+    ...previewQuery(id, versionId, versionStamp, draft, selection, axis),
     enabled,
     placeholderData: keepPreviousData,
     retry: retryIfCaughtInAbort,
@@ -230,6 +242,18 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
   }, [landed]);
   const previewEnabled = data !== undefined && versionsQuery.isSuccess && (draft !== null || version.steps.length > 0);
   const preview = usePreviewQuery(id, version.id, versionStamp, draft, debounced.selection, previewEnabled && landing === null, axis);
+  // A new selection's preview, asked in its own event: through the URL, the request waited for the
+  // router's transition and the inspector's render (71–464 ms, session 16). The same query the
+  // render asks for once the URL holds the selection (same key: this plan, step id, version, range).
+  const previewSelection = useCallback(
+    (range: [number, number]) => {
+      if (data === undefined || !versionsQuery.isSuccess || landing !== null) return;
+      const next = planToDraft(plan, stepId, range, model?.contextWindow, axis);
+      if (next === null) return;
+      void queryClient.prefetchQuery({ ...previewQuery(id, version.id, versionStamp, next, range, axis), retry: retryIfCaughtInAbort, retryDelay: 0, staleTime: Infinity });
+    },
+    [data, versionsQuery.isSuccess, landing, plan, stepId, model?.contextWindow, axis, queryClient, id, version.id, versionStamp],
+  );
   // While the debounce holds a new drag back, or the query runs, the card still holds the previous
   // preview (keepPreviousData): it is the last one's numbers, not this selection's.
   const previewPending = landing !== null || (previewEnabled && (debounced !== requested || preview.isFetching));
@@ -380,6 +404,7 @@ export function useWorkbench(id: string, data: InspectorData | undefined, select
     setPlanActive: setPlanTouched,
     draft,
     preview,
+    previewSelection,
     apply,
     undo,
     redo: canRedo ? redo : null,

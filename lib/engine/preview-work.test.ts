@@ -12,7 +12,7 @@ import { lostIndexStats } from '../compaction/lost';
 import { emergencyWork } from '../compaction/reducers/emergency';
 import { partnersStats } from '../compaction/reducers/dedup-tools';
 import { sentenceStats } from '../summarize/facts';
-import { offlineWork, priorStats } from '../summarize/offline';
+import { offlineChecks, offlineWork, priorStats } from '../summarize/offline';
 import { projectCalls, projectTranscript } from '../compaction/project';
 import { freshDbName } from '../db/test-helpers';
 import { engine, useEngineDatabase } from './api';
@@ -125,6 +125,9 @@ describe('the preview path, counted', () => {
     for (const m of log.messages) for (const b of m.blocks) if (b.kind === 'text') texts++;
     const plan = defaultPlan(out.meta.tokens.total);
     const afterWarm = partnersStats.builds;
+    // Every render made (session 17 skips those that cannot fit): each text is still split once.
+    offlineChecks.floor = false;
+    try {
     for (const range of [[40, 160], [200, 320]] as Array<[number, number]>) {
       const cuts = emergencyWork.cuts;
       const attempts = emergencyWork.attempts;
@@ -145,6 +148,9 @@ describe('the preview path, counted', () => {
       // A chunk folds the previous chunk's summary in: parsed once per summarizer call, not once per render.
       expect(priorStats.parses - parses).toBeGreaterThan(0);
       expect(priorStats.parses - parses).toBeLessThanOrEqual(offlineWork.calls - calls);
+    }
+    } finally {
+      offlineChecks.floor = true;
     }
     expect(partnersStats.builds).toBe(afterWarm);
   });
@@ -175,5 +181,39 @@ describe('session 16: a preview reads each block’s fate once', () => {
     // The same answer as from the projection itself (another object: read afresh).
     const again = summarizePreview(log, { ...projection, messages: [...projection.messages], fates: { ...projection.fates } }, range);
     expect({ ...p, delta: [...p.delta], saved: [...p.saved] }).toEqual({ ...again, delta: [...again.delta], saved: [...again.saved] });
+  });
+});
+
+describe('session 17: the summarizer makes no render that cannot fit', () => {
+  it('an Auto preview of a range renders each summarizer call at most twice (before: 6 times), with the same answer; every render skipped is longer than its room', async () => {
+    const { importBytes } = await import('../formats/import');
+    const { summarizePreview } = await import('./preview');
+    const log = importBytes('cc-1000.jsonl', new TextEncoder().encode(makeClaudeCodeSession(1000))).transcript;
+    const total = log.messages.reduce((s, m) => s + m.blocks.reduce((a, b) => a + b.tokens, 0), 0);
+    for (const range of [[100, 400], [500, 800]] as Array<[number, number]>) {
+      const step = { ...planToDraft(defaultPlan(total), `s17-${range[0]}`, range)!, createdAt: '2026-01-01T00:00:00.000Z' };
+      const calls = offlineWork.calls;
+      const renders = offlineWork.renders;
+      const p = projectTranscript(log, [step as never]);
+      const made = offlineWork.renders - renders;
+      // Two chunks and the one pass over the range; the span's summary never fits its room.
+      expect(offlineWork.calls - calls).toBeGreaterThanOrEqual(3);
+      expect(p.report.find((r) => r.reducer === 'summarize')?.notes.join(' ')).toMatch(/summarized turns/);
+      expect(made).toBeLessThanOrEqual(2 * (offlineWork.calls - calls));
+      // The same projection and preview with every render made, and with the skipped ones made and checked.
+      for (const checks of [{ floor: false, verifyFloor: false }, { floor: true, verifyFloor: true }]) {
+        Object.assign(offlineChecks, checks);
+        try {
+          const q = projectTranscript(log, [step as never]);
+          expect(q.messages).toEqual(p.messages);
+          expect(q.report).toEqual(p.report);
+          const a = summarizePreview(log, p, range);
+          const b = summarizePreview(log, q, range);
+          expect({ ...b, delta: [...b.delta], saved: [...b.saved] }).toEqual({ ...a, delta: [...a.delta], saved: [...a.saved] });
+        } finally {
+          Object.assign(offlineChecks, { floor: true, verifyFloor: false });
+        }
+      }
+    }
   });
 });

@@ -616,8 +616,43 @@ function structuredFloor(input: SpanInput, cap: number): number {
   return n;
 }
 
-/** Checks the summarizer can run on itself (tests turn them off): `floor`, skip a tightening render whose floor is over the room. */
-export const offlineChecks = { floor: true };
+/**
+ * A floor under the length of any structured rendering of `facts` from this span's own lines
+ * (issue 31, session 17), whatever the caps: the Session Narrative has one line per turn where the
+ * user typed something (narrativeLines: never cut, never dropped by a cap), `- Turn N: ` and each
+ * distinct text of the turn whose first occurrence is typed, quoted whole as `user asked: «…»`
+ * (a turn not narrated in full lists every typed text, so at least those); the lines are elements
+ * of one array, joined by a newline each. Without an earlier summary folded in, Files & Artifacts
+ * also has one line per changed file (fileList: every changed file, fileLine, no cap). Every
+ * character counted lies between the line's first and last non-space character, so no section's
+ * trim takes it, and none is counted by structuredFloor (the earlier summary's own lines).
+ */
+function spanFloor(input: SpanInput, facts: SpanFacts): number {
+  if ((input.style ?? 'structured') !== 'structured') return 0;
+  let n = 0;
+  let lines = 0;
+  for (const t of facts.turnLog) {
+    if (!t.instructions.some((i) => !i.harness)) continue;
+    lines++;
+    n += `- Turn ${t.turn + 1}: `.length;
+    const seen = new Set<string>();
+    for (const i of t.instructions) {
+      if (seen.has(i.text)) continue;
+      seen.add(i.text);
+      if (!i.harness) n += 'user asked: «'.length + i.text.trim().length + '»'.length;
+    }
+  }
+  if (lines > 1) n += lines - 1;
+  if (!(input.previousSummary?.trim() && priorOf(input).foldable)) for (const f of facts.files) if (isChanged(f)) n += fileLine(f).length;
+  return n;
+}
+
+/**
+ * Checks the summarizer can run on itself (tests turn them off): `floor`, skip a tightening render
+ * whose floor is over the room. `verifyFloor` (tests): make every render the floor skips anyway and
+ * throw when it would have fit or is shorter than its floor.
+ */
+export const offlineChecks = { floor: true, verifyFloor: false };
 
 function structured(input: SpanInput, facts: SpanFacts, limits: OfflineLimits): string {
   const p = priorOf(input);
@@ -810,11 +845,18 @@ export function summarizeOfflineWith(input: SpanInput, limits: OfflineLimits = D
   offlineWork.calls++;
   offlineWork.messages += input.messages.length;
   const facts = extractSpanFacts(input.messages);
-  // A rendering whose floor (structuredFloor) is over the room cannot fit: only whether it fits is
-  // read of the renderings before the last of the loop, so such a one is not made.
+  // A rendering whose floor (structuredFloor + spanFloor) is over the room cannot fit: only whether
+  // it fits is read of the renderings before the last of the loop, so such a one is not made.
+  let own: number | undefined;
   const overRoom = (l: OfflineLimits) => {
-    if (!offlineChecks.floor || input.maxChars === undefined || structuredFloor(input, l.earlierSummaryChars) <= input.maxChars) return false;
+    if (!offlineChecks.floor || input.maxChars === undefined) return false;
+    const floor = structuredFloor(input, l.earlierSummaryChars) + (own ??= spanFloor(input, facts));
+    if (floor <= input.maxChars) return false;
     offlineWork.rendersSkipped++;
+    if (offlineChecks.verifyFloor) {
+      const length = render(input, facts, l).length;
+      if (length <= input.maxChars || length < floor) throw new Error(`offline summarizer: a render of ${length} characters was skipped by its floor ${floor} (room ${input.maxChars})`);
+    }
     return true;
   };
   let text: string;
