@@ -43,7 +43,7 @@ function runBeside(label, cmd, args) {
   return new Promise((resolve) => {
     const done = (code) => {
       const seconds = ((Date.now() - t0) / 1000).toFixed(0);
-      console.log(`\n=== ${label}: ${[path.basename(cmd), ...args].join(' ')} (ran beside the other stages, ${seconds}s)`);
+      console.log(`\n=== ${label}: ${[path.basename(cmd), ...args].join(' ')} (ran beside the clients stage, ${seconds}s)`);
       if (out) process.stdout.write(out.endsWith('\n') ? out : out + '\n');
       resolve({ ok: code === 0, seconds });
     };
@@ -97,23 +97,10 @@ if (v) {
   lines.push('unit: vitest wrote no report (see above)');
 }
 
-// 2–4. Beside one another once the unit stage is done: the real agents (clients), the two type
-//    checks (one after the other) and the production build. Each needs only the sources, and none
-//    keeps 2 cores busy for long: the clients stage installs the agents from the npm registry
-//    (about 870 MB: 71 s in CI; 43 s here, installed, beside the type checks), then keeps about one core busy;
-//    a type check is one core's work; the build's short compile uses both, its own type check one
-//    (79 s of CPU in 53 s). In a row (the clients with the type checks beside them, then the build)
-//    they took 118 s on this 2-core machine, beside one another 84 s (DESIGN-NOTES "The unit stage
-//    and the stages' order (session 17)"). The type checks and the build hold their output and print it
-//    whole when they end, so the logs do not interleave; e2e starts once all have ended. Lines:
-//    clients, type checks, build.
-//
-// 3. The real agents resume our exports (a subset of `npm run test:clients`: one session per client,
-//    the original and a compaction to half): Claude Code, Codex and Gemini CLI from the npm registry
-//    into .clients/, against a mock model server on 127.0.0.1. Counted per case from its JSON report.
-const clientsJson = path.join(reports, 'clients.json');
-fs.rmSync(clientsJson, { force: true });
-// 2. Type checks: the app and the worker (its own lib: webworker), one after the other.
+// 2. Type checks: the app and the worker (its own lib: webworker). One after the other, beside the
+//    clients stage (3): that stage keeps about one core busy (29 s of CPU in 26 s, measured with
+//    the agents installed) and a type check is one core's work, so on CI's 2 cores they share the
+//    machine instead of queuing (reported after stage 3).
 const typechecks = (async () => {
   const out = [];
   for (const [label, project] of [
@@ -123,8 +110,12 @@ const typechecks = (async () => {
     out.push([label, await runBeside(label, bin('tsc'), ['--noEmit', '-p', project])]);
   return out;
 })();
-// 4. The production build (static export to out/).
-const building = runBeside('build', bin('next'), ['build']);
+
+// 3. The real agents resume our exports (a subset of `npm run test:clients`: one session per client,
+//    the original and a compaction to half): Claude Code, Codex and Gemini CLI from the npm registry
+//    into .clients/, against a mock model server on 127.0.0.1. Counted per case from its JSON report.
+const clientsJson = path.join(reports, 'clients.json');
+fs.rmSync(clientsJson, { force: true });
 const clients = await runAsync('clients', bin('tsx'), ['scripts/test-clients.ts', '--subset', '--json', clientsJson]);
 const c = readJson(clientsJson);
 if (Array.isArray(c)) {
@@ -142,7 +133,8 @@ for (const [label, r] of await typechecks) {
   lines.push(`${label}: ${r.ok ? 'passed' : 'FAILED'} (${r.seconds}s)`);
 }
 
-const build = await building;
+// 4. The production build (static export to out/).
+const build = run('build', bin('next'), ['build']);
 build.ok ? passed++ : failed++;
 lines.push(`build: ${build.ok ? 'passed' : 'FAILED'} (${build.seconds}s)`);
 

@@ -1,7 +1,7 @@
 /**
  * `npm test`'s stages (scripts/test-all.mjs), run for real with every tool it starts replaced by a
  * stub that logs when it started and ended and writes the report the real one would: the unit
- * stage alone first; then the clients, the two type checks and the build beside one another; e2e
+ * stage alone first; then the clients with the two type checks beside them; then the build; e2e
  * only once they have all ended, and only when the build passed. The summary keeps its lines (in
  * their order) and its closing `N passed, N failed`.
  */
@@ -14,9 +14,9 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '..');
 
 // One stub for vitest, tsc, tsx (the clients script), next and playwright. It appends
-// `{ name, at: 'start' | 'end', t }` to $STUB_LOG; the clients stub stays until it has seen the build
-// start (10 s at most), so the build ran beside it only if the build's start is logged before the
-// clients' end. $STUB_FAIL lists the stubs that exit 1.
+// `{ name, at: 'start' | 'end', t }` to $STUB_LOG; the clients stub stays until it has seen the app
+// type check start (10 s at most), so it ran beside the clients only if its start is logged before
+// the clients' end. $STUB_FAIL lists the stubs that exit 1.
 const STUB = `#!/usr/bin/env node
 const fs = require('node:fs');
 const path = require('node:path');
@@ -31,7 +31,7 @@ if (tool === 'vitest') {
   const out = args.find((a) => a.startsWith('--outputFile.json=')).split('=')[1];
   fs.writeFileSync(out, JSON.stringify({ numPassedTests: 5, numFailedTests: 0, testResults: [] }));
 } else if (tool === 'tsx') {
-  for (let i = 0; i < 100 && !started('next'); i++) sleep(100);
+  for (let i = 0; i < 100 && !started('tsc tsconfig.json'); i++) sleep(100);
   sleep(200);
   fs.writeFileSync(args[args.indexOf('--json') + 1], JSON.stringify([{ pass: true }, { pass: true }]));
 } else if (tool === 'playwright') {
@@ -80,7 +80,7 @@ const when = (events: Event[], name: string, at: 'start' | 'end') => {
 };
 
 describe('npm test (scripts/test-all.mjs): the stages and their order', () => {
-  it('unit alone; clients, type checks and build beside one another; e2e after all of them; the summary sums every stage', () => {
+  it('unit alone; the type checks beside the clients; then the build; e2e after all of them; the summary sums every stage', () => {
     const { code, summary, stdout, events } = runTestAll([]);
     expect(summary).toEqual([
       'unit: 5 passed, 0 failed, 0 files failed to load (Ns)',
@@ -94,16 +94,15 @@ describe('npm test (scripts/test-all.mjs): the stages and their order', () => {
     expect(code).toBe(0);
     const unitEnd = when(events, 'vitest', 'end');
     for (const s of ['tsx', 'tsc tsconfig.json', 'next']) expect(when(events, s, 'start'), s).toBeGreaterThanOrEqual(unitEnd);
-    // Beside the clients stage: the build and the first type check start before it ends.
-    expect(when(events, 'next', 'start')).toBeLessThan(when(events, 'tsx', 'end'));
+    // Beside the clients stage: the first type check starts before it ends; the build after both.
     expect(when(events, 'tsc tsconfig.json', 'start')).toBeLessThan(when(events, 'tsx', 'end'));
+    for (const s of ['tsx', 'tsc workers/tsconfig.json']) expect(when(events, 'next', 'start'), s).toBeGreaterThanOrEqual(when(events, s, 'end'));
     // The type checks one after the other; e2e once every other stage has ended.
     expect(when(events, 'tsc workers/tsconfig.json', 'start')).toBeGreaterThanOrEqual(when(events, 'tsc tsconfig.json', 'end'));
     const e2eStart = when(events, 'playwright', 'start');
     for (const s of ['tsx', 'tsc tsconfig.json', 'tsc workers/tsconfig.json', 'next']) expect(e2eStart, s).toBeGreaterThanOrEqual(when(events, s, 'end'));
     // The held output of a stage run beside is printed whole, under its own header.
-    expect(stdout).toMatch(/=== build: next build \(ran beside the other stages, \d+s\)\nnext says hello\n/);
-    expect(stdout).toMatch(/=== typecheck worker: tsc --noEmit -p workers\/tsconfig.json \(ran beside the other stages, \d+s\)\ntsc workers\/tsconfig.json says hello\n/);
+    expect(stdout).toMatch(/=== typecheck worker: tsc --noEmit -p workers\/tsconfig.json \(ran beside the clients stage, \d+s\)\ntsc workers\/tsconfig.json says hello\n/);
   }, 60_000);
 
   it('a failed build is counted and e2e does not run; a failed type check is counted', () => {
