@@ -72,6 +72,9 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
   await expect(chart.locator('[data-policy="anthropic-clear-tool-uses"] [data-testid=replay-firing]')).toHaveCount(fires);
   await page.locator('[data-testid=replay-row][data-policy="claude-code"]').getByTestId('replay-toggle').uncheck();
   await expect.poll(drawn).not.toContain('claude-code');
+  // The chart draws its curves one a task after each width change: the screenshot waits for the last
+  // (session 17's CI screenshot caught it empty, between a resize and its first curve).
+  await expect(chart).toHaveAttribute('data-drawn', 'yes');
   await page.screenshot({ path: path.join(SCREENSHOTS, 'replay.png'), fullPage: true });
 
   // Sort by cost: rows in ascending cost order.
