@@ -402,20 +402,48 @@ export class ContextMessages {
   /** The tool schemas frozen (a log's totals are remembered for frozen arrays only), by the array they copy. */
   private frozenTools: { of: Transcript['tools']; copy: Transcript['tools'] } | undefined;
 
-  append(it: Item): void {
-    const i = this.messages.length;
-    replayWork.contextMessages++;
-    replayWork.messagesScanned++;
-    const src = it.msg;
-    const blocks = src.blocks;
+  /** The context's message for `src` at index `i`, its turn counted, pushed with its source and projection. */
+  private pushMessage(src: Item['msg'], i: number): Message {
     // Assigned, not spread (one hidden class); `meta` last, as the spread put it.
-    const m = { id: src.sourceId ?? `replay-${i}`, index: i, turn: 0, role: src.role, blocks, recordRefs: [] } as unknown as Message;
+    const m = { id: src.sourceId ?? `replay-${i}`, index: i, turn: 0, role: src.role, blocks: src.blocks, recordRefs: [] } as unknown as Message;
     if (src.meta) m.meta = true;
     if (startsTurn(m) || this.turn < 0) this.turn++;
     m.turn = this.turn;
     this.messages.push(m);
     this.from.push(src);
     this.projected.push(projectedMessageOf(m));
+    return m;
+  }
+
+  /** The pairing fold's op for a tool call `id` in message `i`: a second call of one id is an issue. */
+  private pairCall(id: string, i: number): PairingOp {
+    if (this.calls.has(id)) {
+      this.issues++;
+      return { kind: 'issue', id, call: true };
+    }
+    this.calls.set(id, i);
+    this.unanswered++;
+    return { kind: 'call', id };
+  }
+
+  /** The pairing fold's op for a result of `id`: one without its call, or a second answer, is an issue. */
+  private pairAnswer(id: string): PairingOp {
+    if (!this.calls.has(id) || this.answered.has(id)) {
+      this.issues++;
+      return { kind: 'issue', id, call: false };
+    }
+    this.answered.add(id);
+    this.unanswered--;
+    return { kind: 'answer', id };
+  }
+
+  append(it: Item): void {
+    const i = this.messages.length;
+    replayWork.contextMessages++;
+    replayWork.messagesScanned++;
+    const src = it.msg;
+    const blocks = src.blocks;
+    const m = this.pushMessage(src, i);
     const k = BUDGET_KINDS.length;
     const base = i * k;
     const sums = this.sums;
@@ -431,24 +459,10 @@ export class ContextMessages {
       if (b.kind !== 'summary') allSummary = false;
       if (b.kind === 'tool_call') {
         if (ops === NO_OPS) ops = [];
-        if (this.calls.has(b.callId)) {
-          this.issues++;
-          ops.push({ kind: 'issue', id: b.callId, call: true });
-        } else {
-          this.calls.set(b.callId, i);
-          this.unanswered++;
-          ops.push({ kind: 'call', id: b.callId });
-        }
+        ops.push(this.pairCall(b.callId, i));
       } else if (b.kind === 'tool_result') {
         if (ops === NO_OPS) ops = [];
-        if (!this.calls.has(b.callId) || this.answered.has(b.callId)) {
-          this.issues++;
-          ops.push({ kind: 'issue', id: b.callId, call: false });
-        } else {
-          this.answered.add(b.callId);
-          this.unanswered--;
-          ops.push({ kind: 'answer', id: b.callId });
-        }
+        ops.push(this.pairAnswer(b.callId));
         if (!isStub(b.content)) open++;
       } else if (b.kind === 'reasoning') reasoning++;
     }
@@ -523,13 +537,7 @@ export class ContextMessages {
     const i = this.messages.length;
     replayWork.contextMessages++;
     const src = it.msg;
-    const m = { id: src.sourceId ?? `replay-${i}`, index: i, turn: 0, role: src.role, blocks: src.blocks, recordRefs: [] } as unknown as Message;
-    if (src.meta) m.meta = true;
-    if (startsTurn(m) || this.turn < 0) this.turn++;
-    m.turn = this.turn;
-    this.messages.push(m);
-    this.from.push(src);
-    this.projected.push(projectedMessageOf(m));
+    const m = this.pushMessage(src, i);
     const K = BUDGET_KINDS.length;
     const sums = this.sums;
     const base = i * K;
@@ -538,25 +546,8 @@ export class ContextMessages {
     let ops: PairingOp[] = NO_OPS;
     for (let q = 0; q < was.length; q++) {
       const op = was[q];
-      const id = op.id;
       if (ops === NO_OPS) ops = [];
-      if (op.kind === 'call' || (op.kind === 'issue' && op.call)) {
-        if (this.calls.has(id)) {
-          this.issues++;
-          ops.push({ kind: 'issue', id, call: true });
-        } else {
-          this.calls.set(id, i);
-          this.unanswered++;
-          ops.push({ kind: 'call', id });
-        }
-      } else if (!this.calls.has(id) || this.answered.has(id)) {
-        this.issues++;
-        ops.push({ kind: 'issue', id, call: false });
-      } else {
-        this.answered.add(id);
-        this.unanswered--;
-        ops.push({ kind: 'answer', id });
-      }
+      ops.push(op.kind === 'call' || (op.kind === 'issue' && op.call) ? this.pairCall(op.id, i) : this.pairAnswer(op.id));
     }
     this.ops.push(ops);
     this.blockCounts.push(this.blockCounts[i] + (old.blocks[j + 1] - old.blocks[j]));
