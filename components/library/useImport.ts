@@ -8,10 +8,13 @@ import { getBridge } from '@/lib/engine/client';
 import type { TranscriptMeta } from '@/lib/db/schema';
 import { isAbortError, serializeError, type SerializedError } from '@/lib/errors';
 
-/** Something to import: a name and a way to (re-)read its bytes (a File, pasted text, the sample). */
+/**
+ * Something to import: a name and a way to (re-)read its bytes (a File, pasted text, the sample). A
+ * File or a fetched Blob is handed to the engine worker as it is and read there, never on the page.
+ */
 export interface ImportSource {
   name: string;
-  read: () => Promise<ArrayBuffer>;
+  read: () => Promise<ArrayBuffer | Blob>;
 }
 
 export interface ImportInProgress {
@@ -35,7 +38,7 @@ export interface PickerState {
 }
 
 export function fileSource(file: File): ImportSource {
-  return { name: file.name, read: () => file.arrayBuffer() };
+  return { name: file.name, read: async () => file };
 }
 
 /** Pasted text gets a name whose extension matches its shape, so detection and export agree. */
@@ -60,7 +63,7 @@ export function urlSource(url: string, name: string): ImportSource {
     read: async () => {
       const res = await fetch(url);
       if (!res.ok) throw new Error(`Could not load ${name} (${res.status}).`);
-      return res.arrayBuffer();
+      return res.blob();
     },
   };
 }

@@ -59,6 +59,18 @@ describe('engine.importFile', () => {
     expect(again.kind === 'imported' && again.duplicate).toBe(true);
   });
 
+  it('imports a File handed as it is (read in the worker) exactly as its bytes, from the same content id', async () => {
+    const bytes = read(chatText);
+    const name = path.basename(chatText);
+    const fromFile = await engine.importFile(new File([bytes.slice()], name), name);
+    if (fromFile.kind !== 'imported') throw new Error(JSON.stringify(fromFile));
+    useEngineDatabase(freshDbName());
+    const fromBytes = await engine.importFile(bytes.slice(), name);
+    if (fromBytes.kind !== 'imported') throw new Error(JSON.stringify(fromBytes));
+    expect(fromFile.meta.id).toBe(fromBytes.meta.id);
+    expect({ ...fromFile.meta, importedAt: 0 }).toEqual({ ...fromBytes.meta, importedAt: 0 });
+  });
+
   it('a restarted worker (empty caches) reads the same timeline back from storage', async () => {
     const name = freshDbName();
     useEngineDatabase(name);

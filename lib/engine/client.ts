@@ -93,6 +93,11 @@ async function announced<T>(transcriptId: string, write: Promise<T>): Promise<T>
 }
 
 /** Resolve as `write` does, after telling the other tabs what changed in the library (lib/engine/channel.ts). */
+/** An import's input for the worker: bytes are transferred (not copied); a File or Blob goes as its handle. */
+function sent(bytes: ArrayBuffer | Blob): ArrayBuffer | Blob {
+  return bytes instanceof ArrayBuffer ? transfer(bytes, [bytes]) : bytes;
+}
+
 async function told<T>(message: LibraryMessage, write: Promise<T>): Promise<T> {
   const out = await write;
   announce(message);
@@ -285,9 +290,12 @@ export class WorkerBridge {
 
   // ── Import lane ─────────────────────────────────────────────────────────────────────────────
 
-  /** `bytes` is transferred (the caller's buffer is emptied): pass a copy if you need it again. */
-  importFile(signal: AbortSignal | undefined, bytes: ArrayBuffer, name: string, options: EngineImportOptions, onProgress?: (p: ImportProgress) => void): Promise<ImportOutcome> {
-    return told({ kind: 'transcripts' }, this.run(signal, 'import', (r) => r.importFile(transfer(bytes, [bytes]), name, options, onProgress ? proxy(onProgress) : undefined) as Promise<ImportOutcome>, 'write'));
+  /**
+   * `bytes` is transferred (the caller's buffer is emptied): pass a copy if you need it again. A File
+   * (a Blob) is sent as it is, a handle, and read in the worker (lib/engine/api.ts ImportInput).
+   */
+  importFile(signal: AbortSignal | undefined, bytes: ArrayBuffer | Blob, name: string, options: EngineImportOptions, onProgress?: (p: ImportProgress) => void): Promise<ImportOutcome> {
+    return told({ kind: 'transcripts' }, this.run(signal, 'import', (r) => r.importFile(sent(bytes), name, options, onProgress ? proxy(onProgress) : undefined) as Promise<ImportOutcome>, 'write'));
   }
 
   /** A live session's next snapshot: `baseId`'s original + `appended` (transferred), imported as a new log. */
@@ -298,13 +306,13 @@ export class WorkerBridge {
   /** Every listed conversation of a container file, from one transfer and one parse of it. */
   importConversations(
     signal: AbortSignal | undefined,
-    bytes: ArrayBuffer,
+    bytes: ArrayBuffer | Blob,
     name: string,
     conversations: number[],
     options: Omit<EngineImportOptions, 'conversation'>,
     onProgress?: (p: ImportProgress) => void,
   ): Promise<BatchOutcome> {
-    return told({ kind: 'transcripts' }, this.run(signal, 'import', (r) => r.importConversations(transfer(bytes, [bytes]), name, conversations, options, onProgress ? proxy(onProgress) : undefined), 'write'));
+    return told({ kind: 'transcripts' }, this.run(signal, 'import', (r) => r.importConversations(sent(bytes), name, conversations, options, onProgress ? proxy(onProgress) : undefined), 'write'));
   }
 
   listConversations(signal: AbortSignal | undefined, bytes: ArrayBuffer, name: string): Promise<ConversationsOutcome> {
