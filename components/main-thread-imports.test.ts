@@ -20,8 +20,8 @@ const WORKER_ONLY: Array<{ test: (spec: string, file?: string) => boolean; why: 
   { test: (s) => s === 'dexie' || s.startsWith('gpt-tokenizer') || s === 'fflate', why: 'worker-only packages' },
 ];
 
-/** Value imports of a module (`import type` and `export type` are erased by the compiler). */
-function valueImports(source: string): string[] {
+/** Value imports of a module (`import type` and `export type` are erased by the compiler); `dynamic`: with `import()`s. */
+function valueImports(source: string, dynamic = true): string[] {
   const specs: string[] = [];
   const re = /^\s*(import|export)\s+(?!type\s)([^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
   for (let m = re.exec(source); m; m = re.exec(source)) {
@@ -32,7 +32,7 @@ function valueImports(source: string): string[] {
     specs.push(m[3]);
   }
   // Dynamic imports are still loaded by the main thread.
-  for (const d of source.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) specs.push(d[1]);
+  if (dynamic) for (const d of source.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) specs.push(d[1]);
   return specs;
 }
 
@@ -75,5 +75,32 @@ describe('main-thread bundle', () => {
 
   it('the checker sees a violation when there is one', () => {
     expect(violations(path.join(ROOT, 'workers/engine.worker.ts')).some((v) => v.includes('lib/engine/api.ts'))).toBe(true);
+  });
+});
+
+/** Every local module the entry reaches through static imports only (what lands in its route's own chunk). */
+function staticGraph(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [entry];
+  while (stack.length) {
+    const file = stack.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const spec of valueImports(fs.readFileSync(file, 'utf8'), false)) {
+      const resolved = resolveLocal(spec, file);
+      if (resolved && /\.(ts|tsx)$/.test(resolved)) stack.push(resolved);
+    }
+  }
+  return seen;
+}
+
+describe("the inspector's chunks (issue 31)", () => {
+  // In one chunk the inspector's code was one 295 KB module, compiled on the main thread at its first
+  // call: a task of 55–64 ms CPU. These come through import() (components/ui/preloaded.tsx), a chunk each.
+  const ownChunks = ['components/timeline/TimelineChart.tsx', 'components/messages/MessageList.tsx', 'components/inspector/InspectorTabs.tsx', 'components/export/ExportDialog.tsx', 'components/inspector/HelpOverlay.tsx'];
+  it('the route reaches the chart, the message list, the side panel, the export dialog and the help only through import()', () => {
+    const graph = staticGraph(path.join(ROOT, 'app/inspect/page.tsx'));
+    expect(graph.has(path.join(ROOT, 'components/inspector/InspectorPage.tsx'))).toBe(true);
+    expect(ownChunks.filter((f) => graph.has(path.join(ROOT, f)))).toEqual([]);
   });
 });

@@ -3,27 +3,26 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { startTransition, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
 import { SAVED_FATES } from '@/lib/engine/preview-kinds';
-import { ExportDialog } from '../export/ExportDialog';
 import { FateContext, PinsContext, SearchContext } from '../messages/context';
 import { usePins } from '../ledger/usePins';
-import { MessageList, type MessageListHandle } from '../messages/MessageList';
+import type { MessageListHandle } from '../messages/MessageList';
+import { preloaded } from '../ui/preloaded';
 import { OverheadContext } from '../messages/context';
 import { CONTEXT_DEFINITION } from '../ui/context-label';
 import { formatDelta } from '../plan/numbers';
 import { parseQuery } from '@/lib/engine/search';
 import { SearchBar } from '../search/SearchBar';
 import { FATE_STYLE, fateSwatchStyle } from '../timeline/patterns';
-import { TimelineChart, TimelineLegend } from '../timeline/TimelineChart';
+import { TimelineLegend } from '../timeline/TimelineLegend';
 import { formatTokens } from '../ui/format';
-import { HelpOverlay } from './HelpOverlay';
-import { InspectorTabs, type TabName } from './InspectorTabs';
+import type { TabName } from './InspectorTabs';
 import { autoAxis, barOfMessage, formatSelection, lowerBound, parseCallSelection, parseSelection, prefixOfAdded, tokensInRange } from './selection';
 import { rowOfMessage } from '@/lib/engine/rows';
-import { rangeLabel } from '../plan/PlanTab';
+import { rangeLabel } from '../plan/range-label';
 import type { TimelineTurn } from '@/lib/engine/timeline';
 import type { ReplayView } from '@/lib/engine/replay';
 import { policyColor } from '../replay/colors';
@@ -35,6 +34,19 @@ import { useLiveSession } from '../sessions/useLiveSession';
 import { ORIGINAL_VERSION } from '@/lib/engine/versions';
 import { useDebounced, useUrlParam, useWorkbench, type Workbench } from './useWorkbench';
 import { listenLibrary } from '@/lib/engine/channel';
+
+/*
+ * The timeline's chart, the message list, the side panel (its tabs), the export dialog and the help
+ * overlay are chunks of their own, asked for as this module loads (components/ui/preloaded.tsx,
+ * issue 31). In one chunk the inspector's code was one 295 KB module whose first call V8 compiled on
+ * the page's main thread: a task of 55–64 ms CPU (V8.CompileCode 47 ms) when Next prefetched the
+ * route after an import. Each chunk now compiles in a task of its own.
+ */
+const TimelineChart = preloaded(() => import('../timeline/TimelineChart').then((m) => m.TimelineChart));
+const MessageList = preloaded(() => import('../messages/MessageList').then((m) => m.MessageList));
+const InspectorTabs = preloaded(() => import('./InspectorTabs').then((m) => m.InspectorTabs));
+const ExportDialog = preloaded(() => import('../export/ExportDialog').then((m) => m.ExportDialog));
+const HelpOverlay = preloaded(() => import('./HelpOverlay').then((m) => m.HelpOverlay));
 
 const SEARCH_DEBOUNCE_MS = 150;
 /** Hits counted at most (the count then reads 10000+). */
@@ -405,20 +417,22 @@ export function InspectorPage() {
             {/* The chart and the side panel mount after the rest of the inspector, each in a task
                 of its own (issue 31): in one React commit the page's first layout and the chart's
                 (its packing, its width read) made a task of 130 ms CPU at 2,000 turns. */}
-            <AfterPaint frames={2} fallback={<div className="animate-pulse rounded bg-neutral-100 dark:bg-neutral-900" style={{ height: TIMELINE_CHART_HEIGHT }} aria-label="Drawing the timeline" data-testid="timeline-pending" />}>
-              <TimelineChart
-                key={axis}
-                timeline={timeline}
-                unit={axis === 'calls' ? 'call' : 'turn'}
-                cursorTurn={axis === 'calls' ? cursorCall : cursorTurn}
-                selection={selection}
-                onSelectTurn={showBar}
-                onCursorChange={showBar}
-                onSelectRange={setSelection}
-                compaction={chartCompaction}
-                hitTurns={hitTurns}
-                activeHitTurn={activeHitTurn}
-              />
+            <AfterPaint frames={2} fallback={chartPending}>
+              <Suspense fallback={chartPending}>
+                <TimelineChart
+                  key={axis}
+                  timeline={timeline}
+                  unit={axis === 'calls' ? 'call' : 'turn'}
+                  cursorTurn={axis === 'calls' ? cursorCall : cursorTurn}
+                  selection={selection}
+                  onSelectTurn={showBar}
+                  onCursorChange={showBar}
+                  onSelectRange={setSelection}
+                  compaction={chartCompaction}
+                  hitTurns={hitTurns}
+                  activeHitTurn={activeHitTurn}
+                />
+              </Suspense>
             </AfterPaint>
             <InspectorLedgerStrip
               id={id}
@@ -447,7 +461,9 @@ export function InspectorPage() {
               <SearchContext.Provider value={highlight}>
                 <OverheadContext.Provider value={timeline?.overhead ?? 0}>
                   <PinsContext.Provider value={pinControl}>
-                    <MessageList ref={list} id={id} index={rowIndex.data} activeTurn={cursorTurn} />
+                    <Suspense fallback={<MessagesPending />}>
+                      <MessageList ref={list} id={id} index={rowIndex.data} activeTurn={cursorTurn} />
+                    </Suspense>
                   </PinsContext.Provider>
                 </OverheadContext.Provider>
               </SearchContext.Provider>
@@ -457,29 +473,42 @@ export function InspectorPage() {
               Could not load the messages: {userMessage(rowIndex.error)}
             </p>
           ) : (
-            <div className="space-y-3 p-4" aria-label="Loading messages">
-              {[0, 1, 2].map((i) => (
-                <div key={i} className="h-16 animate-pulse rounded bg-neutral-100 dark:bg-neutral-900" />
-              ))}
-            </div>
+            <MessagesPending />
           )}
         </div>
         {inspectorData ? (
           <AfterPaint frames={1} fallback={<div className="border-l border-neutral-200 dark:border-neutral-800" />}>
-            <InspectorTabs data={inspectorData} wb={wb} tab={tab} onTab={setTab} selection={selection} selectedTokens={selectedTokens} onJump={showTurn} ledgerFocus={ledgerFocus} />
+            <Suspense fallback={<div className="border-l border-neutral-200 dark:border-neutral-800" />}>
+              <InspectorTabs data={inspectorData} wb={wb} tab={tab} onTab={setTab} selection={selection} selectedTokens={selectedTokens} onJump={showTurn} ledgerFocus={ledgerFocus} />
+            </Suspense>
           </AfterPaint>
         ) : (
           <div className="border-l border-neutral-200 dark:border-neutral-800" />
         )}
       </div>
-      {inspectorData && <ExportDialog id={id} open={exportOpen} onClose={() => setExportOpen(false)} versions={wb.versions} versionId={wb.versionId} />}
-      <HelpOverlay open={helpOpen} onClose={() => setHelpOpen(false)} />
+      <Suspense fallback={null}>
+        {inspectorData && <ExportDialog id={id} open={exportOpen} onClose={() => setExportOpen(false)} versions={wb.versions} versionId={wb.versionId} />}
+        <HelpOverlay open={helpOpen} onClose={() => setHelpOpen(false)} />
+      </Suspense>
     </div>
   );
 }
 
 /** The timeline chart's height before it mounts: its canvas (210 px), the overview strip and the y-scale toggle. */
 const TIMELINE_CHART_HEIGHT = 210 + 26 + 18;
+/** The message list's place while its rows (or its code) load. */
+function MessagesPending() {
+  return (
+    <div className="space-y-3 p-4" aria-label="Loading messages">
+      {[0, 1, 2].map((i) => (
+        <div key={i} className="h-16 animate-pulse rounded bg-neutral-100 dark:bg-neutral-900" />
+      ))}
+    </div>
+  );
+}
+
+/** Where the chart will be, until it is drawn (its code loaded, then mounted after the first paint). */
+const chartPending = <div className="animate-pulse rounded bg-neutral-100 dark:bg-neutral-900" style={{ height: TIMELINE_CHART_HEIGHT }} aria-label="Drawing the timeline" data-testid="timeline-pending" />;
 
 /**
  * `fallback` until the browser has painted `frames` frames since this mounted, then `children`

@@ -17,6 +17,7 @@ import { MANUAL_REDUCERS, planFromConfig, setHint, shortToolName, targetReferenc
 import { SMALL_OVERHEAD } from '../inspector/SidePanel';
 import type { Workbench } from '../inspector/useWorkbench';
 import { reducerLabel } from '../ui/reducer-labels';
+import { rangeLabel } from './range-label';
 
 /** Retention as a select value: 'age:N', 'count:N', 'never' ('' = none). */
 const RETENTION_CHOICES = ['age:2', 'age:5', 'age:10', 'count:1', 'count:3', 'count:5', 'count:10', 'never'];
@@ -43,9 +44,6 @@ const heading = 'mb-1.5 text-[11px] font-semibold uppercase tracking-wide text-n
 
 /** The selection's (or the whole context's) tokens before → after, at the top of the panel. */
 /** "Turns 3–7" or, on the call axis, "Calls 12–40" (1-based, as the user reads them). */
-export function rangeLabel(selection: [number, number], axis: 'turns' | 'calls' = 'turns'): string {
-  return `${axis === 'calls' ? 'Calls' : 'Turns'} ${selection[0] + 1}–${selection[1] + 1}`;
-}
 
 export function SelectionTotals({ selection, selectedTokens, preview, pending, contextNow, overhead = 0, logTokens = 0, axis = 'turns' }: { selection: [number, number] | null; selectedTokens: number; preview: PreviewSummary | null; pending: boolean; contextNow: number; overhead?: number; logTokens?: number; axis?: 'turns' | 'calls' }) {
   // While pending, the preview held on screen is the previous selection's or plan's: its numbers are not shown as this one's.
