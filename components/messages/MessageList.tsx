@@ -324,6 +324,10 @@ const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ ind
   // moved by what changed in rows starting above the screen.
   const measured = useRef(new Map<number, number>());
   const shift = useRef(0);
+  // The measured layout's arrays, this list's own: copied from the index's estimates once, then
+  // updated in place. A copy of both per frame of measurements (Float64Array.from of every row) was
+  // a task of 40–55 ms CPU per scroll step at 100,000 turns (e2e/long.spec.ts).
+  const owned = useRef<{ index: RowIndex; offsets: Float64Array; heights: Float64Array } | null>(null);
   const observer = useMemo(() => {
     if (typeof ResizeObserver === 'undefined') return null;
     let frame = 0;
@@ -335,7 +339,10 @@ const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ ind
       const cur = layoutRef.current;
       const top = el?.scrollTop ?? 0;
       let delta = 0;
-      const heightsNow = Float64Array.from(cur.heights);
+      let own = owned.current;
+      // (Keyed by the index only: a second frame before the list rendered again still builds on the first's.)
+      if (!own || own.index !== cur.index) own = { index: cur.index, offsets: Float64Array.from(cur.offsets), heights: Float64Array.from(cur.heights) };
+      const heightsNow = own.heights;
       let first = Infinity;
       for (const [i, h] of changes) {
         // Grow a clipped row; shrink only a clearly too tall one (a small gap is not worth moving
@@ -348,9 +355,11 @@ const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ ind
         first = Math.min(first, i);
       }
       if (first === Infinity) return;
-      const next = Float64Array.from(cur.offsets);
+      const next = own.offsets;
       for (let i = first; i < heightsNow.length; i++) next[i + 1] = next[i] + heightsNow[i];
       shift.current += delta;
+      owned.current = own;
+      // A new layout object (the list renders again), over the same arrays.
       setLayout({ index: cur.index, offsets: next, heights: heightsNow });
     };
     return new ResizeObserver((entries) => {
