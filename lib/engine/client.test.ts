@@ -503,15 +503,21 @@ describe("the preview's warm-up in parts (issue 31, session 18: a tick is not qu
     importer.terminate();
     useEngineDatabase(name); // the reloaded page's worker: nothing cached
     const order: string[] = [];
+    // The warm-up's first part is held until the tick reaches the worker: the tick comes while it runs.
+    let tickArrived!: () => void;
+    const tick = new Promise<void>((r) => (tickArrived = r));
     const recording = {
       ...engine,
-      warmPreview: (id: string, part?: number) => (order.push(`warm ${part}`), engine.warmPreview(id, part)),
-      replay: (...a: Parameters<typeof engine.replay>) => (order.push('replay'), engine.replay(...a).finally(() => order.push('replayed'))),
+      warmPreview: async (id: string, part?: number) => {
+        order.push(`warm ${part}`);
+        if (part === 0) await tick;
+        return engine.warmPreview(id, part);
+      },
+      replay: (...a: Parameters<typeof engine.replay>) => (order.push('replay'), tickArrived(), engine.replay(...a).finally(() => order.push('replayed'))),
     };
     const originals = vi.spyOn(Repo.prototype, 'getOriginal');
     const { bridge } = channelBridge(() => recording);
     const warm = bridge.warmPreview(undefined, out.meta.id);
-    // The tick comes while the warm-up's first part (the log's read) is under way.
     await vi.waitFor(() => expect(order.length).toBeGreaterThan(0));
     const view = await bridge.replay(undefined, out.meta.id, { policies: ['contextscope-auto'] });
     await warm;
