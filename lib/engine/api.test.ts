@@ -219,6 +219,32 @@ describe('engine round trip through storage', () => {
     expect(new TextDecoder().decode(exported.file.bytes)).toBe(new TextDecoder().decode(bytes));
   });
 
+  it('a fresh worker asked twice for a log at once (preview warm-up and the overlay replay) reads and parses it once (issue 31)', async () => {
+    const name = freshDbName();
+    useEngineDatabase(name);
+    const file = corpusFiles('claude-code')[0];
+    const out = await engine.importFile(read(file), path.basename(file));
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    useEngineDatabase(name); // a reloaded page's worker: nothing cached
+    const originals = vi.spyOn(Repo.prototype, 'getOriginal');
+    const [a, b] = await Promise.all([engine.getTranscript(out.meta.id), engine.getTranscript(out.meta.id)]);
+    expect(originals).toHaveBeenCalledTimes(1);
+    expect(b).toBe(a);
+    // The warm-up and a replay of the overlay's first tick, sent together to the preview worker: one read.
+    useEngineDatabase(name);
+    originals.mockClear();
+    const [, view] = await Promise.all([engine.warmPreview(out.meta.id), engine.replay(out.meta.id, { policies: ['contextscope-auto'] })]);
+    expect(originals).toHaveBeenCalledTimes(1);
+    expect(view.series.map((x) => x.id)).toEqual(['contextscope-auto']);
+    // A failed read is not kept: the next call reads again.
+    useEngineDatabase(name);
+    originals.mockClear();
+    originals.mockRejectedValueOnce(new Error('disk gone'));
+    await expect(engine.getTranscript(out.meta.id)).rejects.toThrow('disk gone');
+    expect((await engine.getTranscript(out.meta.id)).id).toBe(out.meta.id);
+    expect(originals).toHaveBeenCalledTimes(2);
+  });
+
   it('exportTranscript of an imported Inspect .eval returns the zip archive, not its sample JSON', async () => {
     const file = corpusFiles('inspect-ai').find((f) => f.endsWith('.eval'))!;
     const bytes = read(file);

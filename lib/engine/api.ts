@@ -88,6 +88,13 @@ type ProgressFn = (p: ImportProgress) => void;
 // ── Worker-side caches (one transcript re-parse and one timeline per id) ─────────────────────
 const MAX_CACHED_TRANSCRIPTS = 2;
 const transcriptCache = new Map<string, Transcript>();
+/**
+ * Reads of a log under way, by id: a second call while the first still reads (the inspector's
+ * preview warm-up and the overlay's replay, on one fresh worker after a reload) waits for that read
+ * instead of parsing the original a second time (issue 31, session 18: at 2,000 turns ~1 s of CPU
+ * each, and the overlay's replay waited for both).
+ */
+const transcriptReads = new Map<string, Promise<Transcript>>();
 const timelineCache = new Map<string, Promise<Timeline>>();
 /** The message list's rows, built here once per transcript; the page asks for a window at a time. */
 const rowsCache = new Map<string, Promise<Row[]>>();
@@ -100,6 +107,7 @@ const storedMessagesCache = new Map<string, Promise<Message[]>>();
 
 function forget(id: string): void {
   transcriptCache.delete(id);
+  transcriptReads.delete(id);
   timelineCache.delete(id);
   timelineCache.delete(`${id}#calls`);
   rowsCache.delete(id);
@@ -111,6 +119,7 @@ let dbName: string | undefined;
 export function useEngineDatabase(name: string): void {
   dbName = name;
   transcriptCache.clear();
+  transcriptReads.clear();
   timelineCache.clear();
   rowsCache.clear();
   storedMessagesCache.clear();
@@ -358,9 +367,19 @@ async function requireMeta(id: string): Promise<TranscriptMeta> {
 }
 
 /** The canonical transcript again: messages (and their token counts) from the chunks, records from a re-parse. */
-async function getTranscript(id: string): Promise<Transcript> {
+function getTranscript(id: string): Promise<Transcript> {
   const cached = transcriptCache.get(id);
-  if (cached) return cached;
+  if (cached) return Promise.resolve(cached);
+  const reading = transcriptReads.get(id);
+  if (reading) return reading;
+  const read = readTranscript(id).finally(() => {
+    if (transcriptReads.get(id) === read) transcriptReads.delete(id);
+  });
+  transcriptReads.set(id, read);
+  return read;
+}
+
+async function readTranscript(id: string): Promise<Transcript> {
   const meta = await requireMeta(id);
   const original = await repo().getOriginal(id);
   if (!original) throw new Error(`The original bytes of ${id} are missing.`);

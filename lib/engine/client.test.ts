@@ -491,3 +491,43 @@ describe('the preview lane takes the idle import worker (session 17: one engine 
     bridge.terminate();
   });
 });
+
+describe("the preview's warm-up in parts (issue 31, session 18: a tick is not queued behind the whole warm-up)", () => {
+  it('a replay asked while the warm-up reads the log runs after the part running, before the rest; the log is read once', async () => {
+    const name = freshDbName();
+    useEngineDatabase(name);
+    const { bridge: importer } = channelBridge();
+    const text = makeClaudeCodeSession(150);
+    const out = await importer.importFile(undefined, new TextEncoder().encode(text).buffer as ArrayBuffer, 'cc-150.jsonl', {});
+    if (out.kind !== 'imported') throw new Error(JSON.stringify(out));
+    importer.terminate();
+    useEngineDatabase(name); // the reloaded page's worker: nothing cached
+    const order: string[] = [];
+    // The warm-up's first part is held until the tick reaches the worker: the tick comes while it runs.
+    let tickArrived!: () => void;
+    const tick = new Promise<void>((r) => (tickArrived = r));
+    const recording = {
+      ...engine,
+      warmPreview: async (id: string, part?: number) => {
+        order.push(`warm ${part}`);
+        if (part === 0) await tick;
+        return engine.warmPreview(id, part);
+      },
+      replay: (...a: Parameters<typeof engine.replay>) => (order.push('replay'), tickArrived(), engine.replay(...a).finally(() => order.push('replayed'))),
+    };
+    const originals = vi.spyOn(Repo.prototype, 'getOriginal');
+    const { bridge } = channelBridge(() => recording);
+    const warm = bridge.warmPreview(undefined, out.meta.id);
+    await vi.waitFor(() => expect(order.length).toBeGreaterThan(0));
+    const view = await bridge.replay(undefined, out.meta.id, { policies: ['contextscope-auto'] });
+    await warm;
+    // Before: one call of the whole warm-up, the replay queued behind all of it (['warm undefined', 'replay', …]).
+    expect(order).toEqual(['warm 0', 'replay', 'replayed', 'warm 1', 'warm 2', 'warm 3']);
+    expect(originals).toHaveBeenCalledTimes(1);
+    // The rows are replayView's, in one go.
+    const whole = replayView(importFile(sourceFromBytes('cc-150.jsonl', new TextEncoder().encode(text))).transcript, { policies: ['contextscope-auto'] });
+    expect([...view.series[0].prompts]).toEqual([...whole.series[0].prompts]);
+    expect(bridge.startedWorkers).toBe(1);
+    bridge.terminate();
+  }, 60_000);
+});

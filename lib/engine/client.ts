@@ -437,9 +437,14 @@ export class WorkerBridge {
   preview(signal: AbortSignal | undefined, id: string, request: PreviewRequest): Promise<PreviewOutcome> {
     return this.run(signal, 'preview', (r) => r.preview(id, request) as Promise<PreviewOutcome>);
   }
-  /** Build, on the preview lane's worker, what every preview of this transcript needs (its first preview then does not). */
-  warmPreview(signal: AbortSignal | undefined, id: string): Promise<void> {
-    return this.run(signal, 'preview', (r) => r.warmPreview(id));
+  /**
+   * Build, on the preview lane's worker, what every preview of this transcript needs (its first
+   * preview then does not). Asked one part at a time: a call made meanwhile on the lane (the
+   * overlay's tick, a preview) is queued on the worker before the next part, so it waits for the
+   * part running only, not the whole speculative warm-up (issue 31, session 18).
+   */
+  async warmPreview(signal: AbortSignal | undefined, id: string): Promise<void> {
+    for (let part = 0; part < WARM_PREVIEW_PARTS; part++) await this.run(signal, 'preview', (r) => r.warmPreview(id, part));
   }
   compareVersions(signal: AbortSignal | undefined, id: string, a: string, b: string, model?: string): Promise<VersionComparison> {
     return this.run(signal, 'preview', (r) => r.compareVersions(id, a, b, model));
@@ -534,6 +539,9 @@ export class WorkerBridge {
     return this.run(signal, 'census', (r) => r.sessionsCensus(sessions, api, onProgress ? proxy(onProgress) : undefined));
   }
 }
+
+/** The parts of the preview's warm-up (lib/engine/compaction.ts warmPreview): the log read, then three of its indexes. */
+export const WARM_PREVIEW_PARTS = 4;
 
 let shared: WorkerBridge | null = null;
 

@@ -572,16 +572,29 @@ export function compactionEngine(deps: CompactionDeps) {
     /**
      * What every preview of this log needs and no plan changes, built before the first preview asks
      * (issue 31): the log read back in this worker, the lost-identifier index, the starting context
-     * and the model calls. The inspector asks for it on the preview lane once the page is up.
+     * and the model calls. The inspector asks for it on the preview lane once the page is up, one
+     * part at a time (`part` 0 … 3, lib/engine/client.ts WARM_PREVIEW_PARTS; none: every part): a request the user makes
+     * meanwhile (the overlay's tick) is answered after the part running, not after the whole warm-up
+     * (session 18: at 2,000 turns the parts after the read are ~0.5 s of CPU).
      */
-    async warmPreview(id: string): Promise<void> {
+    async warmPreview(id: string, part?: number): Promise<void> {
+      const t0 = performance.now();
       const log = await deps.getTranscript(id);
-      prepareLostIdentifiers(log);
-      prepareLostByCategory(log);
-      // dedup-tools' index of the calls with a partner, for the default hints (what Auto's dedup stage asks first).
-      prepareDedupPartners(log);
-      startingContext(log, 'model-view');
-      modelCalls(log);
+      const t1 = performance.now();
+      if (part === undefined || part === 1) prepareLostIdentifiers(log);
+      if (part === undefined || part === 2) prepareLostByCategory(log);
+      if (part === undefined || part === 3) {
+        // dedup-tools' index of the calls with a partner, for the default hints (what Auto's dedup stage asks first).
+        prepareDedupPartners(log);
+        startingContext(log, 'model-view');
+        modelCalls(log);
+      }
+      // A DevTools trace shows the warm-up's parts on the worker's thread (bench/profile-app-trace.ts prints them).
+      const name = `cs-warm-preview ${part ?? 'all'}`;
+      performance.measure(`${name} (log)`, { start: t0, end: t1 });
+      performance.measure(name, { start: t1, end: performance.now() });
+      performance.clearMeasures(name);
+      performance.clearMeasures(`${name} (log)`);
     },
     exportVersion,
     compareVersions,
