@@ -173,6 +173,15 @@ export interface PairIndex {
 // of a step ask for it). Callers read it and never change it.
 const pairsCache = new WeakMap<readonly ProjectedMessage[], PairIndex>();
 
+/** Pair indexes built by a pass over a context's messages since the process started (tests guard the cost with it). */
+export const pairIndexWork = { built: 0 };
+
+/**
+ * Checks the pair index can run on itself (tests turn them on): `inherit`: a context that takes
+ * its parent's index (ContextEditor.finish) also builds its own and throws unless both are equal.
+ */
+export const pairIndexChecks = { inherit: false };
+
 export function indexPairs(messages: readonly ProjectedMessage[]): PairIndex {
   const hit = pairsCache.get(messages);
   if (hit) return hit;
@@ -181,7 +190,20 @@ export function indexPairs(messages: readonly ProjectedMessage[]): PairIndex {
   return index;
 }
 
+/** The pair index a context shares with its parent (every call and result at the same place): taken where the parent's is built, checked under pairIndexChecks.inherit. */
+function inheritPairIndex(messages: readonly ProjectedMessage[], parent: readonly ProjectedMessage[]): void {
+  const index = pairsCache.get(parent);
+  if (!index) return;
+  if (pairIndexChecks.inherit) {
+    const fresh = buildPairIndex(messages);
+    const view = (x: PairIndex) => JSON.stringify([[...x.calls], [...x.results]]);
+    if (view(fresh) !== view(index)) throw new Error('indexPairs: the inherited pair index differs from one built over the context');
+  }
+  pairsCache.set(messages, index);
+}
+
 function buildPairIndex(messages: readonly ProjectedMessage[]): PairIndex {
+  pairIndexWork.built++;
   const calls = new Map<string, { mi: number; bi: number }>();
   const results = new Map<string, { mi: number; bi: number }>();
   for (let mi = 0; mi < messages.length; mi++) {
@@ -263,6 +285,12 @@ export class ContextEditor {
   private savedMain = 0;
   /** Has an edit added, removed or re-keyed a tool call or result? (Else the pairing is the parent's.) */
   private pairingTouched = false;
+  /**
+   * Has an edit removed a block or inserted a message? Else every block keeps its place (message
+   * and block index): with the pairing untouched, the pair index is the parent's (indexPairs was
+   * rebuilt by every reducer of every look, ~9 % of Auto's replay at 2,000 turns, issue 31).
+   */
+  private placesMoved = false;
 
   constructor(
     readonly ctx: CompactionContext,
@@ -338,6 +366,7 @@ export class ContextEditor {
     const old = this.block(mi, bi);
     if (!old) return false;
     this.blocksOf(mi)[bi] = null;
+    this.placesMoved = true;
     if (isPairBlock(old)) this.pairingTouched = true;
     this.saved += old.tokens;
     const m = this.ctx.messages[mi];
@@ -388,6 +417,7 @@ export class ContextEditor {
     list.push(m);
     this.inserted.set(mi, list);
     for (const b of m.blocks) this.saved -= b.tokens;
+    this.placesMoved = true;
     if (m.blocks.some(isPairBlock)) this.pairingTouched = true;
     if (!m.sidechain)
       for (const b of m.blocks) {
@@ -463,6 +493,7 @@ export class ContextEditor {
       for (const k in byKind) byKind[k as BudgetKind] -= this.savedByKind[k as BudgetKind];
       totalsCache.set(messages, { tools: next.tools, totals: { total: this.tokensBefore - this.savedMain, byKind } });
       if (!this.pairingTouched) pairingParent.set(messages, ctx.messages);
+      if (!this.pairingTouched && !this.placesMoved && messages.length === ctx.messages.length) inheritPairIndex(messages, ctx.messages);
     }
     const tokensAfter = this.changed ? contextTokens(next) : this.tokensBefore;
     return {
