@@ -92,12 +92,12 @@ async function announced<T>(transcriptId: string, write: Promise<T>): Promise<T>
   return out;
 }
 
-/** Resolve as `write` does, after telling the other tabs what changed in the library (lib/engine/channel.ts). */
 /** An import's input for the worker: bytes are transferred (not copied); a File or Blob goes as its handle. */
 function sent(bytes: ArrayBuffer | Blob): ArrayBuffer | Blob {
   return bytes instanceof ArrayBuffer ? transfer(bytes, [bytes]) : bytes;
 }
 
+/** Resolve as `write` does, after telling the other tabs what changed in the library (lib/engine/channel.ts). */
 async function told<T>(message: LibraryMessage, write: Promise<T>): Promise<T> {
   const out = await write;
   announce(message);
