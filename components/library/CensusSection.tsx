@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { getBridge } from '@/lib/engine/client';
 import { userMessage } from '@/lib/errors';
 import type { Census, CensusProgress, CensusRow } from '@/lib/ledger/census';
-import { CATEGORY_LIST } from '@/lib/ledger/labels';
+import { cacheWriteText, CATEGORY_LIST } from '@/lib/ledger/labels';
 import { apiToken, listSessions, probeApi } from '../sessions/api';
 import { Button } from '../ui/Button';
 import { formatTokens } from '../ui/format';
@@ -15,7 +15,6 @@ type Scope = 'sessions' | 'transcripts';
 /** The figures as `contextscope census` prints them (lib/ledger/census.ts renderCensus): one reading in both places. */
 export const censusRatio = (x: number | null) => (x === null ? '–' : x.toFixed(2));
 export const censusPercent = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(0)} %`);
-export const censusUsd = (x: number) => `$${x.toFixed(2)}`;
 
 const CATEGORY_TITLE: Record<(typeof CATEGORY_LIST)[number], string> = {
   instructions: 'Instructions: the messages the user typed',
@@ -193,16 +192,35 @@ function CensusRowView({ r }: { r: CensusRow }) {
           {censusPercent(r.medianSurvival[c])}
         </Cell>
       ))}
-      <Cell col="cacheWriteTokens" value={r.cacheWriteTokens} className="whitespace-nowrap">
-        {r.compactions ? (
-          <>
-            {formatTokens(r.cacheWriteTokens)} <span className="text-neutral-500" data-testid="census-usd" data-value={r.cacheWriteUsd}>({censusUsd(r.cacheWriteUsd)})</span>
-          </>
-        ) : (
-          '–'
-        )}
-      </Cell>
+      <CacheWriteCell r={r} />
     </tr>
+  );
+}
+
+/** The cache writes after an agent's compactions: the same text as the CLI's table (cacheWriteText), the USD apart. */
+function CacheWriteCell({ r }: { r: CensusRow }) {
+  const t = cacheWriteText(r);
+  const title = !t
+    ? undefined
+    : !r.cacheWriteRecorded
+      ? `No call after these ${r.compactions} compactions is in the files: nothing recorded the cache write they caused`
+      : `What the call after ${r.cacheWriteRecorded === r.compactions ? (r.compactions === 1 ? 'the compaction' : `each of the ${r.compactions} compactions`) : `${r.cacheWriteRecorded} of the ${r.compactions} compactions`} wrote to the cache${r.cacheWriteRecorded < r.compactions ? ' (the others had no call after them in the file)' : ''}${r.cacheWriteUsd === null ? '; a model without a price: no USD' : ''}`;
+  return (
+    <Cell col="cacheWriteTokens" value={r.cacheWriteRecorded ? r.cacheWriteTokens : null} className="whitespace-nowrap" title={title}>
+      {!t ? (
+        '–'
+      ) : !r.cacheWriteRecorded ? (
+        <span className="text-neutral-500">{t.tokens}</span>
+      ) : (
+        <>
+          {t.tokens}{' '}
+          <span className="text-neutral-500" data-testid="census-usd" data-value={r.cacheWriteUsd ?? ''}>
+            {t.usd}
+          </span>
+          {t.of && <span className="text-neutral-500" data-testid="census-recorded"> · {t.of}</span>}
+        </>
+      )}
+    </Cell>
   );
 }
 
@@ -255,7 +273,7 @@ export function CensusTable({ census, scope }: { census: Census; scope: Scope })
       <p className="border-t border-neutral-200 px-3 py-1.5 text-xs text-neutral-500 dark:border-neutral-800" data-testid="census-footer">
         {formatTokens(census.files)} {unit}
         {census.files === 1 ? '' : 's'}, {formatTokens(census.parsed)} {scope === 'sessions' ? 'parsed (the others hold no compaction)' : 'with compactions'}
-        {census.skipped.length > 0 && `, ${formatTokens(census.skipped.length)} skipped`}. Survival: the median share of each category&apos;s items a compaction&apos;s span held that is still in what the model is sent next; “–”: no compaction held such items.
+        {census.skipped.length > 0 && `, ${formatTokens(census.skipped.length)} skipped`}. Survival: the median share of each category&apos;s items a compaction&apos;s span held that is still in what the model is sent next; “–”: no compaction held such items. Cache writes: what the call after each compaction recorded (“k of n”: only k of the n compactions had a call after them in the files).
       </p>
       {census.skipped.length > 0 && (
         <details className="border-t border-neutral-200 px-3 py-1.5 text-xs dark:border-neutral-800" data-testid="census-skipped">

@@ -24,7 +24,13 @@ describe('the census table', () => {
     expect(row).toContain(`data-col="sessions" data-value="2">2</td>`);
     expect(row).toContain(`data-col="medianRatio" data-value="${claude.medianRatio}">${claude.medianRatio!.toFixed(2)}</td>`);
     expect(row).toContain(`data-col="commands" data-value="0"`);
-    expect(row).toMatch(/data-col="cacheWriteTokens" data-value="16371">16,371 <span[^>]*>\(\$\d+\.\d\d\)/);
+    expect(row).toMatch(/data-col="cacheWriteTokens" data-value="16371" title="What the call after the compaction wrote to the cache">16,371 <span[^>]*>\(\$\d+\.\d\d\)/);
+    // The Codex fixture's six compactions have no call after them: no cache write was recorded, and none is shown as a zero.
+    const codex = census.rows.find((r) => r.agent === 'Codex')!;
+    expect(codex).toMatchObject({ compactions: 6, cacheWriteRecorded: 0, cacheWriteTokens: 0 });
+    const codexRow = html.slice(html.indexOf('data-agent="Codex"'));
+    expect(codexRow).toMatch(/data-col="cacheWriteTokens" data-value="" title="No call after these 6 compactions[^"]*"><span[^>]*>not recorded<\/span><\/td>/);
+    expect(codexRow.slice(0, codexRow.indexOf('</tr>'))).not.toContain('$0.00');
     expect(html.match(/data-testid="census-row"/g)).toHaveLength(census.rows.length);
     expect(html).toContain(`${files.length} session files`);
   });

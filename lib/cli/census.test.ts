@@ -34,6 +34,12 @@ describe('census', () => {
     expect(codex).toMatchObject({ compactions: 7, sessionsCompacted: 2 });
     // Slopometry's compaction is the one with recorded cache usage: its 16,371 tokens are Claude Code's cache writes.
     expect(claude.cacheWriteTokens).toBe(16371);
+    expect(claude).toMatchObject({ cacheWriteRecorded: 2 }); // the schema-coverage fixture: one compaction has a call after it (0 written), one has none
+    // Codex: of its 7 compactions only localpush's has a call after it (OpenAI bills no cache write: 0);
+    // the other 6 recorded none, and are not summed as zeros.
+    expect(codex).toMatchObject({ cacheWriteTokens: 0, cacheWriteUsd: 0, cacheWriteRecorded: 1 });
+    const openai = c.rows.find((x: { agent: string }) => x.agent === 'OpenAI API');
+    expect(openai).toMatchObject({ compactions: 1, cacheWriteRecorded: 0 });
     expect(claude.medianSurvival.commands).toBe(0);
     expect(claude.medianRatio).toBeGreaterThan(0);
     expect(claude.medianRatio).toBeLessThan(1);
@@ -42,6 +48,9 @@ describe('census', () => {
     const table = cli('census', CORPUS_DIR);
     expect(table.stdout).toMatch(/^agent\s+sessions\s+compacted\s+compactions\s+after\/before\s+instructions\s+paths\s+commands\s+errors\s+figures\s+cache writes$/m);
     expect(table.stdout).toMatch(/^Claude Code\s+\d+\s+2\s+3\s+0\.\d\d\s/m);
+    expect(table.stdout).toMatch(/^Codex\s.*\s0 \(\$0\.00\) · 1 of 7$/m);
+    expect(table.stdout).toMatch(/^OpenAI API\s.*\snot recorded$/m);
+    expect(table.stdout).toMatch(/^Claude Code\s.*\s16,371 \(\$\d+\.\d\d\) · 2 of 3$/m);
     expect(table.stderr).toMatch(/census \[#+\] \d+\/\d+ sessions/);
   });
 

@@ -14,6 +14,7 @@ import { formatById } from '../formats/registry';
 import { sourceFromBytes } from '../read/source';
 import { detect } from '../formats/detect';
 import { agentEvents, AGENT_LABEL } from './agent';
+import { cacheWriteLine } from './labels';
 import { ledgerChecks } from './checks';
 import type { LedgerEvent } from './types';
 
@@ -58,9 +59,16 @@ export interface CensusRow {
   medianSurvival: Record<Category, number | null>;
   /** Items over all compactions, per category: kept and of (the medians' totals). */
   survivalTotals: Record<Category, { kept: number; of: number }>;
-  /** Cache writes the next calls made after them: tokens, and USD where the model is priced. */
+  /**
+   * Cache writes the next calls made after them: tokens, summed over the compactions whose next
+   * call recorded its usage (`cacheWriteRecorded` of them; a compaction with no call after it in the
+   * file has no figure, and is not counted as a zero).
+   */
   cacheWriteTokens: number;
-  cacheWriteUsd: number;
+  /** USD of those writes; null when one of them is on a model without a price. */
+  cacheWriteUsd: number | null;
+  /** How many of the compactions had a next call that recorded its cache write. */
+  cacheWriteRecorded: number;
 }
 
 export interface Census {
@@ -207,12 +215,20 @@ function censusRows(acc: Map<string, Acc>): CensusRow[] {
       medianRatio: median(ratios),
       medianSurvival,
       survivalTotals,
-      cacheWriteTokens: a.events.reduce((n, e) => n + (e.cacheWriteAfter ?? 0), 0),
-      cacheWriteUsd: a.events.reduce((n, e) => n + (e.cacheWriteUsd ?? 0), 0),
+      ...cacheWrites(a.events),
     };
   });
   rows.sort((x, y) => y.compactions - x.compactions || y.sessions - x.sessions || x.agent.localeCompare(y.agent));
   return rows;
+}
+
+function cacheWrites(events: readonly LedgerEvent[]): Pick<CensusRow, 'cacheWriteTokens' | 'cacheWriteUsd' | 'cacheWriteRecorded'> {
+  const recorded = events.filter((e) => e.cacheWriteAfter !== null);
+  return {
+    cacheWriteTokens: recorded.reduce((n, e) => n + e.cacheWriteAfter!, 0),
+    cacheWriteUsd: recorded.some((e) => e.cacheWriteUsd === null) ? null : recorded.reduce((n, e) => n + e.cacheWriteUsd!, 0),
+    cacheWriteRecorded: recorded.length,
+  };
 }
 
 const pct = (x: number | null) => (x === null ? '-' : `${(x * 100).toFixed(0)} %`);
@@ -227,11 +243,11 @@ export function renderCensus(c: Census): string {
     String(r.compactions),
     r.medianRatio === null ? '-' : r.medianRatio.toFixed(2),
     ...CATEGORIES.map((k) => pct(r.medianSurvival[k])),
-    r.compactions ? `${r.cacheWriteTokens.toLocaleString('en-US')} ($${r.cacheWriteUsd.toFixed(2)})` : '-',
+    cacheWriteLine(r) ?? '-',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
   const out = [line(head), ...rows.map(line)];
-  out.push('', `${c.files} session file(s), ${c.parsed} parsed (the others hold no compaction)${c.skipped.length ? `, ${c.skipped.length} skipped` : ''}. Survival: the median share of each category's items a compaction's span held that is still in what the model is sent next.`);
+  out.push('', `${c.files} session file(s), ${c.parsed} parsed (the others hold no compaction)${c.skipped.length ? `, ${c.skipped.length} skipped` : ''}. Survival: the median share of each category's items a compaction's span held that is still in what the model is sent next. Cache writes: what the call after each compaction recorded ("k of n" when only k of the n compactions had a call after them in the file).`);
   return out.join('\n');
 }
