@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { filler, makeTranscript, type TurnSpec } from '../testing/make';
 import { step } from '../testing/steps';
 import { projectTranscript } from '../project';
-import { RESULT_EXPIRED } from './tool-retention';
+import { CLEARED_TO_SAVE_CONTEXT, RESULT_EXPIRED } from './tool-retention';
+import { isStub } from './util';
 
 const turns: TurnSpec[] = Array.from({ length: 8 }, (_, i) => ({
   user: `turn ${i}`,
@@ -44,5 +45,14 @@ describe('tool-retention', () => {
     const none = projectTranscript(log, [step([{ id: 'tool-retention', options: { mode: 'tokens', protectTokens: 400, minReclaim: 1e9 } }], { keepLast: 0 })]);
     expect(none.report[0].events).toBe(0);
     expect(none.report[0].notes[0]).toContain('reclaimable');
+  });
+  it("a result cleared with Anthropic's placeholder is a stub: a second clear leaves it alone", () => {
+    const clear = () => step([{ id: 'tool-retention', options: { mode: 'count', keep: 3, scope: 'all', useHints: false, placeholder: CLEARED_TO_SAVE_CONTEXT } }], { keepLast: 0 });
+    const once = projectTranscript(log, [clear()]);
+    expect(once.report[0].events).toBe(13);
+    expect(isStub(CLEARED_TO_SAVE_CONTEXT)).toBe(true);
+    const twice = projectTranscript(log, [clear(), clear()]);
+    expect(twice.report[1].events).toBe(0);
+    expect(twice.messages).toEqual(once.messages);
   });
 });

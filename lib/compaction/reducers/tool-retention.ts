@@ -21,6 +21,8 @@ import type { OutputCategory } from '../truncate-text';
 import { fitsNow, isStub, withSignal } from './util';
 
 export const RESULT_EXPIRED = '[result expired]';
+/** The placeholder of Anthropic's clear_tool_uses as the replay writes it (lib/simulate/policies/anthropic-context-editing.ts); a stub for isStub. */
+export const CLEARED_TO_SAVE_CONTEXT = '[cleared to save context]';
 
 export function toolRetention(options: Record<string, unknown> = {}): Reducer {
   const mode = opt(options, 'mode', 'age' as const, oneOf('age', 'count', 'tokens'));

@@ -73,7 +73,7 @@ export function firstLine(text: string, max = 120): string {
 
 /** Texts that are already our own stubs (re-stubbing them must be a no-op: idempotence). */
 export function isStub(content: string): boolean {
-  return /^\[(compacted|result expired|deduplicated|Old tool result content cleared|stripped)\b/.test(content) || content === '[result expired]';
+  return /^\[(compacted|result expired|deduplicated|Old tool result content cleared|stripped|cleared to save context)\b/.test(content) || content === '[result expired]';
 }
 
 /**

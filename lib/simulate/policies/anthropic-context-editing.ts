@@ -3,6 +3,7 @@
  * default, replaces the oldest tool results with a placeholder, keeps the last 3 tool uses and
  * `exclude_tools`; clear_thinking_20251015 drops thinking blocks but the last assistant turn's.
  */
+import { CLEARED_TO_SAVE_CONTEXT } from '../../compaction/reducers/tool-retention';
 import { planStep, type PeerPolicy } from '../types';
 
 const CLEAR_TOOL_USES_KEEP = 3;
@@ -13,7 +14,7 @@ export const anthropicClearToolUses: PeerPolicy = {
   triggerTokens: () => 100_000,
   action: 'oldest tool results → placeholder (inputs optionally too)',
   keeps: 'last 3 tool uses; exclude_tools',
-  plan: () => [planStep('anthropic-clear-tool-uses', [{ id: 'tool-retention', options: { mode: 'count', keep: CLEAR_TOOL_USES_KEEP, scope: 'all', useHints: false, placeholder: '[cleared to save context]' } }], 0)],
+  plan: () => [planStep('anthropic-clear-tool-uses', [{ id: 'tool-retention', options: { mode: 'count', keep: CLEAR_TOOL_USES_KEEP, scope: 'all', useHints: false, placeholder: CLEARED_TO_SAVE_CONTEXT } }], 0)],
   endLocal: { keepResults: CLEAR_TOOL_USES_KEEP },
 };
 
