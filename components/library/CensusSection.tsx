@@ -50,16 +50,29 @@ export function CensusSection({ transcripts }: { transcripts: number }) {
     abort.current = controller;
     const s = chosen;
     setRun({ state: 'running', scope: s, progress: null });
-    // Progress comes per session: the bar is redrawn at most once a frame.
+    // Progress comes per session: the bar is redrawn at most once a frame. The reports come on the
+    // Comlink proxy's MessagePort and the answer on the worker's own: the browser does not keep the
+    // order between two ports (Chromium delivered a worker's answer before its last reports in 27
+    // of 30 runs), so a report can come after the answer. Once this run has ended (answered,
+    // failed, cancelled) or another has started, a report changes nothing: it used to turn the
+    // table back into a running bar at "1,000 / 1,000" that nothing ended (CI, session 19).
+    let ended = false;
+    const current = () => !ended && abort.current === controller && !controller.signal.aborted;
     let latest: CensusProgress | null = null;
     let frame = 0;
     const onProgress = (p: CensusProgress) => {
+      if (!current()) return;
       latest = p;
       if (frame) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
-        if (!controller.signal.aborted) setRun({ state: 'running', scope: s, progress: latest });
+        if (current()) setRun({ state: 'running', scope: s, progress: latest });
       });
+    };
+    const end = () => {
+      ended = true;
+      cancelAnimationFrame(frame);
+      frame = 0;
     };
     const token = apiToken();
     const job =
@@ -73,11 +86,11 @@ export function CensusSection({ transcripts }: { transcripts: number }) {
         : getBridge().libraryCensus(controller.signal, onProgress);
     job.then(
       (census) => {
-        cancelAnimationFrame(frame);
+        end();
         if (abort.current === controller) setRun({ state: 'done', scope: s, census });
       },
       (e: unknown) => {
-        cancelAnimationFrame(frame);
+        end();
         if (abort.current !== controller) return;
         if (controller.signal.aborted) setRun({ state: 'cancelled', scope: s, progress: latest });
         else setRun({ state: 'failed', scope: s, error: userMessage(e) });
@@ -85,7 +98,12 @@ export function CensusSection({ transcripts }: { transcripts: number }) {
     );
   }, [chosen, list.data]);
 
-  const cancel = () => abort.current?.abort();
+  // Cancel ends the bar itself: it never relies on the call's rejection coming back (a call whose
+  // answer was lost, or already settled while the bar still showed, would leave it running).
+  const cancel = () => {
+    abort.current?.abort();
+    setRun((r) => (r?.state === 'running' ? { state: 'cancelled', scope: r.scope, progress: r.progress } : r));
+  };
 
   if (!api && transcripts === 0) return null;
   const running = run?.state === 'running';
