@@ -80,6 +80,20 @@ interface LaneState {
  */
 export const PREVIEW_GRACE_MS = 1500;
 
+/**
+ * How long a census may go without a word from its worker (no session counted, no answer) before
+ * the call fails with a message saying so and its worker is stopped. A session's fetch and count
+ * take well under a second (1,000 sessions: ~20 s in e2e, 24 s under load); 60 s of silence is a
+ * worker or a server that stopped, and the page shows why instead of a bar that never ends.
+ */
+export const CENSUS_STALL_MS = 60_000;
+
+/** The error of a census whose worker went silent (CENSUS_STALL_MS). */
+export function censusStalled(ms: number, last: CensusProgress | null): Error {
+  const where = last ? `after ${last.done.toLocaleString('en-US')} of ${last.total.toLocaleString('en-US')} (the last one counted: ${last.path})` : 'before it counted the first one';
+  return new Error(`The census stopped answering: its worker reported nothing for ${ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`}, ${where}. It was stopped; Count again to start over.`);
+}
+
 export type WorkerFactory = () => Worker;
 
 /** webpack and Turbopack bundle the worker only when `new URL(…)` is written inline here (TOOLCHAIN.md #6). */
@@ -108,6 +122,12 @@ export class WorkerBridge {
   private lanes = new Map<Lane, LaneState>();
   private recovery: Promise<RecoveryReport> | null = null;
   private recoverySettled = false;
+  /** The worker start-up recovery runs on; `recoveryLost` resolves if that worker stops before it ends. */
+  private recoveryOn: LaneState | null = null;
+  private recoveryLost: Promise<void> = new Promise(() => {});
+  private loseRecovery: () => void = () => {};
+  /** Census calls fail after this long without a word from their worker (CENSUS_STALL_MS; tests shorten it). */
+  censusStallMs = CENSUS_STALL_MS;
   /** Workers started so far (tests assert a new one after an abort). */
   startedWorkers = 0;
   /** Idle import workers another lane took instead of starting its own (takeIdleImportWorker). */
@@ -166,16 +186,40 @@ export class WorkerBridge {
       this.lanes.set(lane, state);
       // Recovery runs once per page load, not per worker: a restarted worker must not purge the
       // soft-deleted transcripts whose undo toast is still on screen.
-      if (!this.recovery) {
-        const recovery = remote.init();
-        this.recovery = recovery;
-        recovery.then(
-          () => (this.recoverySettled = true),
-          () => (this.recoverySettled = true),
-        );
-      }
+      if (!this.recovery) this.startRecovery(state);
     }
     return state;
+  }
+
+  private startRecovery(state: LaneState): void {
+    const recovery = state.remote.init();
+    this.recovery = recovery;
+    this.recoveryOn = state;
+    this.recoveryLost = new Promise((lost) => (this.loseRecovery = lost));
+    recovery.then(
+      () => (this.recoverySettled = true),
+      () => (this.recoverySettled = true),
+    );
+  }
+
+  /**
+   * Resolves once start-up recovery has ended (done or failed). If the worker it runs on is
+   * stopped first (an abort on its lane, a crash), its promise never settles: it is started again,
+   * on `state`'s worker if no other lane started it meanwhile, and that one is waited for. A call
+   * on another lane that waited for the first one used to wait forever (session 19).
+   */
+  private async recoveryEnded(state: LaneState): Promise<void> {
+    for (;;) {
+      if (this.recoverySettled) return;
+      if (!this.recovery) {
+        // This call's own worker was stopped too: the call was sent again elsewhere, or rejected.
+        if (!this.laneOf(state)) return;
+        this.startRecovery(state);
+      }
+      const lost = this.recoveryLost;
+      const ended = await Promise.race([this.recovery!.then(() => true, () => true), lost.then(() => false)]);
+      if (ended) return;
+    }
   }
 
   /**
@@ -206,8 +250,14 @@ export class WorkerBridge {
   private stop(name: Lane, state: LaneState): PendingCall[] {
     state.worker.terminate();
     if (this.lanes.get(name) === state) this.lanes.delete(name);
-    // Recovery that died with this worker must run again on the next one (or every call would wait forever).
-    if (!this.recoverySettled) this.recovery = null;
+    // Recovery that died with this worker must run again on the next one, and the calls waiting for
+    // it on other lanes wait for that one instead (recoveryEnded). Recovery running on another worker
+    // goes on: it is not started a second time beside it.
+    if (!this.recoverySettled && this.recoveryOn === state) {
+      this.recovery = null;
+      this.recoveryOn = null;
+      this.loseRecovery();
+    }
     const calls = [...state.pending];
     state.pending.clear();
     return calls;
@@ -267,8 +317,7 @@ export class WorkerBridge {
         mine.pending.add(call);
         mine.running.add(call);
         // Every call waits for start-up recovery, so it never races an import that just began.
-        const ready = this.recovery ? this.recovery.then(() => undefined, () => undefined) : Promise.resolve();
-        ready
+        this.recoveryEnded(mine)
           .then(() => job(mine.remote))
           .finally(() => mine.running.delete(call))
           .then(
@@ -532,11 +581,57 @@ export class WorkerBridge {
   }
   /** Every stored transcript's own compactions, per agent (the library's census), on its own lane: cancelling stops its worker only. */
   libraryCensus(signal: AbortSignal | undefined, onProgress?: (p: CensusProgress) => void): Promise<Census> {
-    return this.run(signal, 'census', (r) => r.libraryCensus(onProgress ? proxy(onProgress) : undefined));
+    return this.census(signal, (r, report) => r.libraryCensus(report), onProgress);
   }
   /** The census of the sessions the local server lists: the worker fetches each file from the API itself (nothing passes through the page). */
   sessionsCensus(signal: AbortSignal | undefined, sessions: SessionRef[], api: { origin: string; token: string }, onProgress?: (p: CensusProgress) => void): Promise<Census> {
-    return this.run(signal, 'census', (r) => r.sessionsCensus(sessions, api, onProgress ? proxy(onProgress) : undefined));
+    return this.census(signal, (r, report) => r.sessionsCensus(sessions, api, report), onProgress);
+  }
+
+  /**
+   * A census call on its lane, with two guarantees for the page's bar. No report reaches
+   * `onProgress` once the call has settled: the reports come on the Comlink proxy's MessagePort and
+   * the answer on the worker's own port, and a browser does not keep the order between two ports
+   * (Chromium delivered a worker's answer before its last reports in 27 of 30 runs). And the call
+   * never waits forever: CENSUS_STALL_MS without a report or the answer, it fails with a message
+   * saying so (censusStalled) and its worker is stopped, as Cancel stops it.
+   */
+  private census(signal: AbortSignal | undefined, ask: (remote: Remote<Engine>, report: (p: CensusProgress) => void) => Promise<Census>, onProgress?: (p: CensusProgress) => void): Promise<Census> {
+    if (signal?.aborted) return Promise.reject(abortError());
+    const stopper = new AbortController();
+    const follow = () => stopper.abort();
+    signal?.addEventListener('abort', follow, { once: true });
+    return new Promise<Census>((resolve, reject) => {
+      let open = true;
+      let last: CensusProgress | null = null;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const end = (f: () => void) => {
+        if (!open) return;
+        open = false;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', follow);
+        f();
+      };
+      const arm = () => {
+        clearTimeout(timer);
+        const ms = this.censusStallMs;
+        timer = setTimeout(() => {
+          end(() => reject(censusStalled(ms, last)));
+          stopper.abort();
+        }, ms);
+      };
+      const report = (p: CensusProgress) => {
+        if (!open) return;
+        last = p;
+        arm();
+        onProgress?.(p);
+      };
+      arm();
+      this.run(stopper.signal, 'census', (r) => ask(r, proxy(report))).then(
+        (census) => end(() => resolve(census)),
+        (e: unknown) => end(() => reject(e)),
+      );
+    });
   }
 }
 
