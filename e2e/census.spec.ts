@@ -155,6 +155,17 @@ test('a HOME of a thousand sessions: a progress bar while it runs, Cancel stops 
     await expect(page.getByTestId('sessions-none-match')).toBeVisible();
     await page.getByTestId('sessions-filter').fill('');
     // Counted again, to the end: a thousand sessions, none with a compaction (the file holds none).
+    // Watched from here: once the table is up, no running bar comes back (session 19: a progress
+    // report delivered after the answer turned the table back into a bar at 1,000 / 1,000).
+    await page.evaluate(() => {
+      const w = window as unknown as { censusFlips: string[] };
+      w.censusFlips = [];
+      let tableSeen = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid=census-table]')) tableSeen = true;
+        else if (tableSeen && document.querySelector('[data-testid=census-progress][data-state=running]')) w.censusFlips.push(document.querySelector('[data-testid=census-progress]')!.getAttribute('data-done') ?? '');
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
     await page.getByTestId('census-run').click();
     await expect.poll(async () => Number(await progress.getAttribute('data-done')), { timeout: 60_000 }).toBeGreaterThan(0);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'library-census-progress.png') });
@@ -163,6 +174,8 @@ test('a HOME of a thousand sessions: a progress bar while it runs, Cancel stops 
     await expect(table).toHaveAttribute('data-files', '1000');
     await expect(table.locator('[data-testid=census-row][data-agent="Claude Code"] td[data-col=sessions]')).toHaveText('1,000');
     await expect(table.locator('[data-testid=census-row][data-agent="Claude Code"] td[data-col=compactions]')).toHaveText('0');
+    await expect(page.getByTestId('census-progress')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { censusFlips: string[] }).censusFlips)).toEqual([]);
   } finally {
     await server?.stop();
     fs.rmSync(home, { recursive: true, force: true });
