@@ -4,7 +4,7 @@
  * a browser can deliver them. The worker's answer comes on the worker's own port, its progress
  * reports on the Comlink proxy's MessagePort: Chromium does not keep the order between the two
  * (a worker posting 1,000 reports and then its answer: the answer came before the last report in
- * 27 of 30 runs, scripts in DESIGN-NOTES "The census that never showed its table"). A report that
+ * 29 of 30 runs, and the old once-a-frame redraw ended back at 'running' in 5: scripts/port-order.mjs). A report that
  * comes after the answer must not turn the table back into a running bar (CI: "1,000 / 1,000
  * (100 %)" and no table for 180 s); a cancelled run's late messages must not touch the next run;
  * a census that stops answering ends in an error with Count again, never an endless bar.
