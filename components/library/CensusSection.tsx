@@ -52,10 +52,11 @@ export function CensusSection({ transcripts }: { transcripts: number }) {
     setRun({ state: 'running', scope: s, progress: null });
     // Progress comes per session: the bar is redrawn at most once a frame. The reports come on the
     // Comlink proxy's MessagePort and the answer on the worker's own: the browser does not keep the
-    // order between two ports (Chromium delivered a worker's answer before its last reports in 27
-    // of 30 runs), so a report can come after the answer. Once this run has ended (answered,
-    // failed, cancelled) or another has started, a report changes nothing: it used to turn the
-    // table back into a running bar at "1,000 / 1,000" that nothing ended (CI, session 19).
+    // order between two ports (Chromium delivered a worker's answer before its last reports in 29
+    // of 30 runs: scripts/port-order.mjs), so a report can come after the answer. Once this run
+    // has ended (answered, failed, cancelled) or another has started, a report changes nothing: it
+    // used to turn the table back into a running bar at "1,000 / 1,000" that nothing ended (CI,
+    // session 19).
     let ended = false;
     const current = () => !ended && abort.current === controller && !controller.signal.aborted;
     let latest: CensusProgress | null = null;

@@ -592,8 +592,8 @@ export class WorkerBridge {
    * A census call on its lane, with two guarantees for the page's bar. No report reaches
    * `onProgress` once the call has settled: the reports come on the Comlink proxy's MessagePort and
    * the answer on the worker's own port, and a browser does not keep the order between two ports
-   * (Chromium delivered a worker's answer before its last reports in 27 of 30 runs). And the call
-   * never waits forever: CENSUS_STALL_MS without a report or the answer, it fails with a message
+   * (Chromium delivered a worker's answer before its last reports in 29 of 30 runs:
+   * scripts/port-order.mjs). And the call never waits forever: CENSUS_STALL_MS without a report or the answer, it fails with a message
    * saying so (censusStalled) and its worker is stopped, as Cancel stops it.
    */
   private census(signal: AbortSignal | undefined, ask: (remote: Remote<Engine>, report: (p: CensusProgress) => void) => Promise<Census>, onProgress?: (p: CensusProgress) => void): Promise<Census> {
