@@ -32,7 +32,7 @@ function run(label, cmd, args, extraEnv = {}) {
 
 /**
  * A stage run beside the next one (its output held and printed whole when it ends, so the two
- * logs do not interleave). Resolves to { ok, seconds }.
+ * logs do not interleave; or handed to `print`, to be printed later). Resolves to { ok, seconds }.
  */
 function runBeside(label, cmd, args, beside = 'the clients stage', print = (text) => process.stdout.write(text)) {
   const t0 = Date.now();
@@ -75,9 +75,10 @@ function readJson(file) {
 }
 
 // 0. The real agents for stage 3 are installed from the npm registry (about 870 MB) beside the unit
-//    stage: on a fresh clone that was half of the clients stage (31 of 63 s in CI, session 19),
-//    mostly waiting for the network while a core was free. Only the install: the clients run in
-//    stage 3, which installs anything still missing itself (and fails there if it cannot).
+//    stage: on a fresh clone that was half of the clients stage (31 of 63 s, session 19's baseline).
+//    It is not all network wait (33 s wall, 15 + 11 s of CPU measured alone), so it takes some CPU
+//    from the unit stage, but less than it held the critical path. Only the install: the clients
+//    run in stage 3, which installs anything still missing itself (and fails there if it cannot).
 let installLog = '';
 const clientsInstall = runBeside('clients install', bin('tsx'), ['scripts/test-clients.ts', '--install-only'], 'the unit stage', (text) => (installLog = text));
 

@@ -72,7 +72,7 @@ interface Options {
   /** Only sessions whose corpus path contains this. */
   session?: string;
   cases?: CaseId[];
-  /** Install the clients and stop (npm test runs this beside its unit stage: mostly a network wait). */
+  /** Install the clients and stop (npm test runs this beside its unit stage). */
   installOnly?: boolean;
 }
 
