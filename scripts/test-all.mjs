@@ -32,9 +32,9 @@ function run(label, cmd, args, extraEnv = {}) {
 
 /**
  * A stage run beside the next one (its output held and printed whole when it ends, so the two
- * logs do not interleave). Resolves to { ok, seconds }.
+ * logs do not interleave; or handed to `print`, to be printed later). Resolves to { ok, seconds }.
  */
-function runBeside(label, cmd, args) {
+function runBeside(label, cmd, args, beside = 'the clients stage', print = (text) => process.stdout.write(text)) {
   const t0 = Date.now();
   const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -43,8 +43,7 @@ function runBeside(label, cmd, args) {
   return new Promise((resolve) => {
     const done = (code) => {
       const seconds = ((Date.now() - t0) / 1000).toFixed(0);
-      console.log(`\n=== ${label}: ${[path.basename(cmd), ...args].join(' ')} (ran beside the clients stage, ${seconds}s)`);
-      if (out) process.stdout.write(out.endsWith('\n') ? out : out + '\n');
+      print(`\n=== ${label}: ${[path.basename(cmd), ...args].join(' ')} (ran beside ${beside}, ${seconds}s)\n` + (out && !out.endsWith('\n') ? out + '\n' : out));
       resolve({ ok: code === 0, seconds });
     };
     child.on('error', (e) => {
@@ -75,10 +74,19 @@ function readJson(file) {
   }
 }
 
-// 1. Unit and integration tests (Vitest), counted from its JSON report.
+// 0. The real agents for stage 3 are installed from the npm registry (about 870 MB) beside the unit
+//    stage: on a fresh clone that was half of the clients stage (31 of 63 s, session 19's baseline).
+//    It is not all network wait (33 s wall, 15 + 11 s of CPU measured alone), so it takes some CPU
+//    from the unit stage, but less than it held the critical path. Only the install: the clients
+//    run in stage 3, which installs anything still missing itself (and fails there if it cannot).
+let installLog = '';
+const clientsInstall = runBeside('clients install', bin('tsx'), ['scripts/test-clients.ts', '--install-only'], 'the unit stage', (text) => (installLog = text));
+
+// 1. Unit and integration tests (Vitest), counted from its JSON report. Not spawnSync: the install
+//    beside it is read through a pipe that must keep draining.
 const vitestJson = path.join(reports, 'vitest.json');
 fs.rmSync(vitestJson, { force: true });
-const unit = run('unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const unit = await runAsync('unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
 const v = readJson(vitestJson);
 if (v) {
   // A file that fails to load has no test results of its own: count it as one failure.
@@ -101,7 +109,7 @@ if (v) {
 //    clients stage (3): that stage keeps about one core busy (29 s of CPU in 26 s, measured with
 //    the agents installed) and a type check is one core's work, so on CI's 2 cores they share the
 //    machine instead of queuing (reported after stage 3).
-const typechecks = (async () => {
+const typechecks = clientsInstall.then(async () => {
   const out = [];
   for (const [label, project] of [
     ['typecheck app', 'tsconfig.json'],
@@ -109,13 +117,15 @@ const typechecks = (async () => {
   ])
     out.push([label, await runBeside(label, bin('tsc'), ['--noEmit', '-p', project])]);
   return out;
-})();
+});
 
 // 3. The real agents resume our exports (a subset of `npm run test:clients`: one session per client,
 //    the original and a compaction to half): Claude Code, Codex and Gemini CLI from the npm registry
 //    into .clients/, against a mock model server on 127.0.0.1. Counted per case from its JSON report.
 const clientsJson = path.join(reports, 'clients.json');
 fs.rmSync(clientsJson, { force: true });
+await clientsInstall;
+process.stdout.write(installLog);
 const clients = await runAsync('clients', bin('tsx'), ['scripts/test-clients.ts', '--subset', '--json', clientsJson]);
 const c = readJson(clientsJson);
 if (Array.isArray(c)) {
@@ -133,8 +143,10 @@ for (const [label, r] of await typechecks) {
   lines.push(`${label}: ${r.ok ? 'passed' : 'FAILED'} (${r.seconds}s)`);
 }
 
-// 4. The production build (static export to out/).
-const build = run('build', bin('next'), ['build']);
+// 4. The production build (static export to out/). Its own type check is skipped
+//    (CONTEXTSCOPE_TYPECHECKED, next.config.mjs): stage 2 has just checked the same program and
+//    counted the result; every other `next build` still checks.
+const build = run('build', bin('next'), ['build'], { CONTEXTSCOPE_TYPECHECKED: '1' });
 build.ok ? passed++ : failed++;
 lines.push(`build: ${build.ok ? 'passed' : 'FAILED'} (${build.seconds}s)`);
 

@@ -13,7 +13,7 @@ describe('test:clients options', () => {
   it('--help lists every option and exits 0 without installing or running a client', () => {
     const r = run('--help');
     expect(r.status).toBe(0);
-    for (const o of ['--subset', '--cases', '--only', '--session', '--timeout', '--keep', '--json', '--help']) expect(r.stdout).toContain(o);
+    for (const o of ['--subset', '--cases', '--only', '--session', '--timeout', '--keep', '--json', '--install-only', '--help']) expect(r.stdout).toContain(o);
     expect(r.stdout).toContain('claude-code, codex, gemini-cli');
     expect(r.stdout).not.toContain('mock model server on http');
   });

@@ -72,6 +72,8 @@ interface Options {
   /** Only sessions whose corpus path contains this. */
   session?: string;
   cases?: CaseId[];
+  /** Install the clients and stop (npm test runs this beside its unit stage). */
+  installOnly?: boolean;
 }
 
 class OptionError extends Error {}
@@ -87,6 +89,7 @@ pointed at a mock model server on 127.0.0.1, and check what each sends the model
   --timeout SECONDS    per client run (default 120)
   --keep               keep the temporary folders
   --json FILE          write the table as JSON
+  --install-only       install the clients (if missing) and exit: 0 when they are there
   --help               this text`;
 
 function parseArgs(argv: string[]): Options | 'help' {
@@ -96,6 +99,7 @@ function parseArgs(argv: string[]): Options | 'help' {
     if (a === '--help' || a === '-h') return 'help';
     if (a === '--subset') o.subset = true;
     else if (a === '--keep') o.keep = true;
+    else if (a === '--install-only') o.installOnly = true;
     else if (a === '--only') o.only = argv[++i].split(',') as ClientId[];
     else if (a === '--timeout') o.timeout = Number(argv[++i]);
     else if (a === '--json') o.json = argv[++i];
@@ -352,6 +356,7 @@ async function main(): Promise<number> {
   const ids = (o.only ?? (Object.keys(CLIENTS) as ClientId[])).filter((id) => id in SESSIONS);
   const inst = ensureClients(ids);
   console.log(inst.message);
+  if (o.installOnly) return inst.ok ? 0 : 1;
   if (!inst.ok) {
     console.log(`0 passed, 1 failed`);
     return 1;
