@@ -1,14 +1,17 @@
 /**
- * Issue 31 (session 19): every early look of Auto runs its free reducers to a budget of 1 token, so
- * each ends over its target, and runAuto wrote the "still N tokens > target" note for it: two passes
- * over the context (overTargetReason, contextFloor) for a text the replay never reads. The note is
- * now written when first read. Counted (notes written), never timed.
+ * Issue 31 (session 19): what a projection computed for every look that the replay reads only of the
+ * look it keeps, now made when first read. Counted, never timed.
+ *  - Every early look of Auto runs its free reducers to a budget of 1 token, so each ends over its
+ *    target, and runAuto wrote the "still N tokens > target" note for it: two passes over the
+ *    context (overTargetReason, contextFloor) for a text the replay never reads.
+ *  - Every projection flattened its fates (one object keyed by every block it changed); the replay
+ *    reads them of the candidate it keeps (and of an endLocal look, to know whether it settles).
  */
 import { describe, expect, it } from 'vitest';
 import { makeClaudeCodeSession } from '../../bench/generate';
 import { importBytes } from '../formats/import';
 import { autoWork } from '../compaction/pipeline';
-import { projectTranscript } from '../compaction/project';
+import { projectTranscript, projectWork } from '../compaction/project';
 import { simulate } from './calls';
 import { REPLAY_POLICIES, contextscopeAuto } from './policies/replay';
 
@@ -36,5 +39,23 @@ describe("a replay's looks do not write the over-target note they never read (is
     expect(structuredClone(p.report)).toEqual(json);
     expect(Object.keys(json[p.report.indexOf(row!)])).toEqual(['stepId', 'reducer', 'events', 'tokensBefore', 'tokensAfter', 'notes']);
     expect(autoWork.overTargetNotes - written).toBe(1);
+  });
+
+  it("Auto at 600 turns flattens the fates of the looks it keeps only; a projection's fates read the same when read late", () => {
+    const log = session(600);
+    const flattened = projectWork.fatesFlattened;
+    const projections = projectWork.projections;
+    const r = simulate(log, [byId('contextscope-auto')]).results[0];
+    const looks = projectWork.projections - projections;
+    expect(looks).toBeGreaterThan(100);
+    // Before: one per projection (every look, whole and tail); after: one per firing.
+    expect(projectWork.fatesFlattened - flattened).toBe(r.totals.compactions);
+    const small = session(120);
+    const p = projectTranscript(small, byId('seed-002-summarize').plan!(small, { contextWindow: 20_000, maxOutput: 4_000 }));
+    const first = JSON.stringify(p);
+    expect(Object.keys(p.fates).length).toBeGreaterThan(0);
+    expect(p.fates).toBe(p.fates);
+    expect(JSON.stringify(p)).toBe(first);
+    expect(JSON.stringify(structuredClone(p.fates))).toBe(JSON.stringify(p.fates));
   });
 });
