@@ -151,6 +151,17 @@ interface LogPartners {
 }
 
 const partnersCache = new WeakMap<Transcript, WeakMap<ToolHints, LogPartners>>();
+const ordinals = new WeakMap<LogPartners, Map<ToolCallBlock, number>>();
+
+/** Each call of the index → its first ordinal in it (made at the first gap a context's walk meets). */
+function ordinalsOf(partners: LogPartners): Map<ToolCallBlock, number> {
+  let at = ordinals.get(partners);
+  if (at) return at;
+  at = new Map();
+  for (let k = partners.calls.length - 1; k >= 0; k--) at.set(partners.calls[k], k);
+  ordinals.set(partners, at);
+  return at;
+}
 /** Tests: `fromSession` off makes a replay's context build its own partner index, as before session 19 (the replay must be the same either way). */
 export const partnersChecks = { fromSession: true };
 /** A context log (the replay's) → the session log its messages come from (partnersFrom). */
@@ -246,6 +257,12 @@ function callsOf(ctx: CompactionContext, hints: ToolHints, subsumption: boolean,
       const b = blocks[bi];
       if (b.kind !== 'tool_call') continue;
       if (partners) {
+        // A gap (calls the context does not hold: a replay's summarized prefix) is jumped, not walked.
+        if (k < partners.calls.length && partners.calls[k] !== b) {
+          const j = ordinalsOf(partners).get(b);
+          if (j === undefined) return undefined;
+          if (j > k) k = j;
+        }
         while (k < partners.calls.length && partners.calls[k] !== b) k++;
         if (k === partners.calls.length) return undefined;
         const f = partners.facts[k++];
