@@ -139,7 +139,7 @@ export function rememberLogContext(log: Transcript, messages: readonly Projected
 }
 
 /** Work done since the process started (tests guard the replay's cost with it): projections, log messages wrapped into a starting context. */
-export const projectWork = { startingMessages: 0, projections: 0, stablePrefixes: 0 };
+export const projectWork = { startingMessages: 0, projections: 0, stablePrefixes: 0, fatesFlattened: 0 };
 
 function buildStartingContext(log: Transcript, baseline: 'log' | 'model-view'): { messages: ProjectedMessage[]; fates: Map<string, Fate> } {
   projectWork.startingMessages += log.messages.length;
@@ -492,7 +492,9 @@ function project(log: Transcript, steps: readonly Step[], options: ProjectOption
 
   // Only the fates that are not `kept` (a block without one is kept): writing all 60k blocks of a
   // 10k-turn log into one object cost 30–40 ms of a first run, most of it making their ids keys.
-  const fatesOut = flattenFates(ctx.fates);
+  // Flattened when first read: the replay's looks that keep nothing (most of them) never read them (issue 31).
+  const layer = ctx.fates;
+  let fatesOut: Record<string, Fate> | undefined;
 
   const messages = ctx.messages as ProjectedMessage[];
   const tools = ctx.tools as Projection['tools'];
@@ -502,7 +504,11 @@ function project(log: Transcript, steps: readonly Step[], options: ProjectOption
   return {
     messages,
     tools,
-    fates: fatesOut,
+    get fates() {
+      if (fatesOut) return fatesOut;
+      projectWork.fatesFlattened++;
+      return (fatesOut = flattenFates(layer));
+    },
     blocks: blockCountOf(log),
     report: reports,
     summaries: state.summaries,

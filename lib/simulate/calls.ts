@@ -36,6 +36,7 @@ import type { Message, Transcript, UsageRecord } from '../model/types';
 import { ImportError } from '../errors';
 import { lostIdentifiers } from '../compaction/lost';
 import { isStub } from '../compaction/reducers/util';
+import { partnersFrom } from '../compaction/reducers/dedup-tools';
 import { projectTranscript, rememberLogContext } from '../compaction/project';
 import { projectedMessageOf, wrapMessage } from '../compaction/context';
 import { BUDGET_KINDS, budgetKind, emptyByKind, finishTotals, type BudgetKind } from '../tokens/totals';
@@ -629,7 +630,9 @@ export class ContextMessages {
       messages.push({ ...m, index: i - k });
     }
     replayWork.tailLooks++;
-    return { ...log, messages, tools, markers: [], usage: [], turnCount: this.messages.length === 0 ? 0 : this.turn + 1 };
+    const tail: Transcript = { ...log, messages, tools, markers: [], usage: [], turnCount: this.messages.length === 0 ? 0 : this.turn + 1 };
+    partnersFrom(tail, log);
+    return tail;
   }
 
   /** Tool results that are not stubs in the first `k` messages. */
@@ -664,6 +667,7 @@ export class ContextMessages {
     for (let j = 0; j < k; j++) byKind[BUDGET_KINDS[j]] = this.sums[messages.length * k + j];
     const totals = finishTotals(byKind, tools);
     rememberLogContext(context, Object.freeze(this.projected.slice()), { totals, blocks: this.blockCounts[messages.length], ...(this.paired && { pairingIssues: [] }) });
+    partnersFrom(context, log);
     return context;
   }
 }

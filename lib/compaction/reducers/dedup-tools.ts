@@ -31,7 +31,10 @@ export function dedupTools(options: Record<string, unknown> = {}): Reducer {
       const messages = ctx.messages;
       // The calls, in order, with their key and range: only those with a partner in the log
       // (logPartners), or every call when the context holds one the log does not (a call a reducer rewrote).
-      const calls = (!fullScan && callsOf(ctx, hints, subsumption, logPartners(ctx.log, hints))) || callsOf(ctx, hints, subsumption)!;
+      // A replay's context (a new log at every look) asks its session's index first: its calls are
+      // the session's, in order, unless a reducer rewrote one (then its own, then every call).
+      const source = fullScan || !partnersChecks.fromSession ? undefined : partnersSourceOf.get(ctx.log);
+      const calls = (source && callsOf(ctx, hints, subsumption, logPartners(source, hints))) || (!fullScan && callsOf(ctx, hints, subsumption, logPartners(ctx.log, hints))) || callsOf(ctx, hints, subsumption)!;
       if (calls.length === 0) return editor.finish(state, [`${mode === 'remove' ? 'removed' : 'stubbed'} 0 duplicate and 0 subsumed call(s)`]);
       const pairs = indexPairs(messages);
       // Whether a call's result makes it a good "later" call: asked only of calls that can be one.
@@ -148,6 +151,34 @@ interface LogPartners {
 }
 
 const partnersCache = new WeakMap<Transcript, WeakMap<ToolHints, LogPartners>>();
+const ordinals = new WeakMap<LogPartners, Map<ToolCallBlock, number>>();
+
+/** Each call of the index → its first ordinal in it (made at the first gap a context's walk meets). */
+function ordinalsOf(partners: LogPartners): Map<ToolCallBlock, number> {
+  let at = ordinals.get(partners);
+  if (at) return at;
+  at = new Map();
+  for (let k = partners.calls.length - 1; k >= 0; k--) at.set(partners.calls[k], k);
+  ordinals.set(partners, at);
+  return at;
+}
+/** Tests: `fromSession` off makes a replay's context build its own partner index, as before session 19 (the replay must be the same either way). */
+export const partnersChecks = { fromSession: true };
+/** A context log (the replay's) → the session log its messages come from (partnersFrom). */
+const partnersSourceOf = new WeakMap<Transcript, Transcript>();
+
+/**
+ * `context`'s messages are made of `source`'s (the replay's context at a look: the session's
+ * messages, some compacted): dedup reads the session's partner index, built once, instead of one
+ * per context. The index marks the calls whose key or read path occurs twice in the session; a
+ * context holds a subsequence of those calls (the very blocks, in order; checked by callsOf, which
+ * falls back otherwise), so every call with a partner in the context is marked, and a marked call
+ * without one there finds no later call of its key or path: what dedup does is the same (the
+ * duplicates it finds are pairs of the context's calls).
+ */
+export function partnersFrom(context: Transcript, source: Transcript): void {
+  if (context !== source) partnersSourceOf.set(context, source);
+}
 /** logPartners' builds, counted (issue 31: the preview worker's warm-up builds the log's; its previews build none). */
 export const partnersStats = { builds: 0 };
 
@@ -226,6 +257,12 @@ function callsOf(ctx: CompactionContext, hints: ToolHints, subsumption: boolean,
       const b = blocks[bi];
       if (b.kind !== 'tool_call') continue;
       if (partners) {
+        // A gap (calls the context does not hold: a replay's summarized prefix) is jumped, not walked.
+        if (k < partners.calls.length && partners.calls[k] !== b) {
+          const j = ordinalsOf(partners).get(b);
+          if (j === undefined) return undefined;
+          if (j > k) k = j;
+        }
         while (k < partners.calls.length && partners.calls[k] !== b) k++;
         if (k === partners.calls.length) return undefined;
         const f = partners.facts[k++];
