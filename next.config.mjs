@@ -10,6 +10,7 @@ const nextConfig = {
   // /inspect?id=… is one static page; query params carry the state (static export has no dynamic routes).
   trailingSlash: false,
   poweredByHeader: false,
+  productionBrowserSourceMaps: !!process.env.CS_SOURCEMAPS,
 };
 
 export default nextConfig;
