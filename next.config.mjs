@@ -22,6 +22,8 @@ export function nextConfigFor(env) {
     trailingSlash: false,
     poweredByHeader: false,
     typescript: { ignoreBuildErrors: typechecked },
+    // CS_SOURCEMAPS=1: browser source maps, to read a trace's minified names (bench/profile-app-trace.ts).
+    productionBrowserSourceMaps: !!env.CS_SOURCEMAPS,
   };
 }
 

@@ -82,6 +82,7 @@ function analyze(name: string, events: any[]) {
       p.deltas.push(...(d.timeDeltas ?? []));
     }
   }
+  longTasks(events, names, profiles);
   for (const [, p] of profiles) {
     const self = new Map<string, number>();
     const total = new Map<string, number>();
@@ -114,6 +115,59 @@ function analyze(name: string, events: any[]) {
     for (const [l, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`     ${ms.toFixed(0).padStart(6)}  ${l}`);
     console.log('   inclusive:');
     for (const [l, ms] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`     ${ms.toFixed(0).padStart(6)}  ${l}`);
+  }
+}
+
+/**
+ * Each main-thread task over LONG ms CPU (default 30): its CPU, the trace events nested in it
+ * (by duration) and the JS samples of the page's profile that fall inside it, by self and inclusive
+ * time. Samples are placed on the trace clock from the profile's startTime plus its deltas.
+ */
+function longTasks(events: any[], names: Map<string, string>, profiles: Map<string, { nodes: Map<number, any>; samples: number[]; deltas: number[]; thread: string }>) {
+  const limit = Number(process.env.LONG ?? 30);
+  const main = [...names].find(([, n]) => n === 'CrRendererMain')?.[0];
+  if (!main) return;
+  const onMain = (e: any) => `${e.pid}:${e.tid}` === main;
+  const tasks = events.filter((e) => onMain(e) && e.ph === 'X' && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && (e.tdur ?? 0) / 1000 >= limit);
+  if (!tasks.length) return console.log(`  no main-thread task >= ${limit} ms CPU`);
+  const starts = new Map<string, number>();
+  for (const e of events) if (e.name === 'Profile' && onMain(e)) starts.set(e.id, e.args.data.startTime);
+  const p = [...profiles].find(([id]) => starts.has(id));
+  const samples: Array<{ ts: number; node: any }> = [];
+  if (p) {
+    let ts = starts.get(p[0])!;
+    for (let i = 0; i < p[1].samples.length; i++) {
+      ts += p[1].deltas[i] ?? 0;
+      samples.push({ ts, node: p[1].nodes.get(p[1].samples[i]) });
+    }
+  }
+  const t0 = Math.min(...events.filter((e) => e.ph === 'X').map((e) => e.ts));
+  const label = (n: any) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url?.split('/').pop() ?? ''}:${n.callFrame.lineNumber}:${n.callFrame.columnNumber}`;
+  for (const t of tasks) {
+    console.log(`  LONG TASK at ${((t.ts - t0) / 1000).toFixed(0)} ms: cpu ${(t.tdur / 1000).toFixed(1)} wall ${(t.dur / 1000).toFixed(1)}`);
+    const inside = events.filter((e) => onMain(e) && e !== t && e.ph === 'X' && e.ts >= t.ts && e.ts < t.ts + t.dur && (e.dur ?? 0) >= 2000);
+    for (const e of inside.slice(0, 40)) console.log(`     ev ${((e.ts - t.ts) / 1000).toFixed(1)} +${(e.dur / 1000).toFixed(1)} (cpu ${((e.tdur ?? 0) / 1000).toFixed(1)}) ${e.name} ${e.args?.data?.functionName ?? e.args?.data?.url?.split('/').pop() ?? e.args?.data?.type ?? ''}`);
+    const self = new Map<string, number>();
+    const incl = new Map<string, number>();
+    let prev = t.ts;
+    for (const s of samples) {
+      if (s.ts < t.ts || s.ts > t.ts + t.dur) continue;
+      const dt = (s.ts - prev) / 1000;
+      prev = s.ts;
+      if (!s.node) continue;
+      self.set(label(s.node), (self.get(label(s.node)) ?? 0) + dt);
+      const seen = new Set<string>();
+      for (let n = s.node; n; n = n.parent !== undefined ? p![1].nodes.get(n.parent) : undefined) {
+        const l = label(n);
+        if (seen.has(l)) continue;
+        seen.add(l);
+        incl.set(l, (incl.get(l) ?? 0) + dt);
+      }
+    }
+    console.log('     self:');
+    for (const [l, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`       ${ms.toFixed(1).padStart(6)}  ${l}`);
+    console.log('     inclusive:');
+    for (const [l, ms] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`       ${ms.toFixed(1).padStart(6)}  ${l}`);
   }
 }
 
@@ -179,7 +233,11 @@ async function traced(page: Page, name: string, act: () => Promise<void>) {
     await page.mouse.move(plotX(0.3), y);
     await page.mouse.down();
     await page.mouse.move(plotX(0.6), y, { steps: 12 });
-    await page.mouse.up();
+    if (phases.includes('preview')) await traced(page, 'preview', async () => {
+      await page.mouse.up();
+      await settled(page, null);
+    });
+    else await page.mouse.up();
     await settled(page, null);
     await idle(page);
     if (phases.includes('apply'))

@@ -1,6 +1,5 @@
 'use client';
 
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { forwardRef, memo, startTransition, useCallback, useContext, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { Message } from '@/lib/model/types';
@@ -16,9 +15,14 @@ import { useRowWindow, type RowWindow } from './useRowWindow';
 /** Inspect's threshold: below it the plain DOM keeps the browser's own find (Ctrl+F) working. */
 export const VIRTUALIZE_ABOVE = 200;
 /**
- * Above this many rows, rows keep their estimated height (content beyond it is clipped) instead of
- * being measured: each measurement makes the virtualizer recompute the offsets of every row after
- * it, which at 300k rows (a 100k-turn transcript) is a 50–150 ms task on every scroll frame.
+ * Above this many rows, a row measured slightly shorter than its estimate keeps the estimate (a gap
+ * under it of < SHRINK_SLACK_PX) rather than move every row below it; up to it, every row takes
+ * its measured height. Either way the list is FixedList: the offsets in one typed array, summed
+ * again once per frame of measurements. TanStack Virtual measured up to here until session 19: each
+ * measured row made it rebuild the offsets of every row after it, and a drag on the timeline (the
+ * list scrolled to the selection, a screenful of new rows measured) made tasks of 28–37 ms CPU at
+ * 2,000 turns under the profiler, 45–56 ms in the app bench, with a flushSync render in the scroll
+ * event. At 300k rows (a 100k-turn transcript) it was 50–150 ms on every scroll frame.
  */
 export const FIXED_HEIGHTS_ABOVE = 20_000;
 
@@ -162,8 +166,8 @@ interface LayoutProps {
 /**
  * The message list: turns as groups, tool results under their calls. The rows live in the worker
  * and come a window at a time (useRowWindow); the page holds only the RowIndex. Three layouts by
- * size: plain DOM up to VIRTUALIZE_ABOVE rows (the browser's find works), a virtualizer with
- * measured heights up to FIXED_HEIGHTS_ABOVE, and fixed estimated heights beyond.
+ * size: plain DOM up to VIRTUALIZE_ABOVE rows (the browser's find works), then FixedList: measured
+ * heights up to FIXED_HEIGHTS_ABOVE, and estimated heights that only grow beyond.
  */
 export const MessageList = forwardRef<MessageListHandle, { id: string; index: RowIndex; activeTurn: number | null }>(function MessageList({ id, index, activeTurn }, ref) {
   const rows = useRowWindow(id, index.count);
@@ -183,7 +187,6 @@ export const MessageList = forwardRef<MessageListHandle, { id: string; index: Ro
   );
   const props = { index, rows, activeTurn };
   if (index.count <= VIRTUALIZE_ABOVE) return <PlainList ref={layout} {...props} />;
-  if (index.count <= FIXED_HEIGHTS_ABOVE) return <MeasuredList ref={layout} {...props} />;
   return <FixedList ref={layout} {...props} />;
 });
 
@@ -218,32 +221,6 @@ const PlainList = forwardRef<LayoutHandle, LayoutProps>(function PlainList({ ind
   );
 });
 
-/** Virtualized, each row measured once mounted (TanStack Virtual). */
-const MeasuredList = forwardRef<LayoutHandle, LayoutProps>(function MeasuredList({ index, rows, activeTurn }, ref) {
-  const scroller = useRef<HTMLDivElement>(null);
-  // Stable callbacks: the virtualizer recomputes every row's offset whenever they change identity.
-  const estimateSize = useCallback((i: number) => index.height[i] ?? 120, [index]);
-  const getScrollElement = useCallback(() => scroller.current, []);
-  const virtualizer = useVirtualizer({ count: index.count, getScrollElement, estimateSize, overscan: 6 });
-  useImperativeHandle(ref, () => ({ scrollToRow: (at, align) => virtualizer.scrollToIndex(at, { align }) }), [virtualizer]);
-  const items = virtualizer.getVirtualItems();
-  const first = items.length ? items[0].index : 0;
-  const last = items.length ? items[items.length - 1].index : -1;
-  const { want } = rows;
-  useEffect(() => want(first, last + 1), [want, first, last]);
-  return (
-    <div ref={scroller} {...listAttrs(index, 'yes', 'no')}>
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {items.map((item) => (
-          <div key={item.key} data-index={item.index} data-row={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)`, minHeight: rows.row(item.index) ? undefined : item.size }}>
-            <RowView rows={rows} index={item.index} activeTurn={activeTurn} />
-          </div>
-        ))}
-      </div>
-    </div>
-  );
-});
-
 /** Rows mounted beyond the screen on each side in the fixed layout. */
 const FIXED_OVERSCAN = 3;
 /** A measured row this much shorter than its estimate gets its height (a smaller gap stays). */
@@ -262,7 +239,7 @@ function upperBound(offsets: Float64Array, y: number): number {
 }
 
 /**
- * Very long lists. The index's offsets (prefix sums of the estimated heights, made in the worker)
+ * Lists of more than VIRTUALIZE_ABOVE rows. The index's offsets (prefix sums of the estimated heights, made in the worker)
  * make finding the rows on screen a binary search, and nothing is built per row: TanStack's
  * measurements (an object per row) were 170 ms at 300k rows. A mounted row whose content is taller
  * or shorter than its estimate (a long message, a result opened with "show all") gets its measured
@@ -272,6 +249,11 @@ function upperBound(offsets: Float64Array, y: number): number {
  */
 const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ index, rows, activeTurn }, ref) {
   const scroller = useRef<HTMLDivElement>(null);
+  // Up to FIXED_HEIGHTS_ABOVE rows a row takes its measured height exactly (one pass over ≤ 20k
+  // offsets is ~0.1 ms); beyond, a slightly too tall row keeps its estimate.
+  const fixedHeights = index.count > FIXED_HEIGHTS_ABOVE;
+  const slackRef = useRef(0);
+  slackRef.current = fixedHeights ? SHRINK_SLACK_PX : 2;
   const [measuredLayout, setLayout] = useState<{ index: RowIndex; offsets: Float64Array; heights: ArrayLike<number> } | null>(null);
   // The estimates until a row is measured; a new index (another transcript) starts from its own.
   const layout = measuredLayout?.index === index ? measuredLayout : { index, offsets: index.offsets, heights: index.height };
@@ -344,10 +326,11 @@ const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ ind
       if (!own || own.index !== cur.index) own = { index: cur.index, offsets: Float64Array.from(cur.offsets), heights: Float64Array.from(cur.heights) };
       const heightsNow = own.heights;
       let first = Infinity;
+      const slack = slackRef.current;
       for (const [i, h] of changes) {
         // Grow a clipped row; shrink only a clearly too tall one (a small gap is not worth moving
         // every row below it on each frame of a scroll).
-        if (i >= heightsNow.length || !(h > heightsNow[i] + 2 || h < heightsNow[i] - SHRINK_SLACK_PX)) continue;
+        if (i >= heightsNow.length || !(h > heightsNow[i] + 2 || h < heightsNow[i] - slack)) continue;
         // A row starting above the screen keeps its bottom where it is: what is on screen of it (and
         // below it) stays put, e.g. the "show less" just clicked at the end of a tall result.
         if (cur.offsets[i] < top) delta += h - heightsNow[i];
@@ -420,7 +403,7 @@ const FixedList = forwardRef<LayoutHandle, LayoutProps>(function FixedList({ ind
       </div>,
     );
   return (
-    <div ref={scroller} {...listAttrs(index, 'yes', 'yes')}>
+    <div ref={scroller} {...listAttrs(index, 'yes', fixedHeights ? 'yes' : 'no')}>
       <div style={{ height: offsets[index.count], position: 'relative' }}>{items}</div>
     </div>
   );
