@@ -7,50 +7,11 @@
  * dies with it; and Cancel followed by a second census on the import worker it took.
  */
 import 'fake-indexeddb/auto';
-import { expose } from 'comlink';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { freshDbName } from '../db/test-helpers';
 import type { Census, CensusProgress } from '../ledger/census';
 import { engine, useEngineDatabase } from './api';
-import { WorkerBridge } from './client';
-
-/** A Worker stand-in over a MessageChannel (client.test.ts ChannelWorker, without crashes). */
-class ChannelWorker extends EventTarget {
-  terminated = false;
-  private readonly port: MessagePort;
-  constructor(target: object) {
-    super();
-    const { port1, port2 } = new MessageChannel();
-    expose(target, port1);
-    this.port = port2;
-    port2.start();
-  }
-  postMessage(message: unknown, transfer?: Transferable[]): void {
-    if (!this.terminated) this.port.postMessage(message, transfer ?? []);
-  }
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
-    if (type === 'message') this.port.addEventListener('message', listener as EventListener);
-    else super.addEventListener(type, listener);
-  }
-  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
-    if (type === 'message') this.port.removeEventListener('message', listener as EventListener);
-    else super.removeEventListener(type, listener);
-  }
-  terminate(): void {
-    this.terminated = true;
-    this.port.close();
-  }
-}
-
-function channelBridge(engineFor: (n: number) => object): { bridge: WorkerBridge; workers: ChannelWorker[] } {
-  const workers: ChannelWorker[] = [];
-  const bridge = new WorkerBridge(() => {
-    const w = new ChannelWorker(engineFor(workers.length));
-    workers.push(w);
-    return w as unknown as Worker;
-  });
-  return { bridge, workers };
-}
+import { channelBridge } from './testing/channel-worker';
 
 const census = (files: number): Census => ({ rows: [], files, parsed: 0, skipped: [] });
 const progress = (done: number, total: number): CensusProgress => ({ done, total, parsed: 0, path: `/s/${done}.jsonl` });

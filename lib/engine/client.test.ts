@@ -1,7 +1,6 @@
 import 'fake-indexeddb/auto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { expose } from 'comlink';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Repo } from '../db/repo';
 import { corpusFiles } from '../../tests/corpus';
@@ -21,54 +20,10 @@ import { replayView } from './replay';
 import { REPLAY_POLICIES } from '../simulate/policies/replay';
 import { importFile } from '../formats/import';
 import { sourceFromBytes } from '../read/source';
+import { ChannelWorker, channelBridge as sharedChannelBridge } from './testing/channel-worker';
 
-/**
- * A Worker stand-in: the real engine exposed with Comlink over a MessageChannel, so the bridge's
- * Comlink path (transfer, proxy callbacks, structured clone) runs for real in Node.
- */
-class ChannelWorker extends EventTarget {
-  terminated = false;
-  private readonly port: MessagePort;
-  constructor(target: object = engine) {
-    super();
-    const { port1, port2 } = new MessageChannel();
-    expose(target, port1);
-    this.port = port2;
-    port2.start();
-  }
-  postMessage(message: unknown, transfer?: Transferable[]): void {
-    if (!this.terminated) this.port.postMessage(message, transfer ?? []);
-  }
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
-    if (type === 'message') this.port.addEventListener('message', listener as EventListener);
-    else super.addEventListener(type, listener);
-  }
-  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
-    if (type === 'message') this.port.removeEventListener('message', listener as EventListener);
-    else super.removeEventListener(type, listener);
-  }
-  terminate(): void {
-    this.terminated = true;
-    this.port.close();
-  }
-  /** What the browser does when a worker dies (out of memory, an uncaught error): an `error` event, then silence. */
-  crash(message: string): void {
-    this.terminated = true;
-    this.port.close();
-    this.dispatchEvent(Object.assign(new Event('error'), { message }));
-  }
-}
-
-/** A bridge over ChannelWorkers; `engineFor(n)` is the engine the n-th worker started exposes (default: the real one). */
-function channelBridge(engineFor: (n: number) => object = () => engine): { bridge: WorkerBridge; workers: ChannelWorker[] } {
-  const workers: ChannelWorker[] = [];
-  const bridge = new WorkerBridge(() => {
-    const w = new ChannelWorker(engineFor(workers.length));
-    workers.push(w);
-    return w as unknown as Worker;
-  });
-  return { bridge, workers };
-}
+/** A bridge over ChannelWorkers (the real engine unless `engineFor(n)` says otherwise). */
+const channelBridge = (engineFor: (n: number) => object = () => engine) => sharedChannelBridge(engineFor);
 
 const chatFile = corpusFiles('openai-chat').find((f) => f.includes('completion-text'))!;
 const bufferOf = (p: string) => {
@@ -357,7 +312,7 @@ describe('WorkerBridge', () => {
   });
 
   it('opens a long transcript in slices: the timeline turns in several messages, the list as an index plus row windows, search by index', async () => {
-    const bridge = new WorkerBridge(() => new ChannelWorker() as unknown as Worker);
+    const bridge = new WorkerBridge(() => new ChannelWorker(engine) as unknown as Worker);
     const turns = TIMELINE_SLICE + 300;
     const text = makeLongTranscript({ turns });
     const out = await bridge.importFile(undefined, new TextEncoder().encode(text).buffer as ArrayBuffer, 'long.json', {});
