@@ -352,7 +352,7 @@ function sameItem(x: ProjectedMessage, y: ProjectedMessage): boolean {
  * Work the replay did since the process started (tests guard the replay's cost with it): log
  * messages wrapped into a policy's context.
  */
-export const replayWork = { messagesScanned: 0, contextMessages: 0, contextMessagesKept: 0, looksWithoutProjection: 0, items: 0, tailLooks: 0, messagesProjected: 0 };
+export const replayWork = { messagesScanned: 0, contextMessages: 0, contextMessagesKept: 0, contextMessagesReused: 0, looksWithoutProjection: 0, items: 0, tailLooks: 0, messagesProjected: 0 };
 
 /**
  * Checks the replay can run on itself (tests turn them on): `tail`: every look that projects only
@@ -375,6 +375,8 @@ function sameContextMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
 type PairingOp = { kind: 'call' | 'answer'; id: string } | { kind: 'issue'; id: string; call: boolean };
 /** The ops of a message without tool calls or results (shared: never pushed to). */
 const NO_OPS: PairingOp[] = [];
+/** The record references of a context message (none: the replay's context is not written back to a file). */
+const NO_REFS: number[] = Object.freeze([]) as unknown as number[];
 
 export class ContextMessages {
   messages: Message[] = [];
@@ -406,7 +408,7 @@ export class ContextMessages {
   /** The context's message for `src` at index `i`, its turn counted, pushed with its source and projection. */
   private pushMessage(src: Item['msg'], i: number): Message {
     // Assigned, not spread (one hidden class); `meta` last, as the spread put it.
-    const m = { id: src.sourceId ?? `replay-${i}`, index: i, turn: 0, role: src.role, blocks: src.blocks, recordRefs: [] } as unknown as Message;
+    const m = { id: src.sourceId ?? `replay-${i}`, index: i, turn: 0, role: src.role, blocks: src.blocks, recordRefs: NO_REFS } as unknown as Message;
     if (src.meta) m.meta = true;
     if (startsTurn(m) || this.turn < 0) this.turn++;
     m.turn = this.turn;
@@ -416,26 +418,30 @@ export class ContextMessages {
     return m;
   }
 
-  /** The pairing fold's op for a tool call `id` in message `i`: a second call of one id is an issue. */
-  private pairCall(id: string, i: number): PairingOp {
+  /**
+   * The pairing fold's op for a tool call `id` in message `i`: a second call of one id is an issue.
+   * `was`: this call's op when the message was appended before (reset), returned as is when it is
+   * the same op again.
+   */
+  private pairCall(id: string, i: number, was?: PairingOp): PairingOp {
     if (this.calls.has(id)) {
       this.issues++;
-      return { kind: 'issue', id, call: true };
+      return was?.kind === 'issue' && was.call ? was : { kind: 'issue', id, call: true };
     }
     this.calls.set(id, i);
     this.unanswered++;
-    return { kind: 'call', id };
+    return was?.kind === 'call' ? was : { kind: 'call', id };
   }
 
-  /** The pairing fold's op for a result of `id`: one without its call, or a second answer, is an issue. */
-  private pairAnswer(id: string): PairingOp {
+  /** The pairing fold's op for a result of `id`: one without its call, or a second answer, is an issue. (`was` as for pairCall.) */
+  private pairAnswer(id: string, was?: PairingOp): PairingOp {
     if (!this.calls.has(id) || this.answered.has(id)) {
       this.issues++;
-      return { kind: 'issue', id, call: false };
+      return was?.kind === 'issue' && !was.call ? was : { kind: 'issue', id, call: false };
     }
     this.answered.add(id);
     this.unanswered--;
-    return { kind: 'answer', id };
+    return was?.kind === 'answer' ? was : { kind: 'answer', id };
   }
 
   append(it: Item): void {
@@ -508,9 +514,8 @@ export class ContextMessages {
     const K = BUDGET_KINDS.length;
     const old: OldMessages | undefined =
       items.length > k + 1 && this.messages.length > k + 1
-        ? { k, messages: this.messages.slice(k), ops: this.ops.slice(k), sums: this.sums.slice(k * K), blocks: this.blockCounts.slice(k), reasoning: this.reasoningCounts.slice(k), open: this.openResultCounts.slice(k), byBlocks: new Map() }
+        ? { k, messages: this.messages.slice(k), projected: this.projected.slice(k), ops: this.ops.slice(k), sums: this.sums.slice(k * K), blocks: this.blockCounts.slice(k), reasoning: this.reasoningCounts.slice(k), open: this.openResultCounts.slice(k), byBlocks: undefined }
         : undefined;
-    if (old) for (let j = old.messages.length - 1; j >= 0; j--) old.byBlocks.set(old.messages[j].blocks, j);
     this.messages.length = k;
     this.from.length = k;
     this.projected.length = k;
@@ -521,10 +526,26 @@ export class ContextMessages {
     this.openResultCounts.length = k + 1;
     while (this.markers.length > 0 && this.markers[this.markers.length - 1].atMessage >= k) this.markers.pop();
     this.turn = k > 0 ? this.messages[k - 1].turn : -1;
+    // Where in the old messages the next item's blocks are expected: right after the last one found
+    // (a compaction keeps the messages it leaves in order); elsewhere, looked up by its blocks.
+    let next = 0;
     for (let i = k; i < items.length; i++) {
-      const j = old?.byBlocks.get(items[i].msg.blocks);
-      if (j !== undefined && old!.messages[j].role === items[i].msg.role) this.appendKnown(items[i], old!, j);
-      else this.append(items[i]);
+      const blocks = items[i].msg.blocks;
+      let j: number | undefined;
+      if (old) {
+        if (next < old.messages.length && old.messages[next].blocks === blocks) j = next;
+        else {
+          if (!old.byBlocks) {
+            old.byBlocks = new Map();
+            for (let q = old.messages.length - 1; q >= 0; q--) old.byBlocks.set(old.messages[q].blocks, q);
+          }
+          j = old.byBlocks.get(blocks);
+        }
+      }
+      if (j !== undefined && old!.messages[j].role === items[i].msg.role) {
+        this.appendKnown(items[i], old!, j);
+        next = j + 1;
+      } else this.append(items[i]);
     }
     if (replayChecks.reset) this.checkAgainstFresh(items);
   }
@@ -538,17 +559,31 @@ export class ContextMessages {
     const i = this.messages.length;
     replayWork.contextMessages++;
     const src = it.msg;
-    const m = this.pushMessage(src, i);
+    // The old message itself where it would be made again the same: at its own index, with its id,
+    // meta and turn (a compaction that stubs results in place moves no message). Making every message
+    // after the first change anew was a quarter of what the replay allocated (session 20).
+    const same = old.messages[j];
+    let m: Message;
+    if (same.index === i && !!same.meta === !!src.meta && same.id === (src.sourceId ?? `replay-${i}`) && same.turn === (startsTurn(same) || this.turn < 0 ? this.turn + 1 : this.turn)) {
+      replayWork.contextMessagesReused++;
+      m = same;
+      this.turn = same.turn;
+      this.messages.push(same);
+      this.from.push(src);
+      this.projected.push(old.projected[j]);
+    } else m = this.pushMessage(src, i);
     const K = BUDGET_KINDS.length;
     const sums = this.sums;
     const base = i * K;
     for (let q = 0; q < K; q++) sums.push(sums[base + q] + (old.sums[(j + 1) * K + q] - old.sums[j * K + q]));
+    // Its ops replayed: the very ops (and their array) where each comes out as before.
     const was = old.ops[j];
-    let ops: PairingOp[] = NO_OPS;
+    let ops = was;
     for (let q = 0; q < was.length; q++) {
       const op = was[q];
-      if (ops === NO_OPS) ops = [];
-      ops.push(op.kind === 'call' || (op.kind === 'issue' && op.call) ? this.pairCall(op.id, i) : this.pairAnswer(op.id));
+      const now = op.kind === 'call' || (op.kind === 'issue' && op.call) ? this.pairCall(op.id, i, op) : this.pairAnswer(op.id, op);
+      if (now !== op && ops === was) ops = was.slice(0, q);
+      if (ops !== was) ops.push(now);
     }
     this.ops.push(ops);
     this.blockCounts.push(this.blockCounts[i] + (old.blocks[j + 1] - old.blocks[j]));
@@ -681,8 +716,9 @@ interface OldMessages {
   blocks: number[];
   reasoning: number[];
   open: number[];
-  /** Each old message's blocks array → its position (the first, for a shared one). */
-  byBlocks: Map<readonly unknown[], number>;
+  projected: ProjectedMessage[];
+  /** Each old message's blocks array → its position (the first, for a shared one); made when first needed. */
+  byBlocks: Map<readonly unknown[], number> | undefined;
 }
 
 const KIND_INDEX = Object.fromEntries(BUDGET_KINDS.map((k, i) => [k, i])) as Record<BudgetKind, number>;
