@@ -511,36 +511,57 @@ export class ContextMessages {
     // What each message from k on read of its blocks, kept to re-append the messages the
     // compaction left as they were at another position (a summary at the front shifts them all):
     // their sums, counts and pairing ops depend only on their role and blocks.
+    // Whichever is shorter is copied: the messages from k on (kept aside as `old`, the arrays cut at
+    // k), or the first k (the arrays themselves become `old`, from position k on, and the context
+    // continues on the copies): a summary at the front (k = 0) copied the whole context at every firing.
     const K = BUDGET_KINDS.length;
-    const old: OldMessages | undefined =
-      items.length > k + 1 && this.messages.length > k + 1
-        ? { k, messages: this.messages.slice(k), projected: this.projected.slice(k), ops: this.ops.slice(k), sums: this.sums.slice(k * K), blocks: this.blockCounts.slice(k), reasoning: this.reasoningCounts.slice(k), open: this.openResultCounts.slice(k), byBlocks: undefined }
-        : undefined;
-    this.messages.length = k;
-    this.from.length = k;
-    this.projected.length = k;
-    this.ops.length = k;
-    this.sums.length = (k + 1) * K;
-    this.blockCounts.length = k + 1;
-    this.reasoningCounts.length = k + 1;
-    this.openResultCounts.length = k + 1;
+    let old: OldMessages | undefined;
+    const reuse = items.length > k + 1 && this.messages.length > k + 1;
+    if (reuse && k < this.messages.length - k) {
+      old = { base: k, messages: this.messages, projected: this.projected, ops: this.ops, sums: this.sums, blocks: this.blockCounts, reasoning: this.reasoningCounts, open: this.openResultCounts, byBlocks: undefined };
+      this.messages = this.messages.slice(0, k);
+      this.from = this.from.slice(0, k);
+      this.projected = this.projected.slice(0, k);
+      this.ops = this.ops.slice(0, k);
+      this.sums = this.sums.slice(0, (k + 1) * K);
+      this.blockCounts = this.blockCounts.slice(0, k + 1);
+      this.reasoningCounts = this.reasoningCounts.slice(0, k + 1);
+      this.openResultCounts = this.openResultCounts.slice(0, k + 1);
+    } else {
+      if (reuse) old = { base: 0, messages: this.messages.slice(k), projected: this.projected.slice(k), ops: this.ops.slice(k), sums: this.sums.slice(k * K), blocks: this.blockCounts.slice(k), reasoning: this.reasoningCounts.slice(k), open: this.openResultCounts.slice(k), byBlocks: undefined };
+      this.messages.length = k;
+      this.from.length = k;
+      this.projected.length = k;
+      this.ops.length = k;
+      this.sums.length = (k + 1) * K;
+      this.blockCounts.length = k + 1;
+      this.reasoningCounts.length = k + 1;
+      this.openResultCounts.length = k + 1;
+    }
     while (this.markers.length > 0 && this.markers[this.markers.length - 1].atMessage >= k) this.markers.pop();
     this.turn = k > 0 ? this.messages[k - 1].turn : -1;
     // Where in the old messages the next item's blocks are expected: right after the last one found
     // (a compaction keeps the messages it leaves in order); elsewhere, looked up by its blocks.
-    let next = 0;
+    let next = old?.base ?? 0;
     for (let i = k; i < items.length; i++) {
       const blocks = items[i].msg.blocks;
       let j: number | undefined;
       if (old) {
         if (next < old.messages.length && old.messages[next].blocks === blocks) j = next;
-        else {
-          if (!old.byBlocks) {
+        else if (!old.byBlocks) {
+          // Further on (a summary in place of the oldest messages: the first kept one is past
+          // them); the map is built at the first item not found ahead, so the scans stay linear.
+          for (let q = next + 1; q < old.messages.length; q++)
+            if (old.messages[q].blocks === blocks) {
+              j = q;
+              break;
+            }
+          if (j === undefined) {
             old.byBlocks = new Map();
-            for (let q = old.messages.length - 1; q >= 0; q--) old.byBlocks.set(old.messages[q].blocks, q);
+            for (let q = old.messages.length - 1; q >= old.base; q--) old.byBlocks.set(old.messages[q].blocks, q);
+            j = old.byBlocks.get(blocks);
           }
-          j = old.byBlocks.get(blocks);
-        }
+        } else j = old.byBlocks.get(blocks);
       }
       if (j !== undefined && old!.messages[j].role === items[i].msg.role) {
         this.appendKnown(items[i], old!, j);
@@ -707,9 +728,9 @@ export class ContextMessages {
   }
 }
 
-/** What a reset kept of the messages from `k` on (indexed from 0 = message k). */
+/** What a reset kept of the messages from `k` on: position `base` of its arrays is message k (its sums and counts at `base` are those before it). */
 interface OldMessages {
-  k: number;
+  base: number;
   messages: Message[];
   ops: PairingOp[][];
   sums: number[];
