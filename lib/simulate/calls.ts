@@ -1201,21 +1201,21 @@ class PolicyRun {
     const price = this.env.priceOf(c);
     const bill = scaleHits(billCall(rules, price, prompt, Math.min(prompt, startPrefix), alive, c.output, c.recorded?.input ?? 0), this.env.hitScale, rules, price);
     const broken = !first && (!alive || prefix < this.prevPrompt);
-    this.out.push({
-      index: ci,
-      messageIndex: c.messageIndex,
-      turn: c.turn,
-      sidechain: false,
-      recorded: !!c.recorded,
-      prompt,
-      fired,
-      ...(firedBefore !== undefined && { before: firedBefore }),
-      cacheBroken: broken,
-      ...bill,
-      overWindow: prompt + c.output > this.env.limits.contextWindow,
-      ...(compaction && { compaction }),
-      ...(declined && { declined }),
-    });
+    // Assigned in the order the spreads gave (the JSON is the same), not spread: objects made by
+    // spreads whose parts vary take shapes of their own; here a plain call has one, and a call
+    // that fired or declined adds its fields to it.
+    const call = { index: ci, messageIndex: c.messageIndex, turn: c.turn, sidechain: false, recorded: !!c.recorded, prompt, fired } as ReplayedCall;
+    if (firedBefore !== undefined) call.before = firedBefore;
+    call.cacheBroken = broken;
+    call.input = bill.input;
+    call.cacheRead = bill.cacheRead;
+    call.cacheWrite = bill.cacheWrite;
+    call.output = bill.output;
+    call.usd = bill.usd;
+    call.overWindow = prompt + c.output > this.env.limits.contextWindow;
+    if (compaction) call.compaction = compaction;
+    if (declined) call.declined = declined;
+    this.out.push(call);
     this.mainCallsSoFar++;
     this.prevPrompt = prompt;
     this.prevTime = at ?? this.prevTime;
