@@ -45,6 +45,7 @@ import { REPLAY_POLICIES } from '../lib/simulate/policies/replay';
 import { defaultPlan, planToDraft } from '../components/plan/plan';
 import type { Step } from '../lib/compaction/types';
 import { threadCpuMs } from '../tests/cpu';
+import { describeThreads, threadCpu } from './proc-threads';
 // @ts-expect-error: a plain .mjs script without types
 import { findOrInstallBrowser } from '../scripts/find-browser.mjs';
 import { judgeTrace, PHASE_MARK } from '../scripts/trace-tasks.mjs';
@@ -63,6 +64,8 @@ export interface AppFigure {
   note?: string;
   /** Where the wait went, from the page's marks (the preview: to the request, the worker, the answer's render). */
   split?: string;
+  /** The browser's CPU by kind of thread during the wait (bench/proc-threads.ts; Linux only). */
+  threads?: string;
 }
 
 export interface AppCase {
@@ -188,13 +191,17 @@ async function timeAction(page: Page, name: AppAction, timeoutMs: number, act: (
   const stop = await startTrace(cdp);
   let ms = NaN;
   let note: string | undefined;
+  let threads: string | undefined;
   try {
     await page.evaluate((mark) => performance.mark(mark), PHASE_MARK + name);
+    const cpu0 = threadCpu();
     const t0 = performance.now();
     actionDeadline = Date.now() + timeoutMs;
     await act();
     await done();
     ms = performance.now() - t0;
+    const cpu1 = threadCpu();
+    if (cpu0 && cpu1) threads = describeThreads(cpu0, cpu1);
   } catch (e) {
     if (e instanceof TimedOut) {
       ms = Infinity;
@@ -211,7 +218,7 @@ async function timeAction(page: Page, name: AppAction, timeoutMs: number, act: (
     note = (note ? note + '; ' : '') + `trace: ${(e as Error).message}`;
   }
   await cdp.detach().catch(() => {});
-  return { ms, taskMs, engineMs: NaN, ...(note && { note }) };
+  return { ms, taskMs, engineMs: NaN, ...(note && { note }), ...(threads && { threads }) };
 }
 
 /**
@@ -617,6 +624,7 @@ function printCase(c: AppCase, T: number): void {
     if (a === 'export' && c.noteFirst !== undefined) extra = `  note ${c.noteFirst ? 'shown before' : 'NOT shown before'} Download was enabled` + extra;
     console.log(`  ${LABEL[a].padEnd(52)} ${fig(f, T).padStart(9)} ${task.padStart(13)} ${(f?.engineMs === Infinity ? `> ${T / 1000} s` : s(f?.engineMs ?? NaN)).padStart(9)} ${ratio.padStart(10)}${extra}`);
     if (f?.split) console.log(`    ${f.split}`);
+    if (f?.threads && (a === 'replay' || a === 'overlay' || a === 'preview')) console.log(`    ${f.threads}`);
   }
   if (c.errors.length) console.log(`  errors in the page: ${c.errors.slice(0, 3).join(' | ')}`);
 }

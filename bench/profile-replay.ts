@@ -2,11 +2,13 @@
  * Profile helper: the replay the Replay page and the Policies overlay wait for (issue 31), per
  * policy, in Node — CPU ms of this thread (tests/cpu.ts) of `simulate(log, [policy])` on generated
  * Claude Code sessions (bench/generate.ts), less the per-log work every call of `simulate` does
- * (`simulate(log, [])`: calls, calibration, the "as recorded" cache fit), printed on its own line.
+ * (`simulate(log, [])`: calls, calibration, the "as recorded" cache fit), printed on its own line,
+ * and the log's lost-identifier index (built once per log, by whichever policy compacts first), on its own.
  *
  *   npx tsx bench/profile-replay.ts [turns,turns,…] [--policies id,id]   default 1000,2000
  */
 import { importBytes } from '../lib/formats/import';
+import { prepareLostIdentifiers } from '../lib/compaction/lost';
 import { simulate } from '../lib/simulate/calls';
 import { REPLAY_POLICIES } from '../lib/simulate/policies/replay';
 import { threadCpuMs } from '../tests/cpu';
@@ -27,7 +29,11 @@ for (const turns of sizes) {
   const log = importBytes(`cc-${turns}.jsonl`, new TextEncoder().encode(makeClaudeCodeSession(turns))).transcript;
   const [, base] = cpu(() => simulate(log, []));
   (rows.get('(per log)') ?? rows.set('(per log)', []).get('(per log)')!).push(base);
-  let total = 0;
+  // The log's lost-identifier index is built once, by the first policy that compacts: on its own
+  // row, not in that policy's (it made Auto, the first, look slower than it is).
+  const [, lostIndex] = cpu(() => prepareLostIdentifiers(log));
+  (rows.get('(lost-identifier index, once per log)') ?? rows.set('(lost-identifier index, once per log)', []).get('(lost-identifier index, once per log)')!).push(lostIndex);
+  let total = lostIndex;
   for (const p of policies) {
     const [s, ms] = cpu(() => simulate(log, [p]));
     const own = Math.max(0, ms - base);

@@ -19,6 +19,8 @@ import { startServer, type RunningServer } from '../sessions/server';
 import { resolveStores } from '../sessions/stores';
 import { makeFakeHome, type FakeHome } from '../sessions/testing';
 import { engine, useEngineDatabase } from './api';
+import { censusFileStall } from './ledger';
+import http from 'node:http';
 import { CLI_ENTRY } from '../../tests/cli-entry';
 
 beforeEach(() => useEngineDatabase(freshDbName()));
@@ -78,6 +80,44 @@ describe('engine.sessionsCensus: the sessions the local server lists', () => {
     const bad = await engine.sessionsCensus(sessions.slice(0, 1), { origin: `http://127.0.0.1:${srv.port}`, token: 'wrong' });
     expect(bad.skipped[0].reason).toMatch(/refused it \(401/);
   });
+});
+
+describe('engine.sessionsCensus: a file the server stops sending', () => {
+  it('is skipped with the reason after the stall time, and the census goes on to the next file (no response, or headers then silence)', async () => {
+    const file = corpusFiles('claude-code').find((f) => f.endsWith('slopometry_transcript_opus45_compact.jsonl'))!;
+    const open = new Set<http.ServerResponse>();
+    const server = http.createServer((req, res) => {
+      const which = new URL(req.url!, 'http://x').searchParams.get('path');
+      if (which === 'silent') return void open.add(res);
+      if (which === 'half') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        res.write(fs.readFileSync(file).subarray(0, 1000));
+        return void open.add(res);
+      }
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(fs.readFileSync(file));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const was = censusFileStall.ms;
+    censusFileStall.ms = 1000;
+    try {
+      const sessions = ['silent', 'whole', 'half', 'whole2'].map((path) => ({ path, agent: 'claude-code' as const, format: 'claude-code' as const }));
+      const c = await engine.sessionsCensus(sessions, { origin, token: 't' });
+      expect(c.files).toBe(4);
+      expect(c.skipped).toEqual([
+        { path: 'silent', reason: 'the local server sent nothing for 1 s' },
+        { path: 'half', reason: 'the local server sent nothing for 1 s' },
+      ]);
+      // The two files sent whole are counted: each has Claude Code's one compaction.
+      expect(c.rows.find((r) => r.agent === 'Claude Code')).toMatchObject({ compactions: 2 });
+    } finally {
+      censusFileStall.ms = was;
+      for (const res of open) res.destroy();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  }, 20_000);
 });
 
 describe('engine.sessionsCensus: a thousand sessions', () => {

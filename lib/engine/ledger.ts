@@ -21,6 +21,13 @@ import { censusInputOf, censusTally, runCensus, type Census, type CensusProgress
 import type { LedgerEvent } from '../ledger/types';
 import * as versions from './versions';
 
+/**
+ * A session file the local server stops sending (no response, or no bytes) for this long is skipped
+ * with that reason, and the census goes on: it is under the bridge's CENSUS_STALL_MS (60 s), which
+ * would otherwise end the whole census at that file. Tests shorten it.
+ */
+export const censusFileStall = { ms: 20_000 };
+
 export interface LedgerDeps {
   repo: () => Repo;
   getTranscript: (id: string) => Promise<Transcript>;
@@ -97,11 +104,30 @@ export function ledgerEngine(deps: LedgerDeps) {
      */
     async sessionsCensus(sessions: readonly SessionRef[], api: { origin: string; token: string }, onProgress?: (p: CensusProgress) => void): Promise<Census> {
       const tally = censusTally();
-      const get = (path: string) => fetch(new URL(`/api/session?path=${encodeURIComponent(path)}&offset=0`, api.origin), { headers: { Authorization: `Bearer ${api.token}` }, cache: 'no-store' });
       const fetchBytes = async (path: string): Promise<{ bytes: Uint8Array } | { error: string }> => {
+        // Aborted when the server sends nothing (headers, then bytes) for censusFileStall.ms.
+        const stallMs = censusFileStall.ms;
+        const stop = new AbortController();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const alive = () => {
+          clearTimeout(timer);
+          const armed = performance.now();
+          timer = setTimeout(() => {
+            // Late by more than a second: this thread was busy (counting the file before this one,
+            // fetched ahead), not the server silent; its bytes may be waiting. Another full wait.
+            if (performance.now() - armed > stallMs + 1000) alive();
+            else stop.abort();
+          }, stallMs);
+        };
+        const get = () => fetch(new URL(`/api/session?path=${encodeURIComponent(path)}&offset=0`, api.origin), { headers: { Authorization: `Bearer ${api.token}` }, cache: 'no-store', signal: stop.signal });
         try {
+          alive();
           // A GET is asked once more after a network error (a kept-alive connection the server had just closed).
-          const res = await get(path).catch(() => get(path));
+          const res = await get().catch((e) => {
+            if (stop.signal.aborted) throw e;
+            return get();
+          });
+          alive();
           if (!res.ok) {
             let reason = `${res.status} ${res.statusText}`;
             try {
@@ -112,9 +138,30 @@ export function ledgerEngine(deps: LedgerDeps) {
             }
             return { error: `the local server refused it (${reason})` };
           }
-          return { bytes: new Uint8Array(await res.arrayBuffer()) };
+          if (!res.body) return { bytes: new Uint8Array(await res.arrayBuffer()) };
+          const reader = res.body.getReader();
+          const parts: Uint8Array[] = [];
+          let size = 0;
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            alive();
+            parts.push(value);
+            size += value.length;
+          }
+          if (parts.length === 1) return { bytes: parts[0] };
+          const bytes = new Uint8Array(size);
+          let at = 0;
+          for (const part of parts) {
+            bytes.set(part, at);
+            at += part.length;
+          }
+          return { bytes };
         } catch (e) {
+          if (stop.signal.aborted) return { error: `the local server sent nothing for ${Math.round(stallMs / 1000)} s` };
           return { error: `could not be read from the local server (${e instanceof Error ? e.message : String(e)})` };
+        } finally {
+          clearTimeout(timer);
         }
       };
       let next = sessions.length ? fetchBytes(sessions[0].path) : null;

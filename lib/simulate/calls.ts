@@ -352,7 +352,7 @@ function sameItem(x: ProjectedMessage, y: ProjectedMessage): boolean {
  * Work the replay did since the process started (tests guard the replay's cost with it): log
  * messages wrapped into a policy's context.
  */
-export const replayWork = { messagesScanned: 0, contextMessages: 0, contextMessagesKept: 0, looksWithoutProjection: 0, items: 0, tailLooks: 0, messagesProjected: 0 };
+export const replayWork = { messagesScanned: 0, contextMessages: 0, contextMessagesKept: 0, contextMessagesReused: 0, looksWithoutProjection: 0, items: 0, tailLooks: 0, messagesProjected: 0 };
 
 /**
  * Checks the replay can run on itself (tests turn them on): `tail`: every look that projects only
@@ -375,6 +375,8 @@ function sameContextMessage(a: ProjectedMessage, b: ProjectedMessage): boolean {
 type PairingOp = { kind: 'call' | 'answer'; id: string } | { kind: 'issue'; id: string; call: boolean };
 /** The ops of a message without tool calls or results (shared: never pushed to). */
 const NO_OPS: PairingOp[] = [];
+/** The record references of a context message (none: the replay's context is not written back to a file). */
+const NO_REFS: number[] = Object.freeze([]) as unknown as number[];
 
 export class ContextMessages {
   messages: Message[] = [];
@@ -406,7 +408,7 @@ export class ContextMessages {
   /** The context's message for `src` at index `i`, its turn counted, pushed with its source and projection. */
   private pushMessage(src: Item['msg'], i: number): Message {
     // Assigned, not spread (one hidden class); `meta` last, as the spread put it.
-    const m = { id: src.sourceId ?? `replay-${i}`, index: i, turn: 0, role: src.role, blocks: src.blocks, recordRefs: [] } as unknown as Message;
+    const m = { id: src.sourceId ?? `replay-${i}`, index: i, turn: 0, role: src.role, blocks: src.blocks, recordRefs: NO_REFS } as unknown as Message;
     if (src.meta) m.meta = true;
     if (startsTurn(m) || this.turn < 0) this.turn++;
     m.turn = this.turn;
@@ -416,26 +418,30 @@ export class ContextMessages {
     return m;
   }
 
-  /** The pairing fold's op for a tool call `id` in message `i`: a second call of one id is an issue. */
-  private pairCall(id: string, i: number): PairingOp {
+  /**
+   * The pairing fold's op for a tool call `id` in message `i`: a second call of one id is an issue.
+   * `was`: this call's op when the message was appended before (reset), returned as is when it is
+   * the same op again.
+   */
+  private pairCall(id: string, i: number, was?: PairingOp): PairingOp {
     if (this.calls.has(id)) {
       this.issues++;
-      return { kind: 'issue', id, call: true };
+      return was?.kind === 'issue' && was.call ? was : { kind: 'issue', id, call: true };
     }
     this.calls.set(id, i);
     this.unanswered++;
-    return { kind: 'call', id };
+    return was?.kind === 'call' ? was : { kind: 'call', id };
   }
 
-  /** The pairing fold's op for a result of `id`: one without its call, or a second answer, is an issue. */
-  private pairAnswer(id: string): PairingOp {
+  /** The pairing fold's op for a result of `id`: one without its call, or a second answer, is an issue. (`was` as for pairCall.) */
+  private pairAnswer(id: string, was?: PairingOp): PairingOp {
     if (!this.calls.has(id) || this.answered.has(id)) {
       this.issues++;
-      return { kind: 'issue', id, call: false };
+      return was?.kind === 'issue' && !was.call ? was : { kind: 'issue', id, call: false };
     }
     this.answered.add(id);
     this.unanswered--;
-    return { kind: 'answer', id };
+    return was?.kind === 'answer' ? was : { kind: 'answer', id };
   }
 
   append(it: Item): void {
@@ -505,26 +511,62 @@ export class ContextMessages {
     // What each message from k on read of its blocks, kept to re-append the messages the
     // compaction left as they were at another position (a summary at the front shifts them all):
     // their sums, counts and pairing ops depend only on their role and blocks.
+    // Whichever is shorter is copied: the messages from k on (kept aside as `old`, the arrays cut at
+    // k), or the first k (the arrays themselves become `old`, from position k on, and the context
+    // continues on the copies): a summary at the front (k = 0) copied the whole context at every firing.
     const K = BUDGET_KINDS.length;
-    const old: OldMessages | undefined =
-      items.length > k + 1 && this.messages.length > k + 1
-        ? { k, messages: this.messages.slice(k), ops: this.ops.slice(k), sums: this.sums.slice(k * K), blocks: this.blockCounts.slice(k), reasoning: this.reasoningCounts.slice(k), open: this.openResultCounts.slice(k), byBlocks: new Map() }
-        : undefined;
-    if (old) for (let j = old.messages.length - 1; j >= 0; j--) old.byBlocks.set(old.messages[j].blocks, j);
-    this.messages.length = k;
-    this.from.length = k;
-    this.projected.length = k;
-    this.ops.length = k;
-    this.sums.length = (k + 1) * K;
-    this.blockCounts.length = k + 1;
-    this.reasoningCounts.length = k + 1;
-    this.openResultCounts.length = k + 1;
+    let old: OldMessages | undefined;
+    const reuse = items.length > k + 1 && this.messages.length > k + 1;
+    if (reuse && k < this.messages.length - k) {
+      old = { base: k, messages: this.messages, projected: this.projected, ops: this.ops, sums: this.sums, blocks: this.blockCounts, reasoning: this.reasoningCounts, open: this.openResultCounts, byBlocks: undefined };
+      this.messages = this.messages.slice(0, k);
+      this.from = this.from.slice(0, k);
+      this.projected = this.projected.slice(0, k);
+      this.ops = this.ops.slice(0, k);
+      this.sums = this.sums.slice(0, (k + 1) * K);
+      this.blockCounts = this.blockCounts.slice(0, k + 1);
+      this.reasoningCounts = this.reasoningCounts.slice(0, k + 1);
+      this.openResultCounts = this.openResultCounts.slice(0, k + 1);
+    } else {
+      if (reuse) old = { base: 0, messages: this.messages.slice(k), projected: this.projected.slice(k), ops: this.ops.slice(k), sums: this.sums.slice(k * K), blocks: this.blockCounts.slice(k), reasoning: this.reasoningCounts.slice(k), open: this.openResultCounts.slice(k), byBlocks: undefined };
+      this.messages.length = k;
+      this.from.length = k;
+      this.projected.length = k;
+      this.ops.length = k;
+      this.sums.length = (k + 1) * K;
+      this.blockCounts.length = k + 1;
+      this.reasoningCounts.length = k + 1;
+      this.openResultCounts.length = k + 1;
+    }
     while (this.markers.length > 0 && this.markers[this.markers.length - 1].atMessage >= k) this.markers.pop();
     this.turn = k > 0 ? this.messages[k - 1].turn : -1;
+    // Where in the old messages the next item's blocks are expected: right after the last one found
+    // (a compaction keeps the messages it leaves in order); elsewhere, looked up by its blocks.
+    let next = old?.base ?? 0;
     for (let i = k; i < items.length; i++) {
-      const j = old?.byBlocks.get(items[i].msg.blocks);
-      if (j !== undefined && old!.messages[j].role === items[i].msg.role) this.appendKnown(items[i], old!, j);
-      else this.append(items[i]);
+      const blocks = items[i].msg.blocks;
+      let j: number | undefined;
+      if (old) {
+        if (next < old.messages.length && old.messages[next].blocks === blocks) j = next;
+        else if (!old.byBlocks) {
+          // Further on (a summary in place of the oldest messages: the first kept one is past
+          // them); the map is built at the first item not found ahead, so the scans stay linear.
+          for (let q = next + 1; q < old.messages.length; q++)
+            if (old.messages[q].blocks === blocks) {
+              j = q;
+              break;
+            }
+          if (j === undefined) {
+            old.byBlocks = new Map();
+            for (let q = old.messages.length - 1; q >= old.base; q--) old.byBlocks.set(old.messages[q].blocks, q);
+            j = old.byBlocks.get(blocks);
+          }
+        } else j = old.byBlocks.get(blocks);
+      }
+      if (j !== undefined && old!.messages[j].role === items[i].msg.role) {
+        this.appendKnown(items[i], old!, j);
+        next = j + 1;
+      } else this.append(items[i]);
     }
     if (replayChecks.reset) this.checkAgainstFresh(items);
   }
@@ -538,17 +580,31 @@ export class ContextMessages {
     const i = this.messages.length;
     replayWork.contextMessages++;
     const src = it.msg;
-    const m = this.pushMessage(src, i);
+    // The old message itself where it would be made again the same: at its own index, with its id,
+    // meta and turn (a compaction that stubs results in place moves no message). Making every message
+    // after the first change anew was a quarter of what the replay allocated (session 20).
+    const same = old.messages[j];
+    let m: Message;
+    if (same.index === i && !!same.meta === !!src.meta && same.id === (src.sourceId ?? `replay-${i}`) && same.turn === (startsTurn(same) || this.turn < 0 ? this.turn + 1 : this.turn)) {
+      replayWork.contextMessagesReused++;
+      m = same;
+      this.turn = same.turn;
+      this.messages.push(same);
+      this.from.push(src);
+      this.projected.push(old.projected[j]);
+    } else m = this.pushMessage(src, i);
     const K = BUDGET_KINDS.length;
     const sums = this.sums;
     const base = i * K;
     for (let q = 0; q < K; q++) sums.push(sums[base + q] + (old.sums[(j + 1) * K + q] - old.sums[j * K + q]));
+    // Its ops replayed: the very ops (and their array) where each comes out as before.
     const was = old.ops[j];
-    let ops: PairingOp[] = NO_OPS;
+    let ops = was;
     for (let q = 0; q < was.length; q++) {
       const op = was[q];
-      if (ops === NO_OPS) ops = [];
-      ops.push(op.kind === 'call' || (op.kind === 'issue' && op.call) ? this.pairCall(op.id, i) : this.pairAnswer(op.id));
+      const now = op.kind === 'call' || (op.kind === 'issue' && op.call) ? this.pairCall(op.id, i, op) : this.pairAnswer(op.id, op);
+      if (now !== op && ops === was) ops = was.slice(0, q);
+      if (ops !== was) ops.push(now);
     }
     this.ops.push(ops);
     this.blockCounts.push(this.blockCounts[i] + (old.blocks[j + 1] - old.blocks[j]));
@@ -672,17 +728,18 @@ export class ContextMessages {
   }
 }
 
-/** What a reset kept of the messages from `k` on (indexed from 0 = message k). */
+/** What a reset kept of the messages from `k` on: position `base` of its arrays is message k (its sums and counts at `base` are those before it). */
 interface OldMessages {
-  k: number;
+  base: number;
   messages: Message[];
   ops: PairingOp[][];
   sums: number[];
   blocks: number[];
   reasoning: number[];
   open: number[];
-  /** Each old message's blocks array → its position (the first, for a shared one). */
-  byBlocks: Map<readonly unknown[], number>;
+  projected: ProjectedMessage[];
+  /** Each old message's blocks array → its position (the first, for a shared one); made when first needed. */
+  byBlocks: Map<readonly unknown[], number> | undefined;
 }
 
 const KIND_INDEX = Object.fromEntries(BUDGET_KINDS.map((k, i) => [k, i])) as Record<BudgetKind, number>;
@@ -847,68 +904,190 @@ interface ReplayEnv {
   minCleared: number;
 }
 
-function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): ReplayResult {
-  const { calls, before, factor, limits, rules } = env;
-  const msgs = log.messages;
-  const out: ReplayedCall[] = [];
-  const firings: number[] = [];
-  const fates = new Map<string, Fate>();
-  const tracksContext = policy.kind !== 'recorded';
+/**
+ * One policy's replay (`replayOne`): its state is one object of one shape, and each part of a call's
+ * work is a method of its own. It was one function of ~300 lines with closures: V8 compiled the whole
+ * of it, callees inlined, ~200 ms of background CPU a time, and compiled it again after each
+ * deoptimization (a path or an object shape the first policies had not shown it): 14 compiles, 1.5 s
+ * of the Replay page's 18 policies at 2,000 turns (DESIGN-NOTES, session 20). Methods are compiled
+ * (and deoptimized) on their own.
+ */
+class PolicyRun {
+  readonly msgs: Message[];
+  readonly out: ReplayedCall[] = [];
+  readonly firings: number[] = [];
+  readonly fates = new Map<string, Fate>();
+  readonly tracksContext: boolean;
   // The policy's context (for 'none' and plans): items, and how far into the log it has read.
-  let items: Item[] = [];
+  items: Item[] = [];
   // Tokens of `items` (kept with it: summing the context on every call was quadratic in the calls).
-  let itemsTokens = 0;
-  const contextMessages = new ContextMessages();
-  let tools = log.tools;
-  let toolTokens = env.toolTokens;
-  let cursor = 0;
-  let prevItems: Item[] = [];
-  let prevPrompt = 0;
-  let prevTime: number | undefined;
-  let first = true;
-  let seenRecorded = false;
+  itemsTokens = 0;
+  readonly contextMessages = new ContextMessages();
+  tools: Transcript['tools'];
+  toolTokens: number;
+  cursor = 0;
+  prevItems: Item[] = [];
+  prevPrompt = 0;
+  prevTime: number | undefined = undefined;
+  first = true;
+  seenRecorded = false;
   // A provider caches per model: a call to another model than the previous one (Gemini CLI routes
   // between Flash and Pro) reads only what that model cached, at its own last call.
-  let prevModel: string | undefined;
-  const lastOfModel = new Map<string, { prompt: number; time?: number }>();
-  let armedAt = -Infinity;
-  let armedEvents = -Infinity;
+  prevModel: string | undefined = undefined;
+  readonly lastOfModel = new Map<string, { prompt: number; time?: number }>();
+  armedAt = -Infinity;
+  armedEvents = -Infinity;
   // Cache-aware Auto: the prompt size at its last look, and where its last compaction ended (items index).
-  let checkedAt = -Infinity;
-  let boundary = 0;
+  checkedAt = -Infinity;
+  boundary = 0;
   // A plan local to the context's end (endLocal): its next look need project only from this message (0: all).
-  let tailFrom = 0;
-  let mainCallsSoFar = 0;
+  tailFrom = 0;
+  mainCallsSoFar = 0;
   // 'recorded': the source's own markers take effect at their message; a marker rewrites the prefix.
-  const markerAt = new Map<number, number>();
-  for (const k of log.markers) if (k.covers) markerAt.set(k.atMessage, Math.min(markerAt.get(k.atMessage) ?? Infinity, k.covers[0]));
-  let markerCursor = 0;
-  const trigger = policy.triggerTokens?.(limits);
-  const reArm = 0.05 * limits.contextWindow;
-  let lastTurn = -1;
+  readonly markerAt = new Map<number, number>();
+  markerCursor = 0;
+  readonly trigger: number | undefined;
+  readonly reArm: number;
+  lastTurn = -1;
+  // The call being replayed: its recorded prompt (`base`) and whether the cache is alive as the policy can know it.
+  base = 0;
+  aliveGuess = false;
+  // The context as a log, built once per call: the plan and every candidate of this call
+  // compact the same one (and projectTranscript's per-log work is done once for it).
+  contextLog: Transcript | undefined = undefined;
 
-  const read = (upTo: number) => {
-    for (; cursor < upTo; cursor++) {
-      const m = msgs[cursor];
+  constructor(
+    readonly log: Transcript,
+    readonly policy: ReplayPolicy,
+    readonly env: ReplayEnv,
+  ) {
+    this.msgs = log.messages;
+    this.tracksContext = policy.kind !== 'recorded';
+    this.tools = log.tools;
+    this.toolTokens = env.toolTokens;
+    for (const k of log.markers) if (k.covers) this.markerAt.set(k.atMessage, Math.min(this.markerAt.get(k.atMessage) ?? Infinity, k.covers[0]));
+    this.trigger = policy.triggerTokens?.(env.limits);
+    this.reArm = 0.05 * env.limits.contextWindow;
+  }
+
+  run(): ReplayResult {
+    const calls = this.env.calls;
+    for (let ci = 0; ci < calls.length; ci++) {
+      const c = calls[ci];
+      if (c.sidechain) this.sideCall(c, ci);
+      else this.mainCall(c, ci);
+    }
+    return this.finish();
+  }
+
+  read(upTo: number): void {
+    const msgs = this.msgs;
+    for (; this.cursor < upTo; this.cursor++) {
+      const m = msgs[this.cursor];
       if (m.sidechain || isSummaryMessage(m)) continue;
       const it = itemOf(wrapMessage(m));
-      items.push(it);
-      itemsTokens += it.tokens;
-      contextMessages.append(it);
+      this.items.push(it);
+      this.itemsTokens += it.tokens;
+      this.contextMessages.append(it);
     }
-  };
-  const estimate = () => toolTokens + itemsTokens;
+  }
 
-  for (let ci = 0; ci < calls.length; ci++) {
-    const c = calls[ci];
-    if (c.sidechain) {
-      const u = c.recorded!;
-      const p = env.priceOf(c);
-      const usd = p ? callCost({ price: p } as ModelInfo, u) : 0;
-      out.push({ index: ci, messageIndex: c.messageIndex, turn: c.turn, sidechain: true, recorded: true, prompt: u.input + u.cacheRead + u.cacheWrite, fired: false, cacheBroken: false, input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, output: u.output, usd, overWindow: false });
-      continue;
+  /** The call's prompt with the context as it is now. */
+  size(c: CallPoint): number {
+    return Math.max(1, Math.round(this.base + this.env.factor * (this.toolTokens + this.itemsTokens - this.env.before[c.promptEnd])));
+  }
+
+  contextNow(): Transcript {
+    return (this.contextLog ??= this.contextMessages.asLog(this.log, this.tools));
+  }
+
+  sideCall(c: CallPoint, ci: number): void {
+    const u = c.recorded!;
+    const p = this.env.priceOf(c);
+    const usd = p ? callCost({ price: p } as ModelInfo, u) : 0;
+    this.out.push({ index: ci, messageIndex: c.messageIndex, turn: c.turn, sidechain: true, recorded: true, prompt: u.input + u.cacheRead + u.cacheWrite, fired: false, cacheBroken: false, input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, output: u.output, usd, overWindow: false });
+  }
+
+  /**
+   * A candidate compaction of the context (`from` > 0: `context` is the context from that message
+   * on, a tail look, the rest kept as it is). A summarizer's call sends the context it summarizes
+   * (the previous request's prefix, read from the cache while alive) and writes the summary.
+   */
+  candidate(c: CallPoint, prompt: number, steps: Step[], from: number, context: Transcript): Candidate {
+    const env = this.env;
+    const factor = env.factor;
+    replayWork.messagesProjected += context.messages.length;
+    // A plan's budget is a prompt size (what the model is sent); the context it compacts is
+    // counted the way the file is: less the invisible overhead, ÷ the calibration factor.
+    const scaled = steps.map((st) => (st.budget === undefined ? st : { ...st, budget: Math.max(1, Math.floor((st.budget - env.overhead) / factor)) }));
+    const projection = projectTranscript(context, scaled, { baseline: 'log', signalCacheOf: this.log });
+    const nextTools = projection.tools as Transcript['tools'];
+    const nextToolTokens = nextTools.reduce((n, t) => n + t.tokens, 0);
+    // The projection's own total (its tools and every block, counted once by project) is the
+    // candidate's size; its items are made only if it is kept (most looks keep nothing).
+    const prefixTokens = from > 0 ? this.contextMessages.tokensBefore(from) : 0;
+    const after = Math.max(1, Math.round(this.base + factor * (prefixTokens + projection.tokens.after.total - env.before[c.promptEnd])));
+    const common = from > 0 ? commonPrefixTokensWithTail(this.prevItems, this.items, from, prefixTokens, projection.messages) : commonPrefixTokens(this.prevItems, projection.messages);
+    const stable = Math.min(this.prevPrompt, Math.round((env.overhead + nextToolTokens) * factor + factor * common));
+    const summaryTokens = projection.summaries.reduce((n, x) => n + x.tokens, 0);
+    const p = env.priceOf(c);
+    const call = summaryTokens > 0 ? scaleHits(billCall(env.rules, p, prompt, Math.min(prompt, this.prevPrompt), this.aliveGuess, Math.round(summaryTokens * factor)), env.hitScale, env.rules, p) : undefined;
+    return { projection, from, prefixTokens, tools: nextTools, toolTokens: nextToolTokens, after, stable, call };
+  }
+
+  /** The cache-aware Auto's early look: the whole context, or only what came since the last compaction, whichever nets more. */
+  early(c: CallPoint, ci: number, prompt: number): { chosen?: Candidate; declined?: ReplayedCall['declined'] } {
+    const env = this.env;
+    const policy = this.policy;
+    this.checkedAt = prompt;
+    const callsToCome = estimateCallsToCome(this.mainCallsSoFar);
+    const options: Array<{ cand: Candidate; d: EarlyDecision }> = [];
+    const context = this.contextNow();
+    const tryPlan = (steps: Step[]) => {
+      const cand = this.candidate(c, prompt, steps, 0, context);
+      const d = decideEarly({ before: prompt, after: cand.after, stablePrefix: cand.stable, callUsd: cand.call?.usd ?? 0, cacheAlive: this.aliveGuess }, env.pricing!, callsToCome, env.minCleared);
+      options.push({ cand, d });
+    };
+    tryPlan(policy.early!.plan(context, env.limits));
+    if (policy.early!.tailPlan && this.boundary > 0 && this.boundary < this.items.length) tryPlan(policy.early!.tailPlan(context, env.limits, this.boundary));
+    const best = options.filter((o) => o.d.compact).sort((a, b) => b.d.netUsd - a.d.netUsd)[0];
+    if (best) return { chosen: best.cand };
+    const closest = options.sort((a, b) => b.d.netUsd - a.d.netUsd)[0];
+    return { declined: { reason: closest.d.reason, netUsd: closest.d.netUsd } };
+  }
+
+  /** The context after a kept compaction: its items, tokens and log messages. */
+  keep(chosen: Candidate): void {
+    for (const [id, f] of Object.entries(chosen.projection.fates)) if (f.kind !== 'kept') this.fates.set(id, f);
+    if (chosen.from > 0) {
+      // A tail look: the items before it stay, the tail's are made.
+      // In place: a copy of the whole context at every firing was quadratic (`prevItems`, the
+      // only other reference, is the same array and is not read again before it is set).
+      const items = this.items;
+      items.length = chosen.from;
+      let tailTokens = 0;
+      for (const m of chosen.projection.messages) {
+        const it = itemOf(m);
+        items.push(it);
+        tailTokens += it.tokens;
+      }
+      this.itemsTokens = chosen.prefixTokens + tailTokens;
+      this.contextMessages.reset(items, chosen.from);
+    } else {
+      this.items = chosen.projection.messages.map(itemOf);
+      this.itemsTokens = itemTokens(this.items);
+      this.contextMessages.reset(this.items);
     }
+    this.tools = chosen.tools;
+    this.toolTokens = chosen.toolTokens;
+  }
+
+  mainCall(c: CallPoint, ci: number): void {
+    const env = this.env;
+    const policy = this.policy;
+    const rules = env.rules;
     const base = env.recordedPrompt(c);
+    this.base = base;
     let prompt: number;
     let prefix: number;
     let fired = false;
@@ -916,86 +1095,44 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
     let declined: ReplayedCall['declined'];
     let compaction: ReplayedCall['compaction'];
     // The cache as the policy can know it before the call: alive when the gap since the previous call is within the TTL.
-    const aliveGuess = ci > 0 && (prevTime === undefined || c.time === undefined || c.time - prevTime <= rules.ttlMs);
-    if (!tracksContext) {
+    this.aliveGuess = ci > 0 && (this.prevTime === undefined || c.time === undefined || c.time - this.prevTime <= rules.ttlMs);
+    if (!this.tracksContext) {
       prompt = base;
       // A source compaction between the previous call and this one rewrote the prefix from the first message it covered.
       let cut = Infinity;
-      for (; markerCursor < c.promptEnd; markerCursor++) if (markerAt.has(markerCursor)) cut = Math.min(cut, markerAt.get(markerCursor)!);
-      prefix = cut === Infinity ? prevPrompt : Math.round((before[cut] + env.overhead) * factor);
+      for (; this.markerCursor < c.promptEnd; this.markerCursor++) if (this.markerAt.has(this.markerCursor)) cut = Math.min(cut, this.markerAt.get(this.markerCursor)!);
+      prefix = cut === Infinity ? this.prevPrompt : Math.round((env.before[cut] + env.overhead) * env.factor);
     } else {
-      read(c.promptEnd);
-      const size = () => Math.max(1, Math.round(base + factor * (estimate() - before[c.promptEnd])));
-      prompt = size();
-      const overTokens = trigger !== undefined && prompt >= trigger && prompt >= armedAt + reArm;
-      const overEvents = policy.triggerEvents !== undefined && items.length >= policy.triggerEvents && items.length >= armedEvents + policy.triggerEvents / 2;
+      this.read(c.promptEnd);
+      this.contextLog = undefined;
+      prompt = this.size(c);
+      const contextMessages = this.contextMessages;
+      const trigger = this.trigger;
+      const overTokens = trigger !== undefined && prompt >= trigger && prompt >= this.armedAt + this.reArm;
+      const overEvents = policy.triggerEvents !== undefined && this.items.length >= policy.triggerEvents && this.items.length >= this.armedEvents + policy.triggerEvents / 2;
       // JP checks between turns only: the first call of a turn (the previous turn has completed).
-      const checks = policy.checkAt !== 'turn' || c.turn !== lastTurn;
+      const checks = policy.checkAt !== 'turn' || c.turn !== this.lastTurn;
       const forced = policy.kind === 'plan' && !!policy.plan && checks && (overTokens || overEvents);
-      // The context as a log, built once per call: the plan and every candidate of this call
-      // compact the same one (and projectTranscript's per-log work is done once for it).
-      let contextLog: Transcript | undefined;
-      const contextNow = () => (contextLog ??= contextMessages.asLog(log, tools));
-      // A summarizer's call sends the context it summarizes (the previous request's prefix, read
-      // from the cache while alive) and writes the summary.
-      // `from` > 0: `context` is the context from that message on (a tail look), the rest kept as it is.
-      const candidate = (steps: Step[], from = 0, context = contextNow()): Candidate => {
-        replayWork.messagesProjected += context.messages.length;
-        // A plan's budget is a prompt size (what the model is sent); the context it compacts is
-        // counted the way the file is: less the invisible overhead, ÷ the calibration factor.
-        const scaled = steps.map((st) => (st.budget === undefined ? st : { ...st, budget: Math.max(1, Math.floor((st.budget - env.overhead) / factor)) }));
-        const projection = projectTranscript(context, scaled, { baseline: 'log', signalCacheOf: log });
-        const nextTools = projection.tools as Transcript['tools'];
-        const nextToolTokens = nextTools.reduce((n, t) => n + t.tokens, 0);
-        // The projection's own total (its tools and every block, counted once by project) is the
-        // candidate's size; its items are made only if it is kept (most looks keep nothing).
-        const prefixTokens = from > 0 ? contextMessages.tokensBefore(from) : 0;
-        const after = Math.max(1, Math.round(base + factor * (prefixTokens + projection.tokens.after.total - before[c.promptEnd])));
-        const common = from > 0 ? commonPrefixTokensWithTail(prevItems, items, from, prefixTokens, projection.messages) : commonPrefixTokens(prevItems, projection.messages);
-        const stable = Math.min(prevPrompt, Math.round((env.overhead + nextToolTokens) * factor + factor * common));
-        const summaryTokens = projection.summaries.reduce((n, x) => n + x.tokens, 0);
-        const p = env.priceOf(c);
-        const call = summaryTokens > 0 ? scaleHits(billCall(rules, p, prompt, Math.min(prompt, prevPrompt), aliveGuess, Math.round(summaryTokens * factor)), env.hitScale, rules, p) : undefined;
-        return { projection, from, prefixTokens, tools: nextTools, toolTokens: nextToolTokens, after, stable, call };
-      };
       let chosen: Candidate | undefined;
       let why: 'window' | 'pays' = 'window';
       // A plan that only removes reasoning, at a context without any (and no pairing to repair), would
       // take nothing out: the look is not kept, as below, without projecting the whole context.
       if (forced && policy.onlyRemoves === 'reasoning' && contextMessages.reasoningBlocks === 0 && contextMessages.paired) {
         replayWork.looksWithoutProjection++;
-        armedAt = prompt;
-        armedEvents = items.length;
-      } else if (forced && policy.endLocal && tailFrom > 0 && contextMessages.paired && contextMessages.markers.length === 0 && ('keepResults' in policy.endLocal || contextMessages.openResultsBefore(tailFrom) === 0)) {
+        this.armedAt = prompt;
+        this.armedEvents = this.items.length;
+      } else if (forced && policy.endLocal && this.tailFrom > 0 && contextMessages.paired && contextMessages.markers.length === 0 && ('keepResults' in policy.endLocal || contextMessages.openResultsBefore(this.tailFrom) === 0)) {
         // A plan local to the context's end: the messages before `tailFrom` hold only results the
         // previous look already left or stubbed for good; project the rest.
-        const tail = contextMessages.tailLog(log, tools, tailFrom);
-        chosen = candidate(policy.plan!(tail, limits), tailFrom, tail);
-        if (replayChecks.tail) checkTailLook(chosen, candidate(policy.plan!(contextNow(), limits)), items, c.messageIndex, policy.id);
-      } else if (forced) chosen = candidate(policy.plan!(contextNow(), limits));
-      else if (policy.early && env.pricing && ci > 0 && prompt >= checkedAt + env.minCleared) {
-        // The cache-aware Auto: weigh an early compaction each time the context has grown by the
-        // least one must clear since the last look; the whole context, or only what came since
-        // the last compaction (the cached prefix untouched), whichever nets more.
-        checkedAt = prompt;
-        const callsToCome = estimateCallsToCome(mainCallsSoFar);
-        const options: Array<{ cand: Candidate; d: EarlyDecision }> = [];
-        const tryPlan = (steps: Step[]) => {
-          const cand = candidate(steps);
-          const d = decideEarly({ before: prompt, after: cand.after, stablePrefix: cand.stable, callUsd: cand.call?.usd ?? 0, cacheAlive: aliveGuess }, env.pricing!, callsToCome, env.minCleared);
-          options.push({ cand, d });
-        };
-        const context = contextNow();
-        tryPlan(policy.early.plan(context, limits));
-        if (policy.early.tailPlan && boundary > 0 && boundary < items.length) tryPlan(policy.early.tailPlan(context, limits, boundary));
-        const best = options.filter((o) => o.d.compact).sort((a, b) => b.d.netUsd - a.d.netUsd)[0];
-        if (best) {
-          chosen = best.cand;
-          why = 'pays';
-        } else {
-          const closest = options.sort((a, b) => b.d.netUsd - a.d.netUsd)[0];
-          declined = { reason: closest.d.reason, netUsd: closest.d.netUsd };
-        }
+        const tail = contextMessages.tailLog(this.log, this.tools, this.tailFrom);
+        chosen = this.candidate(c, prompt, policy.plan!(tail, env.limits), this.tailFrom, tail);
+        if (replayChecks.tail) checkTailLook(chosen, this.candidate(c, prompt, policy.plan!(this.contextNow(), env.limits), 0, this.contextNow()), this.items, c.messageIndex, policy.id);
+      } else if (forced) chosen = this.candidate(c, prompt, policy.plan!(this.contextNow(), env.limits), 0, this.contextNow());
+      else if (policy.early && env.pricing && ci > 0 && prompt >= this.checkedAt + env.minCleared) {
+        const look = this.early(c, ci, prompt);
+        chosen = look.chosen;
+        if (chosen) why = 'pays';
+        declined = look.declined;
       }
       // Whether the look's outcome is in the context now (kept, or it changed nothing): then a plan
       // local to the end has settled every result before its newest `keepResults`.
@@ -1003,143 +1140,146 @@ function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): Repla
       const settles = forced && policy.endLocal !== undefined && chosen !== undefined && (chosen.after < prompt || ('keepResults' in policy.endLocal && !Object.values(chosen.projection.fates).some((f) => f.kind !== 'kept')));
       // A compaction that takes nothing out would only rewrite the cache: not kept (the trigger re-arms as after a firing).
       if (chosen && chosen.after >= prompt) {
-        armedAt = prompt;
-        armedEvents = items.length;
+        this.armedAt = prompt;
+        this.armedEvents = this.items.length;
         chosen = undefined;
       }
       if (chosen) {
-        for (const [id, f] of Object.entries(chosen.projection.fates)) if (f.kind !== 'kept') fates.set(id, f);
+        this.keep(chosen);
         firedBefore = prompt;
-        if (chosen.from > 0) {
-          // A tail look: the items before it stay, the tail's are made.
-          // In place: a copy of the whole context at every firing was quadratic (`prevItems`, the
-          // only other reference, is the same array and is not read again before it is set).
-          items.length = chosen.from;
-          let tailTokens = 0;
-          for (const m of chosen.projection.messages) {
-            const it = itemOf(m);
-            items.push(it);
-            tailTokens += it.tokens;
-          }
-          itemsTokens = chosen.prefixTokens + tailTokens;
-          contextMessages.reset(items, chosen.from);
-        } else {
-          items = chosen.projection.messages.map(itemOf);
-          itemsTokens = itemTokens(items);
-          contextMessages.reset(items);
-        }
-        tools = chosen.tools;
-        toolTokens = chosen.toolTokens;
-        prompt = size();
+        prompt = this.size(c);
         fired = true;
-        firings.push(c.messageIndex);
-        armedAt = prompt;
-        armedEvents = items.length;
-        checkedAt = prompt;
-        boundary = items.length;
-        const call = chosen.call;
-        compaction = { callUsd: call?.usd ?? 0, ...(call && { call: { input: call.input, cacheRead: call.cacheRead, cacheWrite: call.cacheWrite, output: call.output } }), removed: Math.max(0, firedBefore - prompt), rewrite: Math.max(0, prompt - chosen.stable), breakEvenCalls: null, callsAfter: 0, paidBack: false, why };
-        if (env.pricing) {
-          const v = judgeCompaction({ before: firedBefore, after: prompt, stablePrefix: chosen.stable, callUsd: compaction.callUsd, cacheAlive: aliveGuess }, env.pricing);
-          compaction.breakEvenCalls = Number.isFinite(v.breakEvenCalls) ? v.breakEvenCalls : null;
-        }
+        this.firings.push(c.messageIndex);
+        this.armedAt = prompt;
+        this.armedEvents = this.items.length;
+        this.checkedAt = prompt;
+        this.boundary = this.items.length;
+        compaction = this.compactionOf(chosen, firedBefore, prompt, why);
       }
-      if (settles) tailFrom = contextMessages.tailStart(policy.endLocal!);
+      if (settles) this.tailFrom = contextMessages.tailStart(policy.endLocal!);
       // Without a compaction the request only appends: the previous one is its prefix. After one,
       // the prefix ends at the first message the compaction changed (`prevItems` is the array the
       // previous request was read into; it never holds more than the previous prompt's prefix).
-      prefix = fired ? chosen!.stable : prevPrompt;
-      prevItems = items;
-      lastTurn = c.turn;
+      prefix = fired ? chosen!.stable : this.prevPrompt;
+      this.prevItems = this.items;
+      this.lastTurn = c.turn;
+      this.contextLog = undefined;
     }
-    const model = c.recorded?.model ?? msgs[c.messageIndex]?.model;
-    const switched = !first && model !== undefined && prevModel !== undefined && model !== prevModel;
-    const own = switched ? lastOfModel.get(model!) : undefined;
-    const sinceTime = switched ? own?.time : prevTime;
+    this.bill(c, ci, prompt, prefix, fired, firedBefore, compaction, declined);
+  }
+
+  /** A kept compaction's record: its call, what it removed and rewrote, its break-even. */
+  compactionOf(chosen: Candidate, firedBefore: number, prompt: number, why: 'window' | 'pays'): NonNullable<ReplayedCall['compaction']> {
+    const call = chosen.call;
+    const compaction: NonNullable<ReplayedCall['compaction']> = { callUsd: call?.usd ?? 0, ...(call && { call: { input: call.input, cacheRead: call.cacheRead, cacheWrite: call.cacheWrite, output: call.output } }), removed: Math.max(0, firedBefore - prompt), rewrite: Math.max(0, prompt - chosen.stable), breakEvenCalls: null, callsAfter: 0, paidBack: false, why };
+    if (this.env.pricing) {
+      const v = judgeCompaction({ before: firedBefore, after: prompt, stablePrefix: chosen.stable, callUsd: compaction.callUsd, cacheAlive: this.aliveGuess }, this.env.pricing);
+      compaction.breakEvenCalls = Number.isFinite(v.breakEvenCalls) ? v.breakEvenCalls : null;
+    }
+    return compaction;
+  }
+
+  /** The main-chain call's bill with the provider's cache, pushed to `out`. */
+  bill(c: CallPoint, ci: number, prompt: number, prefix: number, fired: boolean, firedBefore: number | undefined, compaction: ReplayedCall['compaction'], declined: ReplayedCall['declined']): void {
+    const rules = this.env.rules;
+    const model = c.recorded?.model ?? this.msgs[c.messageIndex]?.model;
+    const first = this.first;
+    const switched = !first && model !== undefined && this.prevModel !== undefined && model !== this.prevModel;
+    const own = switched ? this.lastOfModel.get(model!) : undefined;
+    const sinceTime = switched ? own?.time : this.prevTime;
     // The first recorded call: what the provider held before it is outside anything the file records
     // (the calls before it, if any, carry no usage), so its recorded cache read is taken as the start.
-    const anchor = !!c.recorded && !seenRecorded;
+    const anchor = !!c.recorded && !this.seenRecorded;
     // The replay's clock never goes back: a call stamped before the one it follows is taken at the
     // latest time seen (measured from its wrong time, the next gap expired every cache: +37 %, issue 30).
-    const at = c.time === undefined ? undefined : Math.max(c.time, prevTime ?? -Infinity);
+    const at = c.time === undefined ? undefined : Math.max(c.time, this.prevTime ?? -Infinity);
     let alive = anchor || (first ? false : sinceTime === undefined || at === undefined || at - sinceTime <= rules.ttlMs);
     if (switched && !own) alive = false;
     if (switched && own) prefix = Math.min(prefix, own.prompt);
     // The first call: the cache state at the session's start is outside the file; where recorded, take it as recorded.
     const startPrefix = anchor ? c.recorded!.cacheRead : first ? 0 : prefix;
-    const price = env.priceOf(c);
-    const bill = scaleHits(billCall(rules, price, prompt, Math.min(prompt, startPrefix), alive, c.output, c.recorded?.input ?? 0), env.hitScale, rules, price);
-    const broken = !first && (!alive || prefix < prevPrompt);
-    out.push({
-      index: ci,
-      messageIndex: c.messageIndex,
-      turn: c.turn,
-      sidechain: false,
-      recorded: !!c.recorded,
-      prompt,
-      fired,
-      ...(firedBefore !== undefined && { before: firedBefore }),
-      cacheBroken: broken,
-      ...bill,
-      overWindow: prompt + c.output > limits.contextWindow,
-      ...(compaction && { compaction }),
-      ...(declined && { declined }),
-    });
-    mainCallsSoFar++;
-    prevPrompt = prompt;
-    prevTime = at ?? prevTime;
-    first = false;
-    if (c.recorded) seenRecorded = true;
+    const price = this.env.priceOf(c);
+    const bill = scaleHits(billCall(rules, price, prompt, Math.min(prompt, startPrefix), alive, c.output, c.recorded?.input ?? 0), this.env.hitScale, rules, price);
+    const broken = !first && (!alive || prefix < this.prevPrompt);
+    // Assigned in the order the spreads gave (the JSON is the same), not spread: objects made by
+    // spreads whose parts vary take shapes of their own; here a plain call has one, and a call
+    // that fired or declined adds its fields to it.
+    const call = { index: ci, messageIndex: c.messageIndex, turn: c.turn, sidechain: false, recorded: !!c.recorded, prompt, fired } as ReplayedCall;
+    if (firedBefore !== undefined) call.before = firedBefore;
+    call.cacheBroken = broken;
+    call.input = bill.input;
+    call.cacheRead = bill.cacheRead;
+    call.cacheWrite = bill.cacheWrite;
+    call.output = bill.output;
+    call.usd = bill.usd;
+    call.overWindow = prompt + c.output > this.env.limits.contextWindow;
+    if (compaction) call.compaction = compaction;
+    if (declined) call.declined = declined;
+    this.out.push(call);
+    this.mainCallsSoFar++;
+    this.prevPrompt = prompt;
+    this.prevTime = at ?? this.prevTime;
+    this.first = false;
+    if (c.recorded) this.seenRecorded = true;
     if (model !== undefined) {
-      prevModel = model;
-      lastOfModel.set(model, { prompt, ...(at !== undefined && { time: at }) });
+      this.prevModel = model;
+      this.lastOfModel.set(model, { prompt, ...(at !== undefined && { time: at }) });
     }
   }
 
-  // What it forgot: identifiers and user messages of the whole session absent from its final context.
-  let identifiersLost = 0;
-  let userMessagesLost = 0;
-  if (tracksContext && fates.size > 0) {
-    read(msgs.length);
-    const fateRecord: Record<string, Fate> = {};
-    for (const [id, f] of fates) fateRecord[id] = f;
-    const lost = lostIdentifiers(log, { messages: items.map((it) => it.msg), fates: fateRecord });
-    for (const l of lost) l.kind === 'instruction' ? userMessagesLost++ : identifiersLost++;
-  }
+  finish(): ReplayResult {
+    const policy = this.policy;
+    const out = this.out;
+    const firings = this.firings;
+    // What it forgot: identifiers and user messages of the whole session absent from its final context.
+    let identifiersLost = 0;
+    let userMessagesLost = 0;
+    if (this.tracksContext && this.fates.size > 0) {
+      this.read(this.msgs.length);
+      const fateRecord: Record<string, Fate> = {};
+      for (const [id, f] of this.fates) fateRecord[id] = f;
+      const lost = lostIdentifiers(this.log, { messages: this.items.map((it) => it.msg), fates: fateRecord });
+      for (const l of lost) l.kind === 'instruction' ? userMessagesLost++ : identifiersLost++;
+    }
 
-  const main = out.filter((c) => !c.sidechain);
-  // Each compaction's break-even against the calls the session still made after it.
-  for (let k = 0; k < main.length; k++) {
-    const comp = main[k].compaction;
-    if (!comp) continue;
-    comp.callsAfter = main.length - k;
-    comp.paidBack = comp.breakEvenCalls !== null && comp.callsAfter >= comp.breakEvenCalls;
+    const main = out.filter((c) => !c.sidechain);
+    // Each compaction's break-even against the calls the session still made after it.
+    for (let k = 0; k < main.length; k++) {
+      const comp = main[k].compaction;
+      if (!comp) continue;
+      comp.callsAfter = main.length - k;
+      comp.paidBack = comp.breakEvenCalls !== null && comp.callsAfter >= comp.breakEvenCalls;
+    }
+    // The compaction calls (summarizers) count in the bill and its token classes.
+    const sum = (k: 'input' | 'cacheRead' | 'cacheWrite' | 'output' | 'usd') => out.reduce((n, c) => n + c[k] + (k === 'usd' ? c.compaction?.callUsd ?? 0 : c.compaction?.call?.[k] ?? 0), 0);
+    const promptTokens = sum('input') + sum('cacheRead') + sum('cacheWrite');
+    return {
+      policy: policy.id,
+      label: policy.label,
+      ...(policy.note && { note: policy.note }),
+      calls: out,
+      firings,
+      totals: {
+        calls: out.length,
+        compactions: firings.length,
+        peakContext: main.reduce((n, c) => Math.max(n, c.prompt), 0),
+        callsOverWindow: main.filter((c) => c.overWindow).length,
+        input: sum('input'),
+        cacheRead: sum('cacheRead'),
+        cacheWrite: sum('cacheWrite'),
+        output: sum('output'),
+        usd: sum('usd'),
+        cacheHitRate: promptTokens > 0 ? sum('cacheRead') / promptTokens : 0,
+        cacheBreaks: main.filter((c) => c.cacheBroken).length,
+        identifiersLost,
+        userMessagesLost,
+        compactionUsd: main.reduce((n, c) => n + (c.compaction?.callUsd ?? 0), 0),
+        compactionsNotPaidBack: main.filter((c) => c.compaction && !c.compaction.paidBack).length,
+      },
+    };
   }
-  // The compaction calls (summarizers) count in the bill and its token classes.
-  const sum = (k: 'input' | 'cacheRead' | 'cacheWrite' | 'output' | 'usd') => out.reduce((n, c) => n + c[k] + (k === 'usd' ? c.compaction?.callUsd ?? 0 : c.compaction?.call?.[k] ?? 0), 0);
-  const promptTokens = sum('input') + sum('cacheRead') + sum('cacheWrite');
-  return {
-    policy: policy.id,
-    label: policy.label,
-    ...(policy.note && { note: policy.note }),
-    calls: out,
-    firings,
-    totals: {
-      calls: out.length,
-      compactions: firings.length,
-      peakContext: main.reduce((n, c) => Math.max(n, c.prompt), 0),
-      callsOverWindow: main.filter((c) => c.overWindow).length,
-      input: sum('input'),
-      cacheRead: sum('cacheRead'),
-      cacheWrite: sum('cacheWrite'),
-      output: sum('output'),
-      usd: sum('usd'),
-      cacheHitRate: promptTokens > 0 ? sum('cacheRead') / promptTokens : 0,
-      cacheBreaks: main.filter((c) => c.cacheBroken).length,
-      identifiersLost,
-      userMessagesLost,
-      compactionUsd: main.reduce((n, c) => n + (c.compaction?.callUsd ?? 0), 0),
-      compactionsNotPaidBack: main.filter((c) => c.compaction && !c.compaction.paidBack).length,
-    },
-  };
+}
+
+function replayOne(log: Transcript, policy: ReplayPolicy, env: ReplayEnv): ReplayResult {
+  return new PolicyRun(log, policy, env).run();
 }

@@ -47,4 +47,19 @@ describe('a reset re-appends the messages it keeps without reading their blocks 
       }
     }
   });
+
+  it('a compaction that stubs results in place moves no message: the reset keeps those message objects instead of making them again (session 20)', () => {
+    const log = session(1000);
+    for (const id of ['claude-code-microcompact', 'anthropic-clear-tool-uses', 'openhands']) {
+      const appended = replayWork.contextMessages;
+      const reused = replayWork.contextMessagesReused;
+      const sim = simulate(log, [byId(id)]);
+      const a = replayWork.contextMessages - appended;
+      const r = replayWork.contextMessagesReused - reused;
+      expect(sim.results[0].totals.compactions).toBeGreaterThan(20);
+      // Before: none (every message after the first change was made anew: 18,299 at 2,000 turns for microcompact).
+      expect(r).toBeGreaterThan(0.3 * a);
+    }
+  });
 });
+
