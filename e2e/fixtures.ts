@@ -1,4 +1,4 @@
-import { test as base } from '@playwright/test';
+import { test as base, type ConsoleMessage, type Worker } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { importBytes } from '../lib/formats/import';
@@ -18,14 +18,29 @@ export function expectedTurns(file: string, conversation?: number): number {
 }
 
 export const test = base.extend<{ library: LibraryPage; inspector: InspectorPage; failOnPageErrors: void }>({
-  /** Every test fails on an uncaught exception in the page or the worker: a crash is never a pass. */
+  /**
+   * Every test fails on an uncaught exception in the page or the worker: a crash is never a pass.
+   * The listeners come off when the test ends, and the workers already running are watched too:
+   * a spec may hand its tests one page per Playwright worker (e2e/formats.spec.ts), whose engine
+   * workers started in an earlier test.
+   */
   failOnPageErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('worker', (w) => w.on('console', (m) => m.type() === 'error' && errors.push(`worker: ${m.text()}`)));
-      if (process.env.CONTEXTSCOPE_WORKER_LOG) page.on('worker', (w) => w.on('console', (m) => console.log(m.text())));
+      const onPageError = (e: Error) => errors.push(e.message);
+      const onConsole = (m: ConsoleMessage) => m.type() === 'error' && errors.push(`worker: ${m.text()}`);
+      const log = (m: ConsoleMessage) => console.log(m.text());
+      const watch = (w: Worker) => {
+        w.on('console', onConsole);
+        if (process.env.CONTEXTSCOPE_WORKER_LOG) w.on('console', log);
+      };
+      page.on('pageerror', onPageError);
+      page.workers().forEach(watch);
+      page.on('worker', watch);
       await use();
+      page.off('pageerror', onPageError);
+      page.off('worker', watch);
+      for (const w of page.workers()) w.off('console', onConsole).off('console', log);
       base.expect(errors, 'uncaught errors in the page').toEqual([]);
     },
     { auto: true },
