@@ -72,17 +72,18 @@ describe('WorkerBridge: the census lane', () => {
     const steady = {
       ...engine,
       libraryCensus: async (onProgress: (p: CensusProgress) => void) => {
-        for (let i = 1; i <= 8; i++) {
-          await sleep(100);
-          onProgress(progress(i, 8));
+        for (let i = 1; i <= 30; i++) {
+          await sleep(50);
+          onProgress(progress(i, 30));
         }
-        return census(8);
+        return census(30);
       },
     };
     const { bridge } = channelBridge(() => steady);
-    bridge.censusStallMs = 300;
-    // 800 ms in all, never 300 ms without a report.
-    expect((await bridge.libraryCensus(new AbortController().signal, () => {})).files).toBe(8);
+    // 1.5 s in all, a report every 50 ms: 20 times that between two reports before the 1 s stall time
+    // (it was 100 ms against 300 ms, and a loaded machine once left 317 ms between two).
+    bridge.censusStallMs = 1000;
+    expect((await bridge.libraryCensus(new AbortController().signal, () => {})).files).toBe(30);
     bridge.terminate();
   });
 
