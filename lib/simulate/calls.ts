@@ -1036,7 +1036,7 @@ class PolicyRun {
   }
 
   /** The cache-aware Auto's early look: the whole context, or only what came since the last compaction, whichever nets more. */
-  early(c: CallPoint, ci: number, prompt: number): { chosen?: Candidate; declined?: ReplayedCall['declined'] } {
+  early(c: CallPoint, prompt: number): { chosen?: Candidate; declined?: ReplayedCall['declined'] } {
     const env = this.env;
     const policy = this.policy;
     this.checkedAt = prompt;
@@ -1129,7 +1129,7 @@ class PolicyRun {
         if (replayChecks.tail) checkTailLook(chosen, this.candidate(c, prompt, policy.plan!(this.contextNow(), env.limits), 0, this.contextNow()), this.items, c.messageIndex, policy.id);
       } else if (forced) chosen = this.candidate(c, prompt, policy.plan!(this.contextNow(), env.limits), 0, this.contextNow());
       else if (policy.early && env.pricing && ci > 0 && prompt >= this.checkedAt + env.minCleared) {
-        const look = this.early(c, ci, prompt);
+        const look = this.early(c, prompt);
         chosen = look.chosen;
         if (chosen) why = 'pays';
         declined = look.declined;

@@ -17,17 +17,23 @@ import { REPLAY_POLICIES } from './policies/replay';
 const CORPUS = path.resolve(__dirname, '../../../shared/corpus');
 const session = (turns: number) => importBytes('session.jsonl', new TextEncoder().encode(makeClaudeCodeSession(turns))).transcript;
 const byId = (id: string) => REPLAY_POLICIES.find((p) => p.id === id)!;
+/** One policy's replay, with the replay work (replayWork's counters) it did. */
+function replayOf(log: ReturnType<typeof session>, id: string) {
+  const before = { ...replayWork };
+  const sim = simulate(log, [byId(id)]);
+  const work = { ...replayWork };
+  for (const k of Object.keys(work) as Array<keyof typeof work>) work[k] -= before[k];
+  return { sim, work };
+}
 
 describe('a reset re-appends the messages it keeps without reading their blocks again (issue 31, session 17)', () => {
   it('Auto and LangChain at 1,000 turns read each kept message once, not at every firing', () => {
     const log = session(1000);
     const main = log.messages.filter((m) => !m.sidechain).length;
     for (const id of ['contextscope-auto', 'langchain-trim', 'seed-004']) {
-      const appended = replayWork.contextMessages;
-      const scanned = replayWork.messagesScanned;
-      const sim = simulate(log, [byId(id)]);
-      const a = replayWork.contextMessages - appended;
-      const s = replayWork.messagesScanned - scanned;
+      const { sim, work } = replayOf(log, id);
+      const a = work.contextMessages;
+      const s = work.messagesScanned;
       expect(sim.results[0].totals.compactions).toBeGreaterThan(20);
       // Before: every append read its blocks (Auto 68,343 reads, LangChain 54,224, seed 004 24,093).
       expect(a).toBeGreaterThan(5 * main);
@@ -51,11 +57,9 @@ describe('a reset re-appends the messages it keeps without reading their blocks 
   it('a compaction that stubs results in place moves no message: the reset keeps those message objects instead of making them again (session 20)', () => {
     const log = session(1000);
     for (const id of ['claude-code-microcompact', 'anthropic-clear-tool-uses', 'openhands']) {
-      const appended = replayWork.contextMessages;
-      const reused = replayWork.contextMessagesReused;
-      const sim = simulate(log, [byId(id)]);
-      const a = replayWork.contextMessages - appended;
-      const r = replayWork.contextMessagesReused - reused;
+      const { sim, work } = replayOf(log, id);
+      const a = work.contextMessages;
+      const r = work.contextMessagesReused;
       expect(sim.results[0].totals.compactions).toBeGreaterThan(20);
       // Before: none (every message after the first change was made anew: 18,299 at 2,000 turns for microcompact).
       expect(r).toBeGreaterThan(0.3 * a);
