@@ -20,6 +20,17 @@ test('toggle policies on the inspector timeline: a curve each, the CLI’s numbe
   const timeline = page.getByTestId('timeline');
   await expect(timeline).toHaveAttribute('data-policies', '');
 
+  // While the worker replays, the activity dot says so without an endless animation (motion allowed, as most users have it):
+  // the endless animations running each time the dot's state changed.
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await page.evaluate(() => {
+    const busy: number[] = [];
+    (window as unknown as { __busyEndless: number[] }).__busyEndless = busy;
+    const dot = document.querySelector('[data-testid=worker-activity]')!;
+    new MutationObserver(() => {
+      if (dot.getAttribute('data-busy') === 'yes') busy.push(document.getAnimations().filter((a) => a.effect?.getTiming().iterations === Infinity).length);
+    }).observe(dot, { attributes: true, childList: true, subtree: true });
+  });
   await page.getByTestId('policy-menu').locator('summary').click();
   // The tick asks the worker in its own event (issue 31): the replay's request is sent before the
   // URL changes, so neither the router nor the inspector's re-render stands in its way.
@@ -58,6 +69,9 @@ test('toggle policies on the inspector timeline: a curve each, the CLI’s numbe
   // even under opacity 0) makes the compositor draw every frame, a core's share on this machine.
   await expect(page.getByTestId('worker-activity')).toHaveAttribute('data-busy', 'no');
   await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length)).toBe(0);
+  const whileBusy = await page.evaluate(() => (window as unknown as { __busyEndless: number[] }).__busyEndless);
+  expect(whileBusy.length, 'the dot showed the worker busy').toBeGreaterThan(0);
+  expect(whileBusy.filter((n) => n > 0), 'endless animations while the worker replayed').toEqual([]);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'inspector-policies.png') });
 
   // On the call axis the curves follow the calls.

@@ -18,11 +18,19 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
   expect(cli.rows.length).toBeGreaterThan(10);
 
   await library.openInInspector(file, inspector);
+  // The suite runs with reduced motion; the wait is checked as most users see it, motion allowed.
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
   // Rows as their parts finish (issue 31): every count of rows the page showed, and whether the table was complete.
+  // While it replays: the progress each change showed, and the endless animations running then.
   await page.evaluate(() => {
     const seen: string[] = [];
+    const progress: Array<{ done: number; endless: number }> = [];
     (window as unknown as { __rowsSeen: string[] }).__rowsSeen = seen;
+    (window as unknown as { __progress: typeof progress }).__progress = progress;
     new MutationObserver(() => {
+      const bar = document.querySelector('[data-testid=replay-loading] [role=progressbar]');
+      if (document.querySelector('[data-testid=replay-loading]'))
+        progress.push({ done: Number(bar?.getAttribute('aria-valuenow') ?? NaN), endless: document.getAnimations().filter((a) => a.effect?.getTiming().iterations === Infinity).length });
       const t = document.querySelector('[data-testid=replay-table]');
       if (!t) return;
       const k = `${t.querySelectorAll('[data-testid=replay-row]').length}:${t.getAttribute('data-complete')}:${!!document.querySelector('[data-testid=replay-chart-pending]')}`;
@@ -55,8 +63,16 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
   expect(seen.filter((k) => k.includes(':false:')).every((k) => k.endsWith(':true'))).toBe(true);
   expect(seen[seen.length - 1]).toBe(`${cli.rows.length}:true:false`);
   await expect(page.getByTestId('replay-csv')).toBeEnabled();
-  // Nothing animates once the table is complete (an endless animation draws a frame each vsync).
+  // Nothing animates once the table is complete (an endless animation draws a frame each vsync),
+  // nor while it replayed: the progress is a bar that moves as parts come in (n of 18), not a pulse.
   await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length)).toBe(0);
+  const progress = await page.evaluate(() => (window as unknown as { __progress: Array<{ done: number; endless: number }> }).__progress);
+  expect(progress.length, 'the page showed its progress while it replayed').toBeGreaterThan(0);
+  expect(progress.filter((p) => p.endless > 0), 'endless animations while the replay ran').toEqual([]);
+  const done = progress.map((p) => p.done);
+  expect(done[0]).toBe(0);
+  expect(done.some((d) => d > 0 && d < cli.rows.length), 'a part in, others to come').toBe(true);
+  expect(done.every((d, i) => i === 0 || d >= done[i - 1]), 'the bar never goes back').toBe(true);
   // The recorded bill and the replay's error, as the CLI computes it.
   await expect(page.getByTestId('replay-recorded')).toContainText(`${Math.abs(cli.recordedError! * 100).toFixed(1)} %`);
 

@@ -703,7 +703,7 @@ function SelectionRow({ selection, selectedTokens, wb, bars, onClear }: { select
       {ctx && (
         <span className="tabular-nums text-neutral-600 dark:text-neutral-400" data-testid="context-after">
           {wb.planActive ? 'preview' : wb.version.name}: <span title={CONTEXT_DEFINITION}>context from the file</span> {formatTokens(ctx.before)} → <strong className="text-teal-700 dark:text-teal-400">{formatTokens(ctx.after)}</strong> ({formatDelta(ctx.after - ctx.before, ctx.before)})
-          {wb.previewPending && <span className="ml-1 animate-pulse">…</span>}
+          {wb.previewPending && <span className="ml-1">…</span>}
         </span>
       )}
     </div>

@@ -17,8 +17,8 @@ export function WorkerActivity() {
       className={`flex w-3 shrink-0 items-center xl:w-20 gap-1.5 text-xs text-neutral-500 transition-opacity ${busy ? 'opacity-100' : 'opacity-0'}`}
       title="The engine worker is computing; the page stays responsive."
     >
-      {/* Pulsing only while busy: an endless animation under opacity 0 still makes the compositor draw every frame. */}
-      <span className={`inline-block h-1.5 w-1.5 rounded-full bg-blue-500 ${busy ? 'animate-pulse motion-reduce:animate-none' : ''}`} aria-hidden="true" />
+      {/* A still dot: a pulse makes the compositor draw every frame while the worker computes (a replay: seconds of it), on the cores the worker needs. */}
+      <span className="inline-block h-1.5 w-1.5 rounded-full bg-blue-500" aria-hidden="true" />
       {busy && <span className="hidden xl:inline">working…</span>}
     </span>
   );

@@ -110,12 +110,7 @@ export function ReplayPage() {
       </AppHeader>
       <main className="mx-auto flex w-full max-w-[1400px] flex-1 flex-col gap-4 p-4" data-testid="replay">
         {id === '' && <p className="text-sm text-neutral-500">No transcript: open one from the library.</p>}
-        {q.isPending && id !== '' && (
-          <p className="animate-pulse text-sm text-neutral-500 motion-reduce:animate-none" data-testid="replay-loading">
-            Replaying every policy call by call…
-            {view && ` ${view.series.length} of ${REPLAY_POLICY_LIST.length} done`}
-          </p>
-        )}
+        {q.isPending && id !== '' && <ReplayProgress done={view?.series.length ?? 0} total={REPLAY_POLICY_LIST.length} />}
         {q.isError && (
           <p className="rounded border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300" role="alert">
             The replay failed: {userMessage(q.error)}
@@ -288,5 +283,23 @@ function Notes({ series }: { series: ReplaySeries[] }) {
         ))}
       </ul>
     </details>
+  );
+}
+
+/**
+ * The replay's progress: how many policies are in, as a bar that moves only when a part arrives.
+ * Not an endless pulse: an animation makes the compositor draw every frame for as long as it runs
+ * (on a machine without GPU compositing that is CPU the replay itself wants; DESIGN-NOTES, session 21).
+ */
+function ReplayProgress({ done, total }: { done: number; total: number }) {
+  return (
+    <div className="flex items-center gap-3 text-sm text-neutral-500" data-testid="replay-loading">
+      <span>
+        Replaying every policy call by call… {done} of {total} done
+      </span>
+      <span className="h-1.5 w-40 overflow-hidden rounded-full bg-neutral-200 dark:bg-neutral-800" role="progressbar" aria-label="Policies replayed" aria-valuemin={0} aria-valuemax={total} aria-valuenow={done}>
+        <span className="block h-full rounded-full bg-blue-500" style={{ width: `${(100 * done) / Math.max(1, total)}%` }} />
+      </span>
+    </div>
   );
 }
