@@ -45,7 +45,7 @@ import { REPLAY_POLICIES } from '../lib/simulate/policies/replay';
 import { defaultPlan, planToDraft } from '../components/plan/plan';
 import type { Step } from '../lib/compaction/types';
 import { threadCpuMs } from '../tests/cpu';
-import { describeThreads, threadCpu } from './proc-threads';
+import { describeThreads, describeV8Background, threadCpu, v8Background, V8_BACKGROUND_CATEGORIES } from './proc-threads';
 // @ts-expect-error: a plain .mjs script without types
 import { findOrInstallBrowser } from '../scripts/find-browser.mjs';
 import { judgeTrace, PHASE_MARK } from '../scripts/trace-tasks.mjs';
@@ -157,14 +157,43 @@ async function serve(root: string): Promise<{ url: string; child: ChildProcess }
 let actionDeadline = Infinity;
 const capped = (timeout: number) => Math.max(1, Math.min(timeout, actionDeadline - Date.now()));
 
-/** Wait in the page (a few property reads per frame: no Playwright snapshot on the measured thread). */
+/**
+ * Wait in the page until `predicate` holds: checked on each change of the DOM (a MutationObserver)
+ * and every 250 ms (for what the DOM does not show, the URL). No Playwright snapshot on the
+ * measured thread, and no frame loop: polling every animation frame (as this did before session
+ * 21) made the page draw a frame each vsync for the whole wait — at 2,000 turns ~0.7 s of the page's
+ * and the compositor's CPU during the Replay page, on the cores the engine's worker needs, which no
+ * user's page spends. BENCH_WAIT=raf polls every frame again (to compare).
+ */
 async function waitIn<A>(page: Page, what: string, predicate: (arg: A) => boolean, arg: A, timeout: number): Promise<void> {
   try {
-    await page.waitForFunction(predicate as (arg: unknown) => boolean, arg as unknown, { polling: 'raf', timeout: capped(timeout) });
+    if (process.env.BENCH_WAIT === 'raf') await page.waitForFunction(predicate as (arg: unknown) => boolean, arg as unknown, { polling: 'raf', timeout: capped(timeout) });
+    else await waitForChange(page, predicate, arg, capped(timeout));
   } catch (e) {
     if (/Timeout/i.test((e as Error).message)) throw new TimedOut(what);
     throw e;
   }
+}
+
+/** `predicate(arg)` checked at once, on every DOM change and every 250 ms; a Timeout error after `timeout` ms. */
+async function waitForChange<A>(page: Page, predicate: (arg: A) => boolean, arg: A, timeout: number): Promise<void> {
+  // A string, not a function: tsx wraps named inner functions in `__name(…)`, which the page lacks.
+  const held = await page.evaluate(`new Promise((resolve) => {
+    const pred = (${predicate.toString()});
+    const arg = ${JSON.stringify(arg)};
+    if (pred(arg)) return resolve(true);
+    let mo, every, limit;
+    const check = () => {
+      if (!pred(arg)) return;
+      mo.disconnect(); clearInterval(every); clearTimeout(limit);
+      resolve(true);
+    };
+    mo = new MutationObserver(check);
+    mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    every = setInterval(check, 250);
+    limit = setTimeout(() => { mo.disconnect(); clearInterval(every); resolve(false); }, ${Math.max(1, Math.round(timeout))});
+  })`);
+  if (held !== true) throw new Error(`Timeout ${timeout} ms exceeded`);
 }
 
 const workerIdle = (page: Page, timeout: number) => waitIn(page, 'the engine worker to settle', () => document.querySelector('[data-testid=worker-activity]')?.getAttribute('data-busy') !== 'yes', null, timeout);
@@ -188,20 +217,21 @@ const previewSettled = (page: Page, range: string | null, timeout: number) =>
 /** One action: a phase mark, the trace around it, the wall clock from `start` until `done` resolves. */
 async function timeAction(page: Page, name: AppAction, timeoutMs: number, act: () => Promise<void>, done: () => Promise<void>): Promise<AppFigure> {
   const cdp = await page.context().newCDPSession(page);
-  const stop = await startTrace(cdp);
+  const stop = await startTrace(cdp, ',' + V8_BACKGROUND_CATEGORIES);
   let ms = NaN;
   let note: string | undefined;
   let threads: string | undefined;
+  let cpu0: Map<string, number> | undefined;
+  let cpu1: Map<string, number> | undefined;
   try {
     await page.evaluate((mark) => performance.mark(mark), PHASE_MARK + name);
-    const cpu0 = threadCpu();
+    cpu0 = threadCpu();
     const t0 = performance.now();
     actionDeadline = Date.now() + timeoutMs;
     await act();
     await done();
     ms = performance.now() - t0;
-    const cpu1 = threadCpu();
-    if (cpu0 && cpu1) threads = describeThreads(cpu0, cpu1);
+    cpu1 = threadCpu();
   } catch (e) {
     if (e instanceof TimedOut) {
       ms = Infinity;
@@ -212,6 +242,7 @@ async function timeAction(page: Page, name: AppAction, timeoutMs: number, act: (
   let taskMs = NaN;
   try {
     const events = await stop();
+    if (cpu0 && cpu1) threads = describeThreads(cpu0, cpu1, v8Background(events as never[]));
     const judged = judgeTrace(events as never[], { default: APP_TARGETS.taskMs });
     taskMs = judged.tasks.filter((t: { phase: string }) => t.phase === name).reduce((a: number, t: { cpuMs: number }) => Math.max(a, t.cpuMs), 0);
   } catch (e) {

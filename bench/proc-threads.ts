@@ -58,7 +58,7 @@ function fields(stat: string): string[] {
  * Where the renderer's CPU went between two readings: the engine's worker(s), V8's background
  * threads, the page's main thread, compositing (the renderer's and the GPU process's), the rest.
  */
-export function describeThreads(before: Map<string, number>, after: Map<string, number>): string {
+export function describeThreads(before: Map<string, number>, after: Map<string, number>, v8?: ReturnType<typeof v8Background>): string {
   const sum = { worker: 0, background: 0, main: 0, compositing: 0, other: 0 };
   for (const [label, ms] of after) {
     const d = ms - (before.get(label) ?? 0);
@@ -70,5 +70,48 @@ export function describeThreads(before: Map<string, number>, after: Map<string, 
     else sum.other += d;
   }
   const s = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
-  return `CPU meanwhile: engine worker ${s(sum.worker)}, V8's background threads ${s(sum.background)}, page ${s(sum.main)}, compositing ${s(sum.compositing)}, other ${s(sum.other)}`;
+  return `CPU meanwhile: engine worker ${s(sum.worker)}, V8's background threads ${s(sum.background)}${describeV8Background(v8)}, page ${s(sum.main)}, compositing ${s(sum.compositing)}, other ${s(sum.other)}`;
+}
+
+/** The trace categories that time V8's background work (bench/app.ts adds them to its trace of each action). */
+export const V8_BACKGROUND_CATEGORIES = 'disabled-by-default-v8.compile,disabled-by-default-v8.gc';
+
+/**
+ * What V8's background threads did, from a DevTools trace with V8_BACKGROUND_CATEGORIES: CPU ms
+ * (thread duration) of the outermost events on the renderers' `ThreadPoolForegroundWorker` threads —
+ * optimizing compiles (TurboFan, Maglev) and garbage collection. At 2,000 turns the Replay page's
+ * background CPU was ~90 % compiles (DESIGN-NOTES, session 21).
+ */
+export function v8Background(events: ReadonlyArray<{ name?: string; ph?: string; pid?: number; tid?: number; ts?: number; dur?: number; tdur?: number; args?: { name?: string } }>): { compile: number; gc: number; other: number } | undefined {
+  const pool = new Set<string>();
+  for (const e of events) if (e.name === 'thread_name' && /^ThreadPoolForegroundWorker/.test(e.args?.name ?? '')) pool.add(`${e.pid}:${e.tid}`);
+  const byThread = new Map<string, Array<{ name: string; ts: number; dur: number; cpu: number }>>();
+  for (const e of events) {
+    const k = `${e.pid}:${e.tid}`;
+    if (e.ph !== 'X' || !pool.has(k) || typeof e.ts !== 'number') continue;
+    const list = byThread.get(k) ?? byThread.set(k, []).get(k)!;
+    list.push({ name: e.name ?? '', ts: e.ts, dur: e.dur ?? 0, cpu: e.tdur ?? e.dur ?? 0 });
+  }
+  if (byThread.size === 0) return undefined;
+  const out = { compile: 0, gc: 0, other: 0 };
+  for (const list of byThread.values()) {
+    list.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+    let end = -Infinity;
+    for (const e of list) {
+      if (e.ts < end) continue; // nested in the event before
+      end = e.ts + e.dur;
+      const ms = e.cpu / 1000;
+      if (/^V8\.(Turbofan|Maglev|OptimizeBackground|Compile)/.test(e.name)) out.compile += ms;
+      else if (/^V8\.GC/.test(e.name)) out.gc += ms;
+      else out.other += ms;
+    }
+  }
+  return out;
+}
+
+/** " (JIT compiles 4.2 s, GC 480 ms)": the split v8Background found, for the "CPU meanwhile" line. */
+export function describeV8Background(split: ReturnType<typeof v8Background>): string {
+  if (!split) return '';
+  const s = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+  return ` (of it JIT compiles ${s(split.compile)}, GC ${s(split.gc)})`;
 }
