@@ -6,6 +6,9 @@
  * state changes (URL version, the Plan panel's data-preview/data-range, worker busy, Download
  * disabled, note shown) with their ms, each thread's task CPU, and each profiled thread's top
  * functions by self and inclusive time (names are the minified build's). KEEP=1 keeps the trace.
+ * EXTRA=categories adds trace categories (e.g. disabled-by-default-v8.compile,disabled-by-default-v8.gc:
+ * V8's background compiles and GC); JSFLAGS=flags launches Chromium with --js-flags (e.g. --trace-opt
+ * --trace-deopt, printed on the browser's stdout with DEBUG=pw:browser).
  * Run it under the shared lock:
  *   flock -w 4000 /tmp/cs-heavy.lock npx tsx bench/profile-app-trace.ts FILE TURNS [open,apply,export]
  */
@@ -175,7 +178,7 @@ async function traced(page: Page, name: string, act: () => Promise<void>) {
   const cdp = await page.context().newCDPSession(page);
   const events: any[] = [];
   cdp.on('Tracing.dataCollected', (e: any) => events.push(...e.value));
-  await cdp.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.NOPROFILE ? '' : ',disabled-by-default-v8.cpu_profiler'},v8.execute`, transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.NOPROFILE ? '' : ',disabled-by-default-v8.cpu_profiler'},v8.execute${process.env.EXTRA ? ',' + process.env.EXTRA : ''}`, transferMode: 'ReportEvents' });
   await page.evaluate(`(() => {
     const log = (window.__log = []);
     const t0 = performance.now();
@@ -205,7 +208,7 @@ async function traced(page: Page, name: string, act: () => Promise<void>) {
 
 (async () => {
   const { url, kill } = await serve();
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', ...(process.env.JSFLAGS ? [`--js-flags=${process.env.JSFLAGS}`] : [])] });
   const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 }, acceptDownloads: true, ...(process.env.REDUCED && { reducedMotion: 'reduce' as const }) });
   const page = await context.newPage();
   page.on('console', (m) => console.log('  [page]', m.text()));
