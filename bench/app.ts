@@ -352,8 +352,12 @@ async function runInApp(browser: Browser, url: string, file: string, expectTurns
     if (sel) run.selection = [Number(sel[1]), Number(sel[2])];
     await workerIdle(page, T).catch(() => {});
 
-    // apply: the new version shown, with its numbers.
-    run.figures.apply = await timeAction(
+    // apply: the new version shown, with its numbers. A plan that changes nothing on the selection
+    // (a session that fits the budget: the corpus' localpush at Auto 50 %) leaves Apply disabled,
+    // with its reason: said as such, not a 60 s wait for a click that cannot happen.
+    const applyButton = page.getByRole('button', { name: 'Apply', exact: true });
+    if (await applyButton.isDisabled()) run.figures.apply = { ms: NaN, taskMs: NaN, engineMs: NaN, note: `not measured: Apply is disabled (${(await applyButton.getAttribute('title')) ?? 'no reason given'})` };
+    else run.figures.apply = await timeAction(
       page,
       'apply',
       T,
