@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_ACTIONS, appOptions, engineInChild, engineTimes, formatPreviewSplit, judgeApp, type AppCase, type AppFigure, type AppFigures } from '../bench/app';
+import { APP_ACTIONS, appOptions, engineInChild, engineTimes, overlayEngineCold, formatPreviewSplit, judgeApp, type AppCase, type AppFigure, type AppFigures } from '../bench/app';
 import { makeClaudeCodeSession } from '../bench/generate';
 
 const f = (ms: number, taskMs = 20): AppFigure => ({ ms, taskMs, engineMs: ms / 4 });
@@ -67,6 +67,19 @@ describe('bench app', () => {
     engineTimes('cc-50.jsonl', new TextEncoder().encode(makeClaudeCodeSession(50)), { axis: 'turns' }, (a) => some.push(a));
     expect(some).toEqual(['open', 'replay', 'overlay']);
   });
+
+  it("the overlay's engine figure is cold, in a process of its own: only the overlay, after the import and the preview's warm-up", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-app-')), 'cc-60.jsonl');
+    fs.writeFileSync(file, makeClaudeCodeSession(60));
+    try {
+      const cold = await engineInChild(file, { selection: [20, 40], axis: 'turns', budget: 5_000 }, 60_000, true);
+      expect(Object.keys(cold)).toEqual(['overlay']);
+      expect(cold.overlay).toBeGreaterThan(0);
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+    expect(overlayEngineCold('cc-40.jsonl', new TextEncoder().encode(makeClaudeCodeSession(40)))).toBeGreaterThanOrEqual(0);
+  }, 120_000);
 
   it('the engine column is capped: a child process killed at the cap, that action "> T", none after it', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-app-')), 'cc-60.jsonl');
