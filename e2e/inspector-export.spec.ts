@@ -106,7 +106,8 @@ for (const c of CASES) {
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('export-dialog')).toBeHidden();
     await inspector.backToLibrary();
-    await library.importBuffer(exported.name, exported.bytes.toString('utf8'));
+    // By its path (the file the CLI just read): Chromium reads it from disk, not a buffer sent over the DevTools protocol.
+    await library.importFile(tmp);
     if (conversation !== undefined) await library.chooseConversation(conversation);
     const row = await library.waitForRow(rowText(exported.name));
     await expect(row).toHaveAttribute('data-tokens', String(compactedTotal));

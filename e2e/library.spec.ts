@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { importBytes } from '../lib/formats/import';
 import { DB_NAME } from '../lib/db/schema';
@@ -177,9 +178,13 @@ test('an import in progress can be cancelled; nothing is stored and the next imp
   test.setTimeout(90_000);
   // A large synthetic OpenAI Chat document (not a corpus file): big enough that parsing takes a while.
   const messages = Array.from({ length: 14_000 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i} `.padEnd(1200, 'lorem ipsum ') }));
-  const big = JSON.stringify({ model: 'gpt-4o', messages });
+  // Written to a file and given by its path: Chromium reads it from disk. As a buffer (17 MB) it
+  // crossed the DevTools protocol as base64 first, 13 s of the test on a quiet machine (session 21).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-big-'));
+  const big = path.join(dir, 'big.json');
+  fs.writeFileSync(big, JSON.stringify({ model: 'gpt-4o', messages }));
   await library.goto();
-  await library.importBuffer('big.json', big);
+  await library.importFile(big);
   await expect(page.getByTestId('import-progress')).toBeVisible();
   await page.getByTestId('import-cancel').click();
   await expect(page.getByTestId('import-progress')).toHaveCount(0);
@@ -190,6 +195,7 @@ test('an import in progress can be cancelled; nothing is stored and the next imp
   await library.importFile(file);
   await library.waitForRow(path.basename(file));
   await expect(library.rows).toHaveCount(1);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('the theme toggle persists across a reload without a flash', async ({ library, page }) => {

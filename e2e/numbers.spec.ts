@@ -70,6 +70,10 @@ test('Apply on a preview that changes nothing is refused; a new drag reads previ
   await other.goto(page.url());
   await expect(other.getByTestId('timeline')).toBeVisible({ timeout: 30_000 });
   await expect(other.getByTestId('version-select').locator('option')).toHaveCount(1);
+  // The user goes back to the first tab: it is the one in front again. A page behind another draws
+  // no frames, and Chromium acknowledges its input at the next frame it draws: each of a drag's 12
+  // mouse moves waited about a second (24 s of the test's 55 in session 20's CI, traced).
+  await page.bringToFront();
 
   const timeline = new TimelineCanvas(page);
   const wb = new Workbench(page);
