@@ -36,12 +36,10 @@ import { makeClaudeCodeSession } from './generate';
 import { importBytes } from '../lib/formats/import';
 import { formatById } from '../lib/formats/registry';
 import type { Transcript } from '../lib/model/types';
-import { projectTranscript, startingContext } from '../lib/compaction/project';
-import { lostIdentifiers, prepareLostByCategory, prepareLostIdentifiers } from '../lib/compaction/lost';
-import { prepareDedupPartners } from '../lib/compaction/reducers/dedup-tools';
-import { modelCalls } from '../lib/compaction/calls';
+import { projectTranscript } from '../lib/compaction/project';
+import { lostIdentifiers } from '../lib/compaction/lost';
 import { summarizePreview } from '../lib/engine/preview';
-import { historyLeftOut } from '../lib/engine/compaction';
+import { historyLeftOut, prepareForPreview } from '../lib/engine/compaction';
 import { replayView } from '../lib/engine/replay';
 import { encodeExport, sniffTextEncoding } from '../lib/read/encode';
 import { REPLAY_POLICIES } from '../lib/simulate/policies/replay';
@@ -500,11 +498,7 @@ export function engineTimes(name: string, bytes: Uint8Array, run: Pick<AppRun, '
  */
 export function overlayEngineCold(name: string, bytes: Uint8Array): number {
   const log = importBytes(name, bytes).transcript;
-  prepareLostIdentifiers(log);
-  prepareLostByCategory(log);
-  prepareDedupPartners(log);
-  startingContext(log, 'model-view');
-  modelCalls(log);
+  prepareForPreview(log);
   return cpu(() => replayView(log, { policies: OVERLAY_POLICIES })).ms;
 }
 

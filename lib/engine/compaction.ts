@@ -221,6 +221,22 @@ function serializeOnce(format: Format, log: Transcript, projection: Projection |
   return out;
 }
 
+/**
+ * What every preview of a log needs and no plan changes (the warm-up's parts 1–3; none: all): the
+ * lost-identifier index, lost-by-category, dedup-tools' partners, the starting context, the model
+ * calls. The worker's `warmPreview` runs it; bench/app.ts runs it before the overlay's cold figure.
+ */
+export function prepareForPreview(log: Transcript, part?: number): void {
+  if (part === undefined || part === 1) prepareLostIdentifiers(log);
+  if (part === undefined || part === 2) prepareLostByCategory(log);
+  if (part === undefined || part === 3) {
+    // dedup-tools' index of the calls with a partner, for the default hints (what Auto's dedup stage asks first).
+    prepareDedupPartners(log);
+    startingContext(log, 'model-view');
+    modelCalls(log);
+  }
+}
+
 export function compactionEngine(deps: CompactionDeps) {
   const repo = () => deps.repo();
 
@@ -581,14 +597,7 @@ export function compactionEngine(deps: CompactionDeps) {
       const t0 = performance.now();
       const log = await deps.getTranscript(id);
       const t1 = performance.now();
-      if (part === undefined || part === 1) prepareLostIdentifiers(log);
-      if (part === undefined || part === 2) prepareLostByCategory(log);
-      if (part === undefined || part === 3) {
-        // dedup-tools' index of the calls with a partner, for the default hints (what Auto's dedup stage asks first).
-        prepareDedupPartners(log);
-        startingContext(log, 'model-view');
-        modelCalls(log);
-      }
+      prepareForPreview(log, part);
       // A DevTools trace shows the warm-up's parts on the worker's thread (bench/profile-app-trace.ts prints them).
       const name = `cs-warm-preview ${part ?? 'all'}`;
       performance.measure(`${name} (log)`, { start: t0, end: t1 });
