@@ -52,7 +52,7 @@ import { findOrInstallBrowser } from '../scripts/find-browser.mjs';
 import { judgeTrace, PHASE_MARK } from '../scripts/trace-tasks.mjs';
 import { startTrace } from '../e2e/task-watch';
 
-export const APP_ACTIONS = ['open', 'preview', 'apply', 'export', 'replay', 'overlay'] as const;
+export const APP_ACTIONS = ['open', 'preview', 'apply', 'export', 'replay', 'overlay', 'replayStored', 'overlayStored'] as const;
 export type AppAction = (typeof APP_ACTIONS)[number];
 
 export interface AppFigure {
@@ -272,14 +272,38 @@ async function previewSplit(page: Page): Promise<string> {
   return formatPreviewSplit(m);
 }
 
+/** Remove these policies' replays the app stored in this browser (IndexedDB `contextscope`, table `replays`). */
+async function clearStoredReplays(page: Page, policies: readonly string[]): Promise<number> {
+  return (await page.evaluate(`new Promise((resolve, reject) => {
+    const policies = new Set(${JSON.stringify(policies)});
+    const open = indexedDB.open('contextscope');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('replays')) { db.close(); resolve(0); return; }
+      const tx = db.transaction('replays', 'readwrite');
+      let removed = 0;
+      const cursor = tx.objectStore('replays').openCursor();
+      cursor.onsuccess = () => {
+        const c = cursor.result;
+        if (!c) return;
+        if (policies.has(c.value.policy)) { c.delete(); removed++; }
+        c.continue();
+      };
+      tx.oncomplete = () => { db.close(); resolve(removed); };
+      tx.onerror = () => reject(tx.error);
+    };
+  })`)) as number;
+}
+
 /**
  * The overlay's way to the worker, from the page's marks (components/inspector/InspectorPage.tsx
  * REPLAY_REQUEST_MARK): the phase mark (before Playwright's first tick, so its actionability checks
  * are in it) → the first replay request, and how many were sent for the three ticks.
  */
-async function overlaySplit(page: Page): Promise<string> {
+async function overlaySplit(page: Page, action: AppAction = 'overlay'): Promise<string> {
   const m = (await page.evaluate(`(() => {
-    const at = performance.getEntriesByName(${JSON.stringify(PHASE_MARK + 'overlay')}).at(-1)?.startTime ?? NaN;
+    const at = performance.getEntriesByName(${JSON.stringify(PHASE_MARK)} + ${JSON.stringify(action)}).at(-1)?.startTime ?? NaN;
     const sent = performance.getEntriesByName('cs-replay:request').filter((e) => e.startTime >= at);
     return { first: (sent[0]?.startTime ?? NaN) - at, keys: sent.map((e) => e.detail) };
   })()`)) as { first: number; keys: string[] };
@@ -417,21 +441,46 @@ async function runInApp(browser: Browser, url: string, file: string, expectTurns
       () => waitIn(page, "every policy's row", (n) => document.querySelectorAll('[data-testid=replay-row]').length >= n, REPLAY_POLICIES.length, T),
     );
 
-    // overlay: back in a freshly loaded inspector (the replay the page computed is not reused).
+    await workerIdle(page, T).catch(() => {});
+
+    // overlay: back in a freshly loaded inspector, the replays of its three policies that the Replay
+    // page stored in the browser removed first (lib/engine/replay.ts ReplayStore): the overlay's own
+    // work, as on a first visit.
+    const overlay = async (action: 'overlay' | 'overlayStored') => {
+      await page.goto(inspectorUrl);
+      await waitIn(page, 'the timeline', (n) => Number(document.querySelector('[data-testid=timeline]')?.getAttribute('data-turns') ?? 0) >= n, expectTurns, T).catch(() => {});
+      await workerIdle(page, T).catch(() => {});
+      if (action === 'overlay') await clearStoredReplays(page, OVERLAY_POLICIES);
+      await page.getByTestId('policy-menu').locator('summary').click();
+      run.figures[action] = await timeAction(
+        page,
+        action,
+        T,
+        async () => {
+          for (const id of OVERLAY_POLICIES) await page.getByTestId(`policy-toggle-${id}`).check();
+        },
+        () => waitIn(page, 'the policies on the timeline', (n) => document.querySelectorAll('[data-testid=policy-chip]').length >= n && (document.querySelector('[data-testid=timeline]')?.getAttribute('data-policies') ?? '').split(',').filter(Boolean).length >= n, OVERLAY_POLICIES.length, T),
+      );
+      run.figures[action]!.split = await overlaySplit(page, action).catch((e) => `split: ${(e as Error).message.split('\n')[0]}`);
+      const stored = await page.locator('[data-testid=policy-chip][data-stored=yes]').count();
+      run.figures[action]!.note = `${stored} of ${OVERLAY_POLICIES.length} read back from the browser's store`;
+      await workerIdle(page, T).catch(() => {});
+    };
+    await overlay('overlay');
+
+    // A later visit: the Replay page and the overlay again, each on a freshly loaded page, reading
+    // back what the visits above stored (the overlay's three policies were stored by the overlay).
     await page.goto(inspectorUrl);
     await waitIn(page, 'the timeline', (n) => Number(document.querySelector('[data-testid=timeline]')?.getAttribute('data-turns') ?? 0) >= n, expectTurns, T).catch(() => {});
     await workerIdle(page, T).catch(() => {});
-    await page.getByTestId('policy-menu').locator('summary').click();
-    run.figures.overlay = await timeAction(
+    run.figures.replayStored = await timeAction(
       page,
-      'overlay',
+      'replayStored',
       T,
-      async () => {
-        for (const id of OVERLAY_POLICIES) await page.getByTestId(`policy-toggle-${id}`).check();
-      },
-      () => waitIn(page, 'the policies on the timeline', (n) => document.querySelectorAll('[data-testid=policy-chip]').length >= n && (document.querySelector('[data-testid=timeline]')?.getAttribute('data-policies') ?? '').split(',').filter(Boolean).length >= n, OVERLAY_POLICIES.length, T),
+      () => page.getByTestId('open-replay').click(),
+      () => waitIn(page, "every policy's row, read back", (n) => document.querySelectorAll('[data-testid=replay-row]').length >= n && !!document.querySelector('[data-testid=replay-stored]'), REPLAY_POLICIES.length, T),
     );
-    run.figures.overlay.split = await overlaySplit(page).catch((e) => `split: ${(e as Error).message.split('\n')[0]}`);
+    await overlay('overlayStored');
   } catch (e) {
     errors.push(`the session stopped: ${(e as Error).message.split('\n')[0]}`);
   } finally {
@@ -664,6 +713,8 @@ const LABEL: Record<AppAction, string> = {
   export: 'Export → file downloaded',
   replay: 'Replay page → every policy',
   overlay: 'Policies overlay (3 ticked)',
+  replayStored: 'Replay page again, a later visit (read back)',
+  overlayStored: 'Policies overlay again, a later visit (read back)',
 };
 
 function fig(f: AppFigure | undefined, T: number): string {

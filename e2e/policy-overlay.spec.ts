@@ -49,6 +49,8 @@ test('toggle policies on the inspector timeline: a curve each, the CLI’s numbe
   await expect(chips).toHaveCount(3, { timeout: 90_000 });
   for (const id of ['contextscope-auto', 'claude-code', 'none']) {
     const chip = page.locator(`[data-testid=policy-chip][data-policy="${id}"]`);
+    // Replayed by this page's worker, not read back from the browser's storage.
+    await expect(chip).toHaveAttribute('data-stored', 'no');
     await expect(chip).toHaveAttribute('data-usd', String(row(id).usd));
     await expect(chip).toHaveAttribute('data-compactions', String(row(id).compactions));
     await expect(chip).toHaveAttribute('data-peak', String(row(id).peakContext));
@@ -91,4 +93,13 @@ test('toggle policies on the inspector timeline: a curve each, the CLI’s numbe
   await page.reload();
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-policies', 'none,contextscope-auto', { timeout: 90_000 });
   await expect(chips).toHaveCount(2);
+  // The new page's worker replayed neither: a log never changes, so the replays the last page stored
+  // in this browser (IndexedDB) are read back, with the same numbers.
+  for (const id of ['contextscope-auto', 'none']) {
+    const chip = page.locator(`[data-testid=policy-chip][data-policy="${id}"]`);
+    await expect(chip).toHaveAttribute('data-stored', 'yes');
+    await expect(chip).toHaveAttribute('data-usd', String(row(id).usd));
+    await expect(chip).toHaveAttribute('data-compactions', String(row(id).compactions));
+    await expect(chip).toHaveAttribute('data-peak', String(row(id).peakContext));
+  }
 });

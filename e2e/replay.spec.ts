@@ -106,4 +106,26 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
   const head = csv[0].split(',');
   const cc = csv.find((l) => l.startsWith('claude-code,'))!.split(',');
   expect(Number(cc[head.indexOf('Cost $')])).toBe(cli.rows.find((r) => r.policy === 'claude-code')!.usd);
+  // Replayed by this page: nothing says it was read back.
+  await expect(page.getByTestId('replay-stored')).toHaveCount(0);
+
+  // A reload (or a visit tomorrow): the log has not changed, so the replay this page stored in the
+  // browser (IndexedDB) is read back — the same numbers, no policy replayed again, and the page says so.
+  await page.reload();
+  await expect(table).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
+  await expect(page.getByTestId('replay-stored')).toContainText('stored replay of');
+  await expect(page.getByTestId('replay-stored')).toContainText('read back, not replayed again');
+  await expect(page.getByTestId('replay-row')).toHaveCount(cli.rows.length);
+  for (const r of cli.rows) {
+    const row = page.locator(`[data-testid=replay-row][data-policy="${r.policy}"]`);
+    await expect(row.locator('[data-col=usd]')).toHaveText(`$${r.usd.toFixed(4)}`);
+    await expect(row.locator('[data-col=peakContext]')).toHaveText(tokensText(r.peakContext));
+    await expect(row.locator('[data-col=compactions]')).toHaveText(tokensText(r.compactions));
+  }
+  await expect(page.getByTestId('replay-recorded')).toContainText(`${Math.abs(cli.recordedError! * 100).toFixed(1)} %`);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'replay-stored.png') });
+  // Another cache lifetime is another replay: replayed now, not read back.
+  await page.getByTestId('replay-ttl').selectOption('1h');
+  await expect(table).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
+  await expect(page.getByTestId('replay-stored')).toHaveCount(0);
 });

@@ -613,7 +613,7 @@ function PolicyChips({ id, model, shown, view, pending, error }: { id: string; m
       {view.series
         .filter((x) => shown.includes(x.id))
         .map((x) => (
-          <li key={x.id} data-testid="policy-chip" data-policy={x.id} data-usd={x.row.usd} data-compactions={x.row.compactions} data-peak={x.row.peakContext} data-points={x.prompts.length} data-fired={x.fired.reduce((n, f) => n + f, 0)} className="flex items-center gap-1">
+          <li key={x.id} data-testid="policy-chip" data-policy={x.id} data-usd={x.row.usd} data-compactions={x.row.compactions} data-peak={x.row.peakContext} data-points={x.prompts.length} data-fired={x.fired.reduce((n, f) => n + f, 0)} data-stored={x.storedAt ? 'yes' : 'no'} className="flex items-center gap-1">
             <span className="inline-block h-0.5 w-4" style={{ backgroundColor: policyColor(x.id) }} aria-hidden="true" />
             <b className="font-medium text-neutral-800 dark:text-neutral-200">{x.label}</b>
             <span className="tabular-nums">

@@ -267,7 +267,23 @@ function Summary({ view, model, ttl, onModel, onTtl }: { view: ReplayView; model
         <span>no recorded usage: sizes are estimates</span>
       )}
       {!m.priced && <span className="text-amber-700 dark:text-amber-400">no price for this model: pick one to see costs</span>}
+      <StoredNote series={view.series} />
     </section>
+  );
+}
+
+/**
+ * Every row read back from this browser's storage (an earlier visit replayed them; the log and the
+ * engine's code are the same): when that replay ran. Nothing when any policy replayed now.
+ */
+function StoredNote({ series }: { series: ReplaySeries[] }) {
+  if (series.length === 0 || series.some((s) => !s.storedAt)) return null;
+  const at = series.reduce((a, s) => (s.storedAt! < a ? s.storedAt! : a), series[0].storedAt!);
+  const when = new Date(at).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return (
+    <span data-testid="replay-stored" data-stored-at={at} title="A log never changes, so its replay is kept in this browser's storage until the log is deleted or Contextscope's engine changes">
+      stored replay of {when}: read back, not replayed again
+    </span>
   );
 }
 

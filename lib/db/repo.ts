@@ -29,6 +29,7 @@ import {
   type ImportRow,
   type LayoutRow,
   type OriginalRow,
+  type ReplayRow,
   type SummaryRow,
   type TranscriptMeta,
 } from './schema';
@@ -129,7 +130,7 @@ export class Repo {
   async recover(options: PurgeOptions = {}): Promise<RecoveryReport> {
     const { db } = this;
     const now = options.now ?? Date.now();
-    return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.layouts, db.imports, db.versions, db.summaries], async () => {
+    return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.layouts, db.imports, db.versions, db.summaries, db.replays], async () => {
       const running = await db.imports.where('status').equals('running').toArray();
       const finishedAt = new Date().toISOString();
       for (const r of running) await db.imports.update(r.id, { status: 'interrupted', finishedAt });
@@ -147,15 +148,17 @@ export class Repo {
       const orphanOriginals = (await db.originals.toCollection().primaryKeys()).filter((id) => !liveOriginals.has(id));
       const orphanDetails = (await db.details.toCollection().primaryKeys()).filter((id) => !live.has(id));
       const orphanLayouts = (await db.layouts.toCollection().primaryKeys()).filter((id) => !live.has(id));
+      const orphanReplays = (await db.replays.toCollection().primaryKeys()).filter(([tid]) => !live.has(tid));
       await db.chunks.bulkDelete(orphanChunks);
       await db.originals.bulkDelete(orphanOriginals);
       await db.details.bulkDelete(orphanDetails);
       await db.layouts.bulkDelete(orphanLayouts);
+      await db.replays.bulkDelete(orphanReplays);
 
       return {
         interrupted: running.map((r) => ({ ...r, status: 'interrupted' as const, finishedAt })),
         removedPartial: partial,
-        removedOrphans: orphanChunks.length + orphanOriginals.length + orphanDetails.length + orphanLayouts.length,
+        removedOrphans: orphanChunks.length + orphanOriginals.length + orphanDetails.length + orphanLayouts.length + orphanReplays.length,
         purgedDeleted: deleted,
       };
     });
@@ -223,7 +226,7 @@ export class Repo {
   /** Remove a transcript and everything derived from it. */
   async purge(id: string): Promise<void> {
     const { db } = this;
-    await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.layouts, db.versions, db.summaries], () => this.purgeInTx(id));
+    await db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.layouts, db.versions, db.summaries, db.replays], () => this.purgeInTx(id));
   }
 
   /**
@@ -236,7 +239,7 @@ export class Repo {
     const { db } = this;
     const now = options.now ?? Date.now();
     const mine = new Set(ids);
-    return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.layouts, db.versions, db.summaries], async () => {
+    return db.transaction('rw', [db.transcripts, db.originals, db.chunks, db.details, db.layouts, db.versions, db.summaries, db.replays], async () => {
       const purged = (await db.transcripts.toArray()).filter((m) => m.deletedAt !== undefined && (mine.has(m.id) || deletionExpired(m.deletedAt, now))).map((m) => m.id);
       for (const id of purged) await this.purgeInTx(id);
       return purged;
@@ -255,6 +258,34 @@ export class Repo {
     await db.layouts.delete(id);
     await db.versions.where('transcriptId').equals(id).delete();
     await db.summaries.where('transcriptId').equals(id).delete();
+    await db.replays.where('transcriptId').equals(id).delete();
+  }
+
+  // ── Replays (lib/engine/replay.ts ReplayStore) ────────────────────────────────────────────
+
+  /** The stored replays of a log made by `build` with these options (`model|cacheTtl`). */
+  async storedReplays(transcriptId: string, build: string, optionsKey: string): Promise<ReplayRow[]> {
+    const prefix = `${build}|${optionsKey}|`;
+    return this.db.replays.where('[transcriptId+key]').between([transcriptId, prefix], [transcriptId, prefix + '\uffff']).toArray();
+  }
+
+  /**
+   * Keep replays of a log, in one transaction: only while the log is stored and not deleted (a
+   * replay that finishes after its log was deleted is dropped), and the log's rows of other builds
+   * go (no other build reads them).
+   */
+  async storeReplays(rows: readonly ReplayRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const { db } = this;
+    const transcriptId = rows[0].transcriptId;
+    if (rows.some((r) => r.transcriptId !== transcriptId)) throw new Error('storeReplays: rows of one log at a time');
+    await db.transaction('rw', [db.transcripts, db.replays], async () => {
+      const meta = await db.transcripts.get(transcriptId);
+      if (!meta || meta.status !== 'ready' || meta.deletedAt !== undefined) return;
+      const builds = new Set(rows.map((r) => r.build));
+      await db.replays.where('transcriptId').equals(transcriptId).and((r) => !builds.has(r.build)).delete();
+      await db.replays.bulkPut(rows as ReplayRow[]);
+    });
   }
 
   // ── Bodies ────────────────────────────────────────────────────────────────────────────────

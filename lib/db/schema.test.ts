@@ -64,11 +64,29 @@ describe('schema migrations', () => {
     repo.db.close();
   });
 
+  it('upgrades a version-3 database to version 4: every row kept, a replays table added', async () => {
+    const name = freshDbName();
+    const v3 = new ContextscopeDB(name, 3);
+    const payload = makePayload({ id: 'tThree', messages: makeMessages(5) });
+    await v3.table('transcripts').put({ ...payload.meta, originalId: 'tThree', chunkCount: 1, status: 'ready' });
+    await v3.table('chunks').put({ transcriptId: 'tThree', index: 0, messages: makeMessages(5) });
+    await v3.table('originals').put({ id: 'tThree', fileName: 'three.jsonl', bytes: payload.original });
+    expect(v3.tables.map((t) => t.name)).not.toContain('replays');
+    v3.close();
+
+    const repo = new Repo(new ContextscopeDB(name));
+    expect(await repo.getAllMessages('tThree')).toEqual(makeMessages(5));
+    expect(repo.db.verno).toBe(LATEST_VERSION);
+    // Replayed before replays were stored: none (the first Replay page replays and stores them).
+    expect(await repo.storedReplays('tThree', 'b', '|')).toEqual([]);
+    repo.db.close();
+  });
+
   it('opens a new database directly at the latest version', async () => {
     const db = new ContextscopeDB(freshDbName());
     await db.open();
     expect(db.verno).toBe(LATEST_VERSION);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(['chunks', 'details', 'imports', 'layouts', 'originals', 'settings', 'summaries', 'transcripts', 'versions']);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(['chunks', 'details', 'imports', 'layouts', 'originals', 'replays', 'settings', 'summaries', 'transcripts', 'versions']);
     db.close();
   });
 });

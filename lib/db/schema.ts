@@ -21,11 +21,13 @@
  * | versions    | id                      | Version (lib/compaction/types): steps         | with a compacted export |
  * | summaries   | id                      | SummaryArtifact keyed by span+prompt+model    | no       |
  * | settings    | key                     | app settings (theme, providers, …)            | no       |
+ * | replays     | [transcriptId+key]      | a policy's call-by-call replay of a log (the Replay page, the overlay), per build | no (re-derived) |
  */
 import Dexie, { type EntityTable, type Transaction } from 'dexie';
 import type { SummaryArtifact, Version } from '../compaction/types';
 import type { ImportWarning, Marker, Message, ToolSchema, UsageRecord } from '../model/types';
 import type { PackedTurns } from '../engine/packed-turns';
+import type { ReplayHead, ReplaySeries } from '../engine/replay';
 import type { Timeline } from '../engine/timeline';
 import { BUDGET_KINDS, budgetKind, emptyByKind, type BudgetKind } from '../tokens/totals';
 
@@ -168,6 +170,25 @@ export interface SettingRow {
   value: unknown;
 }
 
+/**
+ * One policy's replay of one log (lib/engine/replay.ts), or the view's head (`policy: ''`: the
+ * model, the calibration, the calls). A log never changes under its id (content-addressed), so a
+ * replay holds as long as the code that made it: `build` names that code (ENGINE_BUILD), and a row
+ * of another build is never read (and is deleted when this build stores a replay of the same log).
+ */
+export interface ReplayRow {
+  transcriptId: string;
+  /** `${build}|${model}|${cacheTtl}|${policy}` (lib/engine/replay.ts replayRowKey). */
+  key: string;
+  build: string;
+  policy: string;
+  head?: ReplayHead;
+  /** On the `recorded` policy's row: the as-recorded replay's error against the recorded bill. */
+  recordedError?: number | null;
+  series?: ReplaySeries;
+  storedAt: string;
+}
+
 export class ContextscopeDB extends Dexie {
   transcripts!: EntityTable<TranscriptMeta, 'id'>;
   originals!: EntityTable<OriginalRow, 'id'>;
@@ -178,6 +199,7 @@ export class ContextscopeDB extends Dexie {
   versions!: EntityTable<VersionRow, 'id'>;
   summaries!: EntityTable<SummaryRow, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;
+  replays!: Dexie.Table<ReplayRow, [string, string]>;
 
   constructor(name: string = DB_NAME, upTo: number = LATEST_VERSION) {
     super(name);
@@ -220,7 +242,13 @@ export const SCHEMA_V2 = {
  */
 export const SCHEMA_V3 = { ...SCHEMA_V2, layouts: 'id' } as const;
 
-export const LATEST_VERSION = 3;
+/**
+ * Version 4: the replays of a log kept across page loads (`replays`, issue 31: compute once per log
+ * what does not depend on the plan). Nothing to migrate: a log replays on its first Replay page.
+ */
+export const SCHEMA_V4 = { ...SCHEMA_V3, replays: '[transcriptId+key], transcriptId' } as const;
+
+export const LATEST_VERSION = 4;
 
 /** The meta row as version 1 wrote it (for the upgrade and its test). */
 export interface TranscriptMetaV1 extends Omit<TranscriptMeta, 'tokens' | 'deletedAt' | 'originalId'> {
@@ -232,6 +260,7 @@ export function declareVersions(db: Dexie, upTo: number): void {
   db.version(1).stores(SCHEMA_V1);
   if (upTo >= 2) db.version(2).stores(SCHEMA_V2).upgrade(upgradeToV2);
   if (upTo >= 3) db.version(3).stores(SCHEMA_V3);
+  if (upTo >= 4) db.version(4).stores(SCHEMA_V4);
 }
 
 /** v1 → v2: recompute the per-kind token split from the stored chunks (their blocks carry counts). */

@@ -30,7 +30,8 @@ import { packTurns, unpackTurns, type PackedTurns } from './packed-turns';
 import { buildRows, rowIndexOf, type Row, type RowIndex } from './rows';
 import { parseQuery, searchRows as searchInRows } from './search';
 import { compactionEngine } from './compaction';
-import { replayEngine } from './replay';
+import { replayEngine, type ReplayStore } from './replay';
+import { ENGINE_BUILD } from './build';
 import { ledgerEngine } from './ledger';
 
 export type ImportStage = 'reading' | 'parsing' | 'counting' | 'storing' | 'done';
@@ -580,9 +581,26 @@ const deletedHere = new Set<string>();
 // projectorFor stays in the worker (the ledger's projections are the previews'): it is no engine call.
 const { projectorFor, ...compaction } = compactionEngine({ repo, getTranscript });
 
+/**
+ * A log's replays kept in IndexedDB under this build's name (lib/engine/build.ts): the Replay page
+ * and the overlay read back what an earlier page load replayed. None outside a production build.
+ */
+export function replayStoreFor(openedRepo: () => ReturnType<typeof openRepo>, build: string | undefined): ReplayStore | undefined {
+  if (!build) return undefined;
+  return {
+    build,
+    async load(id, optionsKey) {
+      return openedRepo().storedReplays(id, build, optionsKey);
+    },
+    async save(id, optionsKey, rows) {
+      await openedRepo().storeReplays(rows.map((r) => ({ ...r, transcriptId: id, build, key: `${build}|${optionsKey}|${r.policy}` })));
+    },
+  };
+}
+
 export const engine = {
   ...compaction,
-  ...replayEngine({ getTranscript }),
+  ...replayEngine({ getTranscript, store: replayStoreFor(repo, ENGINE_BUILD) }),
   ...ledgerEngine({ repo, getTranscript, projectorFor }),
   /** Run once per worker start: close interrupted imports, remove leftovers, purge expired deletes. */
   async init(): Promise<RecoveryReport> {

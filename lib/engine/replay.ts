@@ -28,6 +28,11 @@ export interface ReplaySeries {
   breakEven: Float64Array;
   /** Where the policy compacted: 1 when the session made fewer calls after it than its break-even (it never paid back). */
   unpaid: Uint8Array;
+  /**
+   * Set when this series was read from the browser's store (`ReplayStore`), not replayed by this
+   * worker: when the replay it holds was stored (ISO time).
+   */
+  storedAt?: string;
 }
 
 export interface ReplayView {
@@ -61,7 +66,34 @@ export interface ReplayOptions {
   policies?: readonly string[];
 }
 
-type ViewHead = Omit<ReplayView, 'series' | 'recordedError' | 'callTurns' | 'callMessages'> & { callTurns: Int32Array; callMessages: Int32Array };
+/** What a view holds whatever the policies: the model, the calibration, the calls (stored as the `''` policy's row). */
+export type ReplayHead = Omit<ReplayView, 'series' | 'recordedError'>;
+type ViewHead = ReplayHead;
+
+/** One stored piece of a log's replay: a policy's series, or (policy `''`) the view's head. */
+export interface StoredReplay {
+  policy: string;
+  head?: ReplayHead;
+  recordedError?: number | null;
+  series?: ReplaySeries;
+  storedAt: string;
+}
+
+/**
+ * Where a log's replays outlive the worker (the browser's IndexedDB, lib/db/repo.ts): a log never
+ * changes under its id, so its replay with a model and cache lifetime holds as long as the code that
+ * made it — `build` names that code, and only rows of this build are read.
+ */
+export interface ReplayStore {
+  build: string;
+  load(id: string, optionsKey: string): Promise<StoredReplay[]>;
+  save(id: string, optionsKey: string, rows: StoredReplay[]): Promise<void>;
+}
+
+/** The part of a replay's key the options make (the worker's cache and the store use the same). */
+export function replayOptionsKey(options: ReplayOptions): string {
+  return `${options.model ?? ''}|${options.cacheTtl ?? ''}`;
+}
 
 /**
  * What one transcript's replays computed, per model and cache lifetime: the view's head and each
@@ -69,17 +101,72 @@ type ViewHead = Omit<ReplayView, 'series' | 'recordedError' | 'callTurns' | 'cal
  * the others, and ticking one more policy on the timeline replays that one alone.
  */
 export class ReplayCache {
-  private byLog = new WeakMap<Transcript, Map<string, { head?: ViewHead; recordedError?: number | null; series: Map<string, ReplaySeries> }>>();
+  private byLog = new WeakMap<Transcript, Map<string, ReplayEntry>>();
   /** Policies replayed so far (for tests: each policy of a transcript, options, is replayed once). */
   replayed = 0;
 
-  entry(t: Transcript, options: ReplayOptions) {
+  entry(t: Transcript, options: ReplayOptions): ReplayEntry {
     let perLog = this.byLog.get(t);
     if (!perLog) this.byLog.set(t, (perLog = new Map()));
-    const key = `${options.model ?? ''}|${options.cacheTtl ?? ''}`;
+    const key = replayOptionsKey(options);
     let e = perLog.get(key);
-    if (!e) perLog.set(key, (e = { series: new Map() }));
+    if (!e) perLog.set(key, (e = { series: new Map(), stored: new Set() }));
     return e;
+  }
+}
+
+interface ReplayEntry {
+  head?: ViewHead;
+  recordedError?: number | null;
+  series: Map<string, ReplaySeries>;
+  /** Policies (and `''`, the head) the store holds: read from it, or written by this worker. */
+  stored: Set<string>;
+  /** The store's read of this entry, once per worker. */
+  load?: Promise<void>;
+}
+
+/**
+ * Fill a cache entry from the store: each row checked against the head it is read with (a series
+ * of another length than the calls is not this log's and is left out: the policy replays again).
+ */
+async function readStored(store: ReplayStore, id: string, optionsKey: string, e: ReplayEntry): Promise<void> {
+  let rows: StoredReplay[];
+  try {
+    rows = await store.load(id, optionsKey);
+  } catch (err) {
+    console.warn('Contextscope: the stored replays could not be read; replaying.', err);
+    return;
+  }
+  const head = rows.find((r) => r.policy === '' && r.head)?.head;
+  if (!head || e.head) return;
+  const calls = head.callTurns.length;
+  e.head = head;
+  e.stored.add('');
+  for (const r of rows) {
+    const s = r.series;
+    if (!r.policy || !s || s.id !== r.policy || e.series.has(r.policy)) continue;
+    if (s.prompts.length !== calls || s.fired.length !== calls || s.broken.length !== calls || s.breakEven.length !== calls || s.unpaid.length !== calls) continue;
+    e.series.set(r.policy, { ...s, storedAt: r.storedAt });
+    if (r.policy === 'recorded') e.recordedError = r.recordedError ?? null;
+    e.stored.add(r.policy);
+  }
+}
+
+/** Write what this worker replayed and the store does not hold yet (after the answer: never awaited by it). */
+async function saveFresh(store: ReplayStore, id: string, optionsKey: string, e: ReplayEntry): Promise<void> {
+  const storedAt = new Date().toISOString();
+  const rows: StoredReplay[] = [];
+  if (e.head && !e.stored.has('')) rows.push({ policy: '', head: e.head, storedAt });
+  for (const [policy, series] of e.series)
+    if (!e.stored.has(policy)) rows.push({ policy, series, ...(policy === 'recorded' && { recordedError: e.recordedError ?? null }), storedAt });
+  if (rows.length === 0) return;
+  for (const r of rows) e.stored.add(r.policy);
+  try {
+    await store.save(id, optionsKey, rows);
+  } catch (err) {
+    // Not kept (quota, a closed database): the next page load replays these policies again.
+    for (const r of rows) e.stored.delete(r.policy);
+    console.warn('Contextscope: the replay could not be stored.', err);
   }
 }
 
@@ -157,19 +244,30 @@ function measure(name: string, start: number, end: number): void {
   performance.clearMeasures(name);
 }
 
-export function replayEngine(deps: { getTranscript: (id: string) => Promise<Transcript> }) {
+export function replayEngine(deps: { getTranscript: (id: string) => Promise<Transcript>; store?: ReplayStore; cache?: ReplayCache }) {
   // Keyed by the transcript object: the worker's transcript cache hands the same one back while it holds it.
-  const cache = new ReplayCache();
+  const cache = deps.cache ?? new ReplayCache();
   return {
-    /** The policies replayed call by call on a stored transcript (the Replay page: all; the timeline's overlay: the ones it draws). */
+    /**
+     * The policies replayed call by call on a stored transcript (the Replay page: all; the timeline's
+     * overlay: the ones it draws). With a store, what an earlier page load replayed of this log is
+     * read back (its series carry `storedAt`) and only the rest replays; what replays is stored
+     * after the answer.
+     */
     async replay(id: string, options: ReplayOptions = {}): Promise<ReplayView> {
       // Phases a DevTools trace shows on the worker's thread (blink.user_timing; bench/profile-app-trace.ts prints them).
       const t0 = performance.now();
       const log = await deps.getTranscript(id);
       const t1 = performance.now();
+      const { store } = deps;
+      const e = store ? cache.entry(log, options) : undefined;
+      if (store && e) await (e.load ??= readStored(store, id, replayOptionsKey(options), e));
+      const t2 = performance.now();
       const view = replayView(log, options, cache);
+      if (store && e) void saveFresh(store, id, replayOptionsKey(options), e);
       measure('cs-replay:transcript', t0, t1);
-      measure(`cs-replay:view ${options.policies?.join(',') ?? 'all'}`, t1, performance.now());
+      if (store) measure('cs-replay:stored', t1, t2);
+      measure(`cs-replay:view ${options.policies?.join(',') ?? 'all'}`, t2, performance.now());
       return transfer(view, replayTransferables(view));
     },
   };
