@@ -4,6 +4,7 @@ import path from 'node:path';
 import { importBytes } from '../lib/formats/import';
 import { DB_NAME } from '../lib/db/schema';
 import { PURGE_DELETED_AFTER_MS, UNDO_WINDOW_MS } from '../lib/undo';
+import type { Page } from '@playwright/test';
 import { LibraryPage } from './pages/LibraryPage';
 import { corpusFile, expect, expectedTurns, test } from './fixtures';
 
@@ -91,8 +92,13 @@ test('delete with undo; the library survives a reload', async ({ library, page }
 });
 
 test('two tabs: a held undo toast waits, and a tab that opens meanwhile does not purge its deletion', async ({ library, page, context }) => {
-  // The toast is held past the age at which any tab purges a deletion: ~20 s of waiting.
-  test.setTimeout(90_000);
+  // The page's clock (Playwright's page.clock: its timers, Date and performance.now) is run past the
+  // purge age instead of waited out in real time (session 22: this test was ~33 s, 19 of them a
+  // wait). The engine worker's clock is not the page's: it stamps and purges deletions by real time.
+  // So the deletion is made as old as the wait used to make it (its stamp set back by the purge age
+  // + 1 s, in the database), and the held toast's own timers, run for that long, must make it young
+  // again (the re-stamp every DELETION_RENEW_MS) before the second tab's start-up purge looks.
+  await page.clock.install();
   const file = corpusFile('openai-chat', 'vercel-ai_openai-chat-completion-text.json');
   await library.goto();
   await library.importFile(file);
@@ -101,11 +107,16 @@ test('two tabs: a held undo toast waits, and a tab that opens meanwhile does not
   await expect(library.rows).toHaveCount(0);
   const toast = page.getByTestId('undo-toast');
   await expect(toast).toBeVisible();
+  const deletedStamp = await deletionStamp(page);
+  expect(deletedStamp).not.toBeNull();
 
   // The pointer on the toast pauses its countdown; the tab keeps re-stamping the deletion meanwhile.
   await toast.hover();
   await expect(toast).toHaveAttribute('data-held', 'true');
-  await page.waitForTimeout(PURGE_DELETED_AFTER_MS + 1_000);
+  // The first stamp of the hold (at once), before the stamp is set back: it must not overwrite that.
+  await expect.poll(() => deletionStamp(page)).not.toBe(deletedStamp);
+  await setDeletionStamp(page, new Date(Date.now() - PURGE_DELETED_AFTER_MS - 1_000).toISOString());
+  await page.clock.runFor(PURGE_DELETED_AFTER_MS + 1_000);
   await expect(toast).toBeVisible();
 
   // A second tab of the same browser opens the library: its start-up recovery (which purges
@@ -124,6 +135,7 @@ test('two tabs: a held undo toast waits, and a tab that opens meanwhile does not
 });
 
 test('released, the undo toast counts down again and its deletion is purged', async ({ library, page }) => {
+  await page.clock.install();
   const file = corpusFile('openai-chat', 'vercel-ai_openai-chat-completion-text.json');
   await library.goto();
   await library.importFile(file);
@@ -132,9 +144,18 @@ test('released, the undo toast counts down again and its deletion is purged', as
   const toast = page.getByTestId('undo-toast');
   await toast.hover();
   await expect(toast).toHaveAttribute('data-held', 'true');
+  // The page's clock runs the countdown (session 22: this test waited the 8 s window in real time).
+  // Paused while the toast is held (its countdown paused too), it moves only when the test runs it.
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
   await page.mouse.move(0, 0);
   await expect(toast).not.toHaveAttribute('data-held');
-  await expect(toast).toBeHidden({ timeout: UNDO_WINDOW_MS + 5_000 });
+  // Released a moment after the delete, it had most of UNDO_WINDOW_MS left: a second on it is still
+  // up; UNDO_WINDOW_MS after the release (it never had more) it is gone.
+  await page.clock.runFor(1_000);
+  await expect(toast).toBeVisible();
+  await page.clock.runFor(UNDO_WINDOW_MS - 1_000);
+  await expect(toast).toBeHidden();
+  await page.clock.resume();
   // Its own purge follows: the soft-deleted row leaves the database (no tab's start-up would take
   // a deletion this young).
   const storedRows = () =>
@@ -219,3 +240,48 @@ test('the theme toggle persists across a reload without a flash', async ({ libra
   await page.reload();
   await expect(page.locator('html')).toHaveClass(/dark/);
 });
+
+/** The `deletedAt` stamp of the library's one soft-deleted transcript (null if there is none), read in the page's IndexedDB. */
+function deletionStamp(page: Page): Promise<string | null> {
+  return page.evaluate(
+    (name) =>
+      new Promise<string | null>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onsuccess = () => {
+          const all = open.result.transaction('transcripts').objectStore('transcripts').getAll();
+          all.onsuccess = () => {
+            open.result.close();
+            resolve((all.result as Array<{ deletedAt?: string }>).find((m) => m.deletedAt !== undefined)?.deletedAt ?? null);
+          };
+          all.onerror = () => reject(all.error);
+        };
+        open.onerror = () => reject(open.error);
+      }),
+    DB_NAME,
+  );
+}
+
+/** Set the stamp of the library's soft-deleted transcripts, as if they had been deleted (or last re-stamped) at `at`. */
+function setDeletionStamp(page: Page, at: string): Promise<void> {
+  return page.evaluate(
+    ({ name, at }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('transcripts', 'readwrite');
+          const store = tx.objectStore('transcripts');
+          const all = store.getAll();
+          all.onsuccess = () => {
+            for (const m of all.result as Array<{ deletedAt?: string }>) if (m.deletedAt !== undefined) store.put({ ...m, deletedAt: at });
+          };
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+        open.onerror = () => reject(open.error);
+      }),
+    { name: DB_NAME, at },
+  );
+}
