@@ -124,8 +124,5 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
   }
   await expect(page.getByTestId('replay-recorded')).toContainText(`${Math.abs(cli.recordedError! * 100).toFixed(1)} %`);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'replay-stored.png') });
-  // Another cache lifetime is another replay: replayed now, not read back.
-  await page.getByTestId('replay-ttl').selectOption('1h');
-  await expect(table).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
-  await expect(page.getByTestId('replay-stored')).toHaveCount(0);
+  // (Another model or cache lifetime is another replay: lib/engine/replay-store.test.ts, counted.)
 });

@@ -79,7 +79,7 @@ describe('replays kept across page loads (issue 31)', () => {
     expect(third.cache.replayed).toBe(0);
   });
 
-  it('only what the store lacks replays; another model is another replay', async () => {
+  it('only what the store lacks replays; another model or cache lifetime is another replay', async () => {
     const repo = await storedRepo();
     await worker(repo, 'b').engine.replay(ID, { policies: ['claude-code'] });
     await settled(repo, 2);
@@ -92,6 +92,10 @@ describe('replays kept across page loads (issue 31)', () => {
     ]);
     await next.engine.replay(ID, { model: 'gpt-5', policies: ['claude-code'] });
     expect(next.cache.replayed).toBe(2);
+    // And another cache lifetime.
+    const ttl = await next.engine.replay(ID, { cacheTtl: '1h', policies: ['claude-code'] });
+    expect(next.cache.replayed).toBe(3);
+    expect(ttl.series[0].storedAt).toBeUndefined();
   });
 
   it('another build of the engine never reads a replay this one stored, and its store removes the old rows', async () => {
