@@ -7,21 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { corpusFile, expect, SCREENSHOTS, test } from './fixtures';
-import type { Page } from '@playwright/test';
 import { cliSimulate, tokensText } from './pages/cli';
-
-/** Every policy's row: the same numbers as the CLI's JSON for the same file. */
-async function expectRowsOfCli(page: Page, cli: ReturnType<typeof cliSimulate>): Promise<void> {
-  await expect(page.getByTestId('replay-row')).toHaveCount(cli.rows.length);
-  for (const r of cli.rows) {
-    const row = page.locator(`[data-testid=replay-row][data-policy="${r.policy}"]`);
-    await expect(row.locator('[data-col=usd]')).toHaveText(`$${r.usd.toFixed(4)}`);
-    await expect(row.locator('[data-col=peakContext]')).toHaveText(tokensText(r.peakContext));
-    await expect(row.locator('[data-col=compactions]')).toHaveText(tokensText(r.compactions));
-    await expect(row.locator('[data-col=callsOverWindow]')).toHaveText(tokensText(r.callsOverWindow));
-    await expect(row.locator('[data-col=identifiersLost]')).toHaveText(tokensText(r.identifiersLost));
-  }
-}
 
 test.beforeAll(() => fs.mkdirSync(SCREENSHOTS, { recursive: true }));
 
@@ -59,7 +45,15 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
   await expect(table).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
 
   // Every policy's row: the same numbers as the CLI's JSON for the same file.
-  await expectRowsOfCli(page, cli);
+  await expect(page.getByTestId('replay-row')).toHaveCount(cli.rows.length);
+  for (const r of cli.rows) {
+    const row = page.locator(`[data-testid=replay-row][data-policy="${r.policy}"]`);
+    await expect(row.locator('[data-col=usd]')).toHaveText(`$${r.usd.toFixed(4)}`);
+    await expect(row.locator('[data-col=peakContext]')).toHaveText(tokensText(r.peakContext));
+    await expect(row.locator('[data-col=compactions]')).toHaveText(tokensText(r.compactions));
+    await expect(row.locator('[data-col=callsOverWindow]')).toHaveText(tokensText(r.callsOverWindow));
+    await expect(row.locator('[data-col=identifiersLost]')).toHaveText(tokensText(r.identifiersLost));
+  }
   // The rows came in part by part (the first part: the baselines and the agents), the table
   // complete, the chart drawn and the CSV enabled only with the last part.
   await expect(table).toHaveAttribute('data-complete', 'true');
@@ -121,7 +115,13 @@ test('replay: every policy call by call, the table equals the CLI, toggles draw 
   await expect(table).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
   await expect(page.getByTestId('replay-stored')).toContainText('stored replay of');
   await expect(page.getByTestId('replay-stored')).toContainText('read back, not replayed again');
-  await expectRowsOfCli(page, cli);
+  await expect(page.getByTestId('replay-row')).toHaveCount(cli.rows.length);
+  for (const r of cli.rows) {
+    const row = page.locator(`[data-testid=replay-row][data-policy="${r.policy}"]`);
+    await expect(row.locator('[data-col=usd]')).toHaveText(`$${r.usd.toFixed(4)}`);
+    await expect(row.locator('[data-col=peakContext]')).toHaveText(tokensText(r.peakContext));
+    await expect(row.locator('[data-col=compactions]')).toHaveText(tokensText(r.compactions));
+  }
   await expect(page.getByTestId('replay-recorded')).toContainText(`${Math.abs(cli.recordedError! * 100).toFixed(1)} %`);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'replay-stored.png') });
   // (Another model or cache lifetime is another replay: lib/engine/replay-store.test.ts, counted.)

@@ -68,6 +68,7 @@ export interface ReplayOptions {
 
 /** What a view holds whatever the policies: the model, the calibration, the calls (stored as the `''` policy's row). */
 export type ReplayHead = Omit<ReplayView, 'series' | 'recordedError'>;
+type ViewHead = ReplayHead;
 
 /** One stored piece of a log's replay: a policy's series, or (policy `''`) the view's head. */
 export interface StoredReplay {
@@ -115,7 +116,7 @@ export class ReplayCache {
 }
 
 interface ReplayEntry {
-  head?: ReplayHead;
+  head?: ViewHead;
   recordedError?: number | null;
   series: Map<string, ReplaySeries>;
   /** Policies (and `''`, the head) the store holds: read from it, or written by this worker. */
