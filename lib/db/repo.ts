@@ -272,7 +272,11 @@ export class Repo {
   /**
    * Keep replays of a log, in one transaction: only while the log is stored and not deleted (a
    * replay that finishes after its log was deleted is dropped), and the log's rows of other builds
-   * go (no other build reads them).
+   * go (no other build reads them). A log keeps the replays of at most
+   * `REPLAY_OPTION_SETS_PER_LOG` models and cache lifetimes (sets): the one being written, the log's
+   * own (no model or lifetime chosen), and the others whose head (the `''` row, written with a set's
+   * first replay) is newest; the rest go, whole. A set is ~26 bytes per call per policy (~90 MB at
+   * 100,000 turns), and each model tried on the Replay page is another set.
    */
   async storeReplays(rows: readonly ReplayRow[]): Promise<void> {
     if (rows.length === 0) return;
@@ -285,6 +289,24 @@ export class Repo {
       const builds = new Set(rows.map((r) => r.build));
       await db.replays.where('transcriptId').equals(transcriptId).and((r) => !builds.has(r.build)).delete();
       await db.replays.bulkPut(rows as ReplayRow[]);
+      // The cap, by keys alone (of the other sets only the heads are read, for their time).
+      const keys = (await db.replays.where('transcriptId').equals(transcriptId).primaryKeys()) as [string, string][];
+      const sets = new Map<string, string[]>();
+      for (const [, key] of keys) {
+        const set = replaySetOf(key);
+        (sets.get(set) ?? sets.set(set, []).get(set)!).push(key);
+      }
+      if (sets.size <= REPLAY_OPTION_SETS_PER_LOG) return;
+      // Kept whatever their age: the sets being written, and the log's own model and cache lifetime
+      // (no `m` in the URL: the view the Replay page and the overlay open with).
+      const kept = new Set([...sets.keys()].filter((set) => set.endsWith('|||') || rows.some((r) => replaySetOf(r.key) === set)));
+      const others = [...sets.keys()].filter((set) => !kept.has(set));
+      const heads = await db.replays.bulkGet(others.map((set) => [transcriptId, set] as [string, string]));
+      const newestFirst = others
+        .map((set, i) => ({ set, at: heads[i]?.storedAt ?? '' }))
+        .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+      const gone = newestFirst.slice(Math.max(0, REPLAY_OPTION_SETS_PER_LOG - kept.size)).flatMap(({ set }) => sets.get(set)!);
+      await db.replays.bulkDelete(gone.map((key) => [transcriptId, key] as [string, string]));
     });
   }
 
@@ -396,4 +418,12 @@ export function openRepo(name?: string): Repo {
     sharedName = name;
   }
   return shared;
+}
+
+/** How many models and cache lifetimes a log keeps replays of (lib/db/repo.ts storeReplays). */
+export const REPLAY_OPTION_SETS_PER_LOG = 4;
+
+/** A replay row's set (`build|model|cacheTtl|`, its head's key) from its key (`…|policy`). */
+function replaySetOf(key: string): string {
+  return key.slice(0, key.lastIndexOf('|') + 1);
 }

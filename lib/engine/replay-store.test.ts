@@ -13,10 +13,10 @@ import { makeClaudeCodeSession } from '../../bench/generate';
 import { importBytes } from '../formats/import';
 import type { Transcript } from '../model/types';
 import { REPLAY_POLICIES } from '../simulate/policies/replay';
-import { Repo } from '../db/repo';
+import { Repo, REPLAY_OPTION_SETS_PER_LOG } from '../db/repo';
 import { ContextscopeDB } from '../db/schema';
 import { freshDbName, makePayload } from '../db/test-helpers';
-import { ReplayCache, replayEngine, type ReplayView } from './replay';
+import { ReplayCache, replayEngine, replayOptionsKey, type ReplayOptions, type ReplayView } from './replay';
 import { replayStoreFor } from './api';
 // @ts-expect-error a JavaScript module without types
 import { engineBuild } from '../../next.config.mjs';
@@ -155,6 +155,35 @@ describe('replays kept across page loads (issue 31)', () => {
       console.warn = warn;
     }
     expect(warned).toEqual(['Contextscope: the stored replays could not be read; replaying.', 'Contextscope: the replay could not be stored.']);
+  });
+
+  it('a log keeps the replays of 4 models and cache lifetimes: a fifth removes the oldest other than its own and the one being written', async () => {
+    const repo = await storedRepo();
+    const sets: ReplayOptions[] = [{}, { cacheTtl: '1h' }, { model: 'gpt-5' }, { model: 'gpt-5', cacheTtl: '1h' }, { model: 'claude-sonnet-4-5' }];
+    const setsStored = async () => new Set((await repo.db.replays.toArray()).map((r) => r.key.slice(0, r.key.lastIndexOf('|') + 1)));
+    for (const [i, options] of sets.slice(0, REPLAY_OPTION_SETS_PER_LOG).entries()) {
+      await worker(repo, 'b').engine.replay(ID, { ...options, policies: ['none'] });
+      await settled(repo, 2 * (i + 1));
+    }
+    expect((await setsStored()).size).toBe(REPLAY_OPTION_SETS_PER_LOG);
+    expect(await repo.db.replays.count()).toBe(2 * REPLAY_OPTION_SETS_PER_LOG);
+    // The 1-hour set again, one more policy: written last, but its head is the oldest of the others.
+    await worker(repo, 'b').engine.replay(ID, { cacheTtl: '1h', policies: ['none', 'claude-code'] });
+    await settled(repo, 2 * REPLAY_OPTION_SETS_PER_LOG + 1);
+    // A fifth set: the oldest head but the log's own set (no model or lifetime chosen, the oldest of
+    // all) is the 1-hour lifetime's: it goes, whole.
+    await worker(repo, 'b').engine.replay(ID, { ...sets[4], policies: ['none'] });
+    for (let i = 0; i < 200 && !(await setsStored()).has(`b|${replayOptionsKey(sets[4])}|`); i++) await new Promise((r) => setTimeout(r, 5));
+    const kept = await setsStored();
+    expect([...kept].sort()).toEqual([{}, { model: 'gpt-5' }, { model: 'gpt-5', cacheTtl: '1h' }, sets[4]].map((o) => `b|${replayOptionsKey(o)}|`).sort());
+    expect(await repo.db.replays.count()).toBe(2 * REPLAY_OPTION_SETS_PER_LOG);
+    // What is kept still reads back; what went replays again.
+    const next = worker(repo, 'b');
+    await next.engine.replay(ID, { policies: ['none'] });
+    await next.engine.replay(ID, { model: 'gpt-5', policies: ['none'] });
+    expect(next.cache.replayed).toBe(0);
+    await next.engine.replay(ID, { cacheTtl: '1h', policies: ['none'] });
+    expect(next.cache.replayed).toBe(1);
   });
 
   it("a stored series that is not this log's length is left out and replays", async () => {
