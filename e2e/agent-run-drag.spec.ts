@@ -7,14 +7,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
-import { corpusFile, expect, libraryOfWorker, onePagePerWorker, pageOfWorker, SCREENSHOTS, test as base } from './fixtures';
+import { corpusFile, expect, libraryOfWorker, onePagePerWorker, pageOfWorker, SCREENSHOTS, test as base, type WorkerPages } from './fixtures';
 import { cliInspect } from './pages/cli';
 import { TimelineCanvas } from './pages/TimelineCanvas';
 import { Workbench } from './pages/Workbench';
 
-/** One page per Playwright worker (e2e/fixtures.ts onePagePerWorker): each test imports and works on its own file. */
-const test = base.extend<object, { appPage: Page }>({ appPage: [onePagePerWorker, { scope: 'worker' }], page: pageOfWorker, library: libraryOfWorker });
+/** One page per Playwright worker and spec file (e2e/fixtures.ts onePagePerWorker): each test imports and works on its own file. */
+const test = base.extend<object, { appPage: WorkerPages }>({ appPage: [onePagePerWorker, { scope: 'worker' }], page: pageOfWorker, library: libraryOfWorker });
 
 test.beforeAll(() => fs.mkdirSync(SCREENSHOTS, { recursive: true }));
 

@@ -1,4 +1,4 @@
-import { test as base, type Browser, type ConsoleMessage, type Page, type Worker, type WorkerInfo } from '@playwright/test';
+import { test as base, type Browser, type BrowserContext, type ConsoleMessage, type Page, type TestInfo, type Worker, type WorkerInfo } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { importBytes } from '../lib/formats/import';
@@ -57,41 +57,78 @@ export const test = base.extend<{ library: LibraryPage; inspector: InspectorPage
 export { expect } from '@playwright/test';
 
 /**
- * One page per Playwright worker (session 20's formats.spec, shared since session 22): a spec whose
- * tests each import their own file and work on it alone hands them one browser context and page per
- * worker, so the app starts (page load, hydration, the engine workers compiling the engine) once per
- * worker instead of once per test. Each spec extends the test itself:
+ * One page per Playwright worker and spec file (session 20's formats.spec, shared since session 22):
+ * a spec whose tests each import their own file and work on it alone hands them one browser context
+ * and page per worker, so the app starts (page load, hydration, the engine workers compiling the
+ * engine) once per spec file in a worker instead of once per test. A spec extends the test with:
  *
- *   const test = base.extend<{}, { appPage: Page }>({ appPage: [onePagePerWorker, { scope: 'worker' }],
+ *   const test = base.extend<object, { appPage: WorkerPages }>({ appPage: [onePagePerWorker, { scope: 'worker' }],
  *     page: pageOfWorker, library: libraryOfWorker });
  *
- * so its tests get workers of their own (Playwright keys a worker by its worker fixtures): two specs
- * that import the same file never share a library. A failed test still fails alone: Playwright ends
- * the worker after a failure and the next test gets a new worker, so a new page; a test run alone
- * (`-g`) gets a fresh page.
+ * The page is never handed from one spec file to another. Playwright keys a worker by the ids of its
+ * worker fixtures, and a fixture's id is its function: every spec that registers this same
+ * `onePagePerWorker` has the same key, so one Playwright worker runs tests of several such spec
+ * files in turn (session 23 found this: inspector-export's Codex test left its applied version in
+ * the page's IndexedDB, and inspector-compact's Codex test, next in the same worker, counted 2
+ * versions after its Undo). So the first test of each spec file in a worker gets a new browser
+ * context (its own, empty IndexedDB and storage) and the previous file's context is closed. Inside
+ * one spec file the tests share the page and must not read each other's state: each imports its
+ * own file and reads only its own row. A failed test still fails alone: Playwright ends the worker
+ * after a failure and the next test gets a new worker, so a new page; a test run alone (`-g`) gets
+ * a fresh page.
  */
-export async function onePagePerWorker({ browser }: { browser: Browser }, use: (page: Page) => Promise<void>, workerInfo: WorkerInfo): Promise<void> {
-  const u = workerInfo.project.use;
-  const context = await browser.newContext({
-    baseURL: u.baseURL,
-    viewport: u.viewport,
-    userAgent: u.userAgent,
-    deviceScaleFactor: u.deviceScaleFactor,
-    isMobile: u.isMobile,
-    hasTouch: u.hasTouch,
-    reducedMotion: u.reducedMotion,
-    acceptDownloads: u.acceptDownloads,
-  });
-  await use(await context.newPage());
-  await context.close();
+export class WorkerPages {
+  private context: BrowserContext | undefined;
+  private page: Page | undefined;
+  private file: string | undefined;
+  /** How many contexts this worker has opened (one per spec file it ran): for the fixture's own check. */
+  opened = 0;
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly workerInfo: WorkerInfo,
+  ) {}
+
+  /** The page for a test of `file`: the one the file's earlier tests used, or a new context's. */
+  async pageFor(file: string): Promise<Page> {
+    if (this.page && this.file === file) return this.page;
+    await this.close();
+    const u = this.workerInfo.project.use;
+    this.context = await this.browser.newContext({
+      baseURL: u.baseURL,
+      viewport: u.viewport,
+      userAgent: u.userAgent,
+      deviceScaleFactor: u.deviceScaleFactor,
+      isMobile: u.isMobile,
+      hasTouch: u.hasTouch,
+      reducedMotion: u.reducedMotion,
+      acceptDownloads: u.acceptDownloads,
+    });
+    this.opened++;
+    this.page = await this.context.newPage();
+    this.file = file;
+    return this.page;
+  }
+
+  async close(): Promise<void> {
+    const context = this.context;
+    this.context = this.page = this.file = undefined;
+    await context?.close();
+  }
 }
 
-export async function pageOfWorker({ appPage }: { appPage: Page }, use: (page: Page) => Promise<void>): Promise<void> {
-  await use(appPage);
+export async function onePagePerWorker({ browser }: { browser: Browser }, use: (pages: WorkerPages) => Promise<void>, workerInfo: WorkerInfo): Promise<void> {
+  const pages = new WorkerPages(browser, workerInfo);
+  await use(pages);
+  await pages.close();
 }
 
-export async function libraryOfWorker({ appPage }: { appPage: Page }, use: (library: LibraryPage) => Promise<void>): Promise<void> {
-  await use(new WorkerLibraryPage(appPage));
+export async function pageOfWorker({ appPage }: { appPage: WorkerPages }, use: (page: Page) => Promise<void>, testInfo: TestInfo): Promise<void> {
+  await use(await appPage.pageFor(testInfo.file));
+}
+
+export async function libraryOfWorker({ page }: { page: Page }, use: (library: LibraryPage) => Promise<void>): Promise<void> {
+  await use(new WorkerLibraryPage(page));
 }
 
 /**

@@ -16,10 +16,7 @@ import path from 'node:path';
 import { importBytes } from '../lib/formats/import';
 import type { Transcript } from '../lib/model/types';
 import { transcriptTotals } from '../lib/tokens/totals';
-import type { Page } from '@playwright/test';
-import { corpusFile, expect, SCREENSHOTS, test as base } from './fixtures';
-import type { LibraryPage } from './pages/LibraryPage';
-import { settle } from './pages/settle';
+import { corpusFile, expect, libraryOfWorker, onePagePerWorker, pageOfWorker, SCREENSHOTS, test as base, type WorkerPages } from './fixtures';
 import { TranscriptTotals } from './pages/TranscriptTotals';
 
 /**
@@ -30,40 +27,9 @@ import { TranscriptTotals } from './pages/TranscriptTotals';
  * per test (page load, hydration, the query lane's and the import lane's engine workers compiling
  * the engine; session 16's trace: about 2 s of CPU of a simple test's 4). A failed test still fails
  * alone: Playwright ends the worker after a failure, and the next test gets a new worker, so a new page.
+ * (The fixture is e2e/fixtures.ts onePagePerWorker; the library goes back by the inspector's link.)
  */
-const test = base.extend<object, { appPage: Page }>({
-  appPage: [
-    async ({ browser }, use, workerInfo) => {
-      const u = workerInfo.project.use;
-      const context = await browser.newContext({
-        baseURL: u.baseURL,
-        viewport: u.viewport,
-        userAgent: u.userAgent,
-        deviceScaleFactor: u.deviceScaleFactor,
-        isMobile: u.isMobile,
-        hasTouch: u.hasTouch,
-        reducedMotion: u.reducedMotion,
-        acceptDownloads: u.acceptDownloads,
-      });
-      await use(await context.newPage());
-      await context.close();
-    },
-    { scope: 'worker' },
-  ],
-  page: async ({ appPage }, use) => {
-    await use(appPage);
-  },
-});
-
-/** The library: loaded on the worker's first test; after that, the inspector's own link back (no reload). */
-async function toLibrary(page: Page, library: LibraryPage): Promise<void> {
-  if (!new URL(page.url(), 'http://x').pathname.startsWith('/inspect')) return library.goto();
-  await page.getByTestId('back-to-library').click();
-  await settle(page, () => location.pathname === '/' && !!document.querySelector('[data-testid=transcript-row]'));
-  await expect(page).toHaveURL(/\/$/);
-  await expect(library.dropZone).toBeVisible();
-  await expect(library.rows.first()).toBeVisible({ timeout: 30_000 });
-}
+const test = base.extend<object, { appPage: WorkerPages }>({ appPage: [onePagePerWorker, { scope: 'worker' }], page: pageOfWorker, library: libraryOfWorker });
 
 interface FamilyCase {
   /** Screenshot name: reports/screenshots/formats-<shot>.png. */
@@ -139,7 +105,7 @@ test.describe.parallel('every format: upload → library row → inspector timel
       });
 
       const row = await test.step('upload: library row with the format label', async () => {
-        await toLibrary(page, library);
+        await library.goto();
         await library.importFile(file);
         if (c.conversation !== undefined) await library.chooseConversation(c.conversation);
         const r = await library.waitForRow(c.conversation !== undefined ? `${c.name} · conversation ${c.conversation}` : c.name);
