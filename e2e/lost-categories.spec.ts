@@ -154,6 +154,8 @@ test('Claude Code, a summary of turns 1–6: the Lost tab by category is lostByC
   await wb.tab('Plan');
   await wb.apply();
   await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeVisible({ timeout: 30_000 });
+  // The applied version is the one shown before Export reads it (the Undo button can come first).
+  await expect(page.getByTestId('inspector')).not.toHaveAttribute('data-version', 'original');
   const { file: exported, audit } = await exportWithAudit(page);
   // The same step, in Node (lib/compaction, as `compact` runs it): the same figures.
   const log = importBytes(path.basename(file), new Uint8Array(fs.readFileSync(file))).transcript;
