@@ -81,8 +81,6 @@ export class WorkerPages {
   private context: BrowserContext | undefined;
   private page: Page | undefined;
   private file: string | undefined;
-  /** How many contexts this worker has opened (one per spec file it ran): for the fixture's own check. */
-  opened = 0;
 
   constructor(
     private readonly browser: Browser,
@@ -104,7 +102,6 @@ export class WorkerPages {
       reducedMotion: u.reducedMotion,
       acceptDownloads: u.acceptDownloads,
     });
-    this.opened++;
     this.page = await this.context.newPage();
     this.file = file;
     return this.page;
