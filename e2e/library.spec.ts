@@ -158,23 +158,7 @@ test('released, the undo toast counts down again and its deletion is purged', as
   await page.clock.resume();
   // Its own purge follows: the soft-deleted row leaves the database (no tab's start-up would take
   // a deletion this young).
-  const storedRows = () =>
-    page.evaluate(
-      (name) =>
-        new Promise<number>((resolve, reject) => {
-          const open = indexedDB.open(name);
-          open.onsuccess = () => {
-            const count = open.result.transaction('transcripts').objectStore('transcripts').count();
-            count.onsuccess = () => {
-              open.result.close();
-              resolve(count.result);
-            };
-            count.onerror = () => reject(count.error);
-          };
-          open.onerror = () => reject(open.error);
-        }),
-      DB_NAME,
-    );
+  const storedRows = async () => (await storedTranscripts(page)).length;
   await expect.poll(storedRows).toBe(0);
 });
 
@@ -241,17 +225,17 @@ test('the theme toggle persists across a reload without a flash', async ({ libra
   await expect(page.locator('html')).toHaveClass(/dark/);
 });
 
-/** The `deletedAt` stamp of the library's one soft-deleted transcript (null if there is none), read in the page's IndexedDB. */
-function deletionStamp(page: Page): Promise<string | null> {
+/** The library's stored transcript rows (soft-deleted ones too), read in the page's IndexedDB. */
+function storedTranscripts(page: Page): Promise<Array<{ deletedAt?: string }>> {
   return page.evaluate(
     (name) =>
-      new Promise<string | null>((resolve, reject) => {
+      new Promise<Array<{ deletedAt?: string }>>((resolve, reject) => {
         const open = indexedDB.open(name);
         open.onsuccess = () => {
           const all = open.result.transaction('transcripts').objectStore('transcripts').getAll();
           all.onsuccess = () => {
             open.result.close();
-            resolve((all.result as Array<{ deletedAt?: string }>).find((m) => m.deletedAt !== undefined)?.deletedAt ?? null);
+            resolve(all.result as Array<{ deletedAt?: string }>);
           };
           all.onerror = () => reject(all.error);
         };
@@ -259,6 +243,11 @@ function deletionStamp(page: Page): Promise<string | null> {
       }),
     DB_NAME,
   );
+}
+
+/** The `deletedAt` stamp of the library's one soft-deleted transcript (null if there is none). */
+async function deletionStamp(page: Page): Promise<string | null> {
+  return (await storedTranscripts(page)).find((m) => m.deletedAt !== undefined)?.deletedAt ?? null;
 }
 
 /** Set the stamp of the library's soft-deleted transcripts, as if they had been deleted (or last re-stamped) at `at`. */

@@ -424,6 +424,6 @@ export function openRepo(name?: string): Repo {
 export const REPLAY_OPTION_SETS_PER_LOG = 4;
 
 /** A replay row's set (`build|model|cacheTtl|`, its head's key) from its key (`…|policy`). */
-function replaySetOf(key: string): string {
+export function replaySetOf(key: string): string {
   return key.slice(0, key.lastIndexOf('|') + 1);
 }

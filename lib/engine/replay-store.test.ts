@@ -13,7 +13,7 @@ import { makeClaudeCodeSession } from '../../bench/generate';
 import { importBytes } from '../formats/import';
 import type { Transcript } from '../model/types';
 import { REPLAY_POLICIES } from '../simulate/policies/replay';
-import { Repo, REPLAY_OPTION_SETS_PER_LOG } from '../db/repo';
+import { Repo, REPLAY_OPTION_SETS_PER_LOG, replaySetOf } from '../db/repo';
 import { ContextscopeDB } from '../db/schema';
 import { freshDbName, makePayload } from '../db/test-helpers';
 import { ReplayCache, replayEngine, replayOptionsKey, type ReplayOptions, type ReplayView } from './replay';
@@ -160,7 +160,7 @@ describe('replays kept across page loads (issue 31)', () => {
   it('a log keeps the replays of 4 models and cache lifetimes: a fifth removes the oldest other than its own and the one being written', async () => {
     const repo = await storedRepo();
     const sets: ReplayOptions[] = [{}, { cacheTtl: '1h' }, { model: 'gpt-5' }, { model: 'gpt-5', cacheTtl: '1h' }, { model: 'claude-sonnet-4-5' }];
-    const setsStored = async () => new Set((await repo.db.replays.toArray()).map((r) => r.key.slice(0, r.key.lastIndexOf('|') + 1)));
+    const setsStored = async () => new Set((await repo.db.replays.toArray()).map((r) => replaySetOf(r.key)));
     for (const [i, options] of sets.slice(0, REPLAY_OPTION_SETS_PER_LOG).entries()) {
       await worker(repo, 'b').engine.replay(ID, { ...options, policies: ['none'] });
       await settled(repo, 2 * (i + 1));
